@@ -1,0 +1,7 @@
+"""``python -m jitfish``: the same as the ``jitfish`` command."""
+
+import sys
+
+from jitfish.cli import main
+
+sys.exit(main())

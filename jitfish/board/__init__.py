@@ -1,0 +1,1 @@
+"""The board: squares, bitboards, attack tables, positions, moves and perft."""

@@ -1,0 +1,62 @@
+"""Bit tricks on ``uint64`` bitboards, usable inside kernels.
+
+Numba has no fast popcount or trailing-zero count for ``uint64``, so both are
+small LLVM intrinsics that compile to single ``popcnt`` / ``tzcnt``
+instructions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from jitfish.jit import kernel
+from jitfish.board.squares import ONE
+
+
+@intrinsic
+def popcount(typingctx, bitboard):
+    """Number of set bits of a ``uint64``, as ``int64``."""
+    signature = types.int64(types.uint64)
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return signature, codegen
+
+
+@intrinsic
+def lsb(typingctx, bitboard):
+    """Index of the lowest set bit of a non-empty ``uint64``, as ``int64``."""
+    signature = types.int64(types.uint64)
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return signature, codegen
+
+
+@intrinsic
+def msb(typingctx, bitboard):
+    """Index of the highest set bit of a non-empty ``uint64``, as ``int64``."""
+    signature = types.int64(types.uint64)
+
+    def codegen(context, builder, sig, args):
+        leading = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), leading)
+
+    return signature, codegen
+
+
+@kernel
+def square_bb(sq):
+    """The bitboard of one square."""
+    return ONE << np.uint64(sq)
+
+
+@kernel
+def pop_lsb(bitboard):
+    """``bitboard`` with its lowest set bit cleared."""
+    return bitboard & (bitboard - ONE)

@@ -1,0 +1,193 @@
+"""Make and unmake moves on the position arrays, keeping the key incremental.
+
+``make_move`` pushes a row on the undo stack (move, captured piece, castling
+rights, en-passant square, halfmove clock) and the key before the move on
+``key_history``; ``unmake_move`` pops them.  Moves must be legal: these
+kernels do not check.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jitfish.jit import kernel
+from jitfish.board import layout as L
+from jitfish.board.squares import BLACK, KING, NO_PIECE, NO_SQUARE, ONE, PAWN, ROOK, WHITE
+from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT
+
+
+@kernel(hot=True)
+def put_piece(bbs, state, tables, piece, sq):
+    bit = ONE << np.uint64(sq)
+    bbs[piece] |= bit
+    bbs[L.OCCUPIED_WHITE + piece // 6] |= bit
+    bbs[L.OCCUPIED] |= bit
+    bbs[L.KEY] ^= tables[L.ZOBRIST_PIECE + piece * 64 + sq]
+    state[L.MAILBOX + sq] = piece
+
+
+@kernel(hot=True)
+def remove_piece(bbs, state, tables, piece, sq):
+    bit = ONE << np.uint64(sq)
+    bbs[piece] ^= bit
+    bbs[L.OCCUPIED_WHITE + piece // 6] ^= bit
+    bbs[L.OCCUPIED] ^= bit
+    bbs[L.KEY] ^= tables[L.ZOBRIST_PIECE + piece * 64 + sq]
+    state[L.MAILBOX + sq] = NO_PIECE
+
+
+@kernel(hot=True)
+def _castling_squares(king_sq, rook_sq):
+    """King and rook destinations when castling with the rook on ``rook_sq``."""
+    back_rank = king_sq & 56
+    if rook_sq > king_sq:
+        return back_rank | 6, back_rank | 5
+    return back_rank | 2, back_rank | 3
+
+
+@kernel(hot=True)
+def make_move(bbs, state, undo, key_history, tables, move):
+    """Play a legal ``move``."""
+    us = state[L.SIDE_TO_MOVE]
+    them = us ^ 1
+    from_sq = move & 63
+    to_sq = (move >> 6) & 63
+    promotion = (move >> 12) & 7
+    kind = move >> 15
+    ply = state[L.GAME_PLY]
+    row = ply * L.UNDO_SIZE
+    key_history[ply] = bbs[L.KEY]
+    undo[row + L.UNDO_MOVE] = move
+    undo[row + L.UNDO_CASTLING] = state[L.CASTLING_RIGHTS]
+    undo[row + L.UNDO_EN_PASSANT] = state[L.EN_PASSANT]
+    undo[row + L.UNDO_HALFMOVE] = state[L.HALFMOVE_CLOCK]
+    captured = NO_PIECE
+
+    if state[L.EN_PASSANT] != NO_SQUARE:
+        bbs[L.KEY] ^= tables[L.ZOBRIST_EN_PASSANT + (state[L.EN_PASSANT] & 7)]
+        state[L.EN_PASSANT] = NO_SQUARE
+    state[L.HALFMOVE_CLOCK] += 1
+    piece = state[L.MAILBOX + from_sq]
+
+    if kind == MOVE_CASTLING:
+        king_to, rook_to = _castling_squares(from_sq, to_sq)
+        rook = us * 6 + ROOK
+        remove_piece(bbs, state, tables, piece, from_sq)
+        remove_piece(bbs, state, tables, rook, to_sq)
+        put_piece(bbs, state, tables, piece, king_to)
+        put_piece(bbs, state, tables, rook, rook_to)
+    else:
+        if kind == MOVE_EN_PASSANT:
+            captured_sq = to_sq - 8 if us == WHITE else to_sq + 8
+            captured = them * 6 + PAWN
+            remove_piece(bbs, state, tables, captured, captured_sq)
+        else:
+            captured = state[L.MAILBOX + to_sq]
+            if captured != NO_PIECE:
+                remove_piece(bbs, state, tables, captured, to_sq)
+                state[L.HALFMOVE_CLOCK] = 0
+        remove_piece(bbs, state, tables, piece, from_sq)
+        if promotion:
+            put_piece(bbs, state, tables, us * 6 + promotion, to_sq)
+        else:
+            put_piece(bbs, state, tables, piece, to_sq)
+        if piece == us * 6 + PAWN:
+            state[L.HALFMOVE_CLOCK] = 0
+            if to_sq - from_sq == 16 or from_sq - to_sq == 16:
+                # Record the en-passant square only when an enemy pawn stands
+                # beside the arrival square (the Polyglot rule).
+                ep_sq = (from_sq + to_sq) >> 1
+                if tables[L.PAWN_ATTACKS + us * 64 + ep_sq] & bbs[them * 6 + PAWN]:
+                    state[L.EN_PASSANT] = ep_sq
+                    bbs[L.KEY] ^= tables[L.ZOBRIST_EN_PASSANT + (ep_sq & 7)]
+
+    rights = state[L.CASTLING_RIGHTS]
+    if rights:
+        new_rights = rights & state[L.CASTLING_MASK + from_sq] & state[L.CASTLING_MASK + to_sq]
+        changed = rights ^ new_rights
+        for right in range(4):
+            if changed & (1 << right):
+                bbs[L.KEY] ^= tables[L.ZOBRIST_CASTLING + right]
+        state[L.CASTLING_RIGHTS] = new_rights
+
+    undo[row + L.UNDO_CAPTURED] = captured
+    state[L.SIDE_TO_MOVE] = them
+    bbs[L.KEY] ^= tables[L.ZOBRIST_TURN]
+    if us == BLACK:
+        state[L.FULLMOVE_NUMBER] += 1
+    state[L.GAME_PLY] = ply + 1
+
+
+@kernel(hot=True)
+def unmake_move(bbs, state, undo, key_history, tables):
+    """Take back the last move made with :func:`make_move`."""
+    ply = state[L.GAME_PLY] - 1
+    row = ply * L.UNDO_SIZE
+    move = undo[row + L.UNDO_MOVE]
+    captured = undo[row + L.UNDO_CAPTURED]
+    them = state[L.SIDE_TO_MOVE]
+    us = them ^ 1
+    from_sq = move & 63
+    to_sq = (move >> 6) & 63
+    promotion = (move >> 12) & 7
+    kind = move >> 15
+
+    if kind == MOVE_CASTLING:
+        king_to, rook_to = _castling_squares(from_sq, to_sq)
+        king = us * 6 + KING
+        rook = us * 6 + ROOK
+        remove_piece(bbs, state, tables, king, king_to)
+        remove_piece(bbs, state, tables, rook, rook_to)
+        put_piece(bbs, state, tables, king, from_sq)
+        put_piece(bbs, state, tables, rook, to_sq)
+    else:
+        moved = state[L.MAILBOX + to_sq]
+        remove_piece(bbs, state, tables, moved, to_sq)
+        if promotion:
+            moved = us * 6 + PAWN
+        put_piece(bbs, state, tables, moved, from_sq)
+        if captured != NO_PIECE:
+            if kind == MOVE_EN_PASSANT:
+                put_piece(bbs, state, tables, captured, to_sq - 8 if us == WHITE else to_sq + 8)
+            else:
+                put_piece(bbs, state, tables, captured, to_sq)
+
+    state[L.CASTLING_RIGHTS] = undo[row + L.UNDO_CASTLING]
+    state[L.EN_PASSANT] = undo[row + L.UNDO_EN_PASSANT]
+    state[L.HALFMOVE_CLOCK] = undo[row + L.UNDO_HALFMOVE]
+    state[L.SIDE_TO_MOVE] = us
+    if us == BLACK:
+        state[L.FULLMOVE_NUMBER] -= 1
+    state[L.GAME_PLY] = ply
+    bbs[L.KEY] = key_history[ply]
+
+
+@kernel(hot=True)
+def make_null_move(bbs, state, undo, key_history, tables):
+    """Pass the turn (for null-move pruning); undone by :func:`unmake_null_move`."""
+    ply = state[L.GAME_PLY]
+    row = ply * L.UNDO_SIZE
+    key_history[ply] = bbs[L.KEY]
+    undo[row + L.UNDO_MOVE] = 0
+    undo[row + L.UNDO_CAPTURED] = NO_PIECE
+    undo[row + L.UNDO_CASTLING] = state[L.CASTLING_RIGHTS]
+    undo[row + L.UNDO_EN_PASSANT] = state[L.EN_PASSANT]
+    undo[row + L.UNDO_HALFMOVE] = state[L.HALFMOVE_CLOCK]
+    if state[L.EN_PASSANT] != NO_SQUARE:
+        bbs[L.KEY] ^= tables[L.ZOBRIST_EN_PASSANT + (state[L.EN_PASSANT] & 7)]
+        state[L.EN_PASSANT] = NO_SQUARE
+    state[L.HALFMOVE_CLOCK] += 1
+    state[L.SIDE_TO_MOVE] ^= 1
+    bbs[L.KEY] ^= tables[L.ZOBRIST_TURN]
+    state[L.GAME_PLY] = ply + 1
+
+
+@kernel(hot=True)
+def unmake_null_move(bbs, state, undo, key_history, tables):
+    ply = state[L.GAME_PLY] - 1
+    row = ply * L.UNDO_SIZE
+    state[L.EN_PASSANT] = undo[row + L.UNDO_EN_PASSANT]
+    state[L.HALFMOVE_CLOCK] = undo[row + L.UNDO_HALFMOVE]
+    state[L.SIDE_TO_MOVE] ^= 1
+    state[L.GAME_PLY] = ply
+    bbs[L.KEY] = key_history[ply]

@@ -1,0 +1,290 @@
+"""Legal move generation with bitboards: pins, check evasions, en passant, castling.
+
+One generator serves three modes, so counting and listing can never disagree:
+
+* ``GEN_ALL``: every legal move;
+* ``GEN_NOISY``: legal captures (en passant included) and queen promotions,
+  for quiescence search;
+* ``GEN_COUNT``: only the number of legal moves, counted with popcounts and
+  without writing any move (bulk counting at perft leaves).
+
+Legality is decided while generating: pieces pinned to the king move only
+along the pin line, in check only moves that capture the checker or block
+its line are kept (only king moves in double check), the king never steps
+onto an attacked square, and en passant is tried on the occupancy it leaves
+behind (which catches the pawn pair pinned along a rank).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jitfish.jit import kernel
+from jitfish.board import layout as L
+from jitfish.board.attacks import attackers_to, bishop_attacks, is_square_attacked, rook_attacks
+from jitfish.board.bitops import lsb, pop_lsb, popcount
+from jitfish.board.squares import (
+    BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, NO_SQUARE, ONE, PAWN, QUEEN, RANK_1,
+    RANK_3, RANK_6, RANK_8, ROOK, WHITE,
+)
+from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT
+
+GEN_ALL = 0
+GEN_NOISY = 1
+GEN_COUNT = 2
+
+_SHIFT_7 = np.uint64(7)
+_SHIFT_8 = np.uint64(8)
+_SHIFT_9 = np.uint64(9)
+
+
+@kernel(hot=True)
+def pinned_pieces(king_sq, us, bbs, tables):
+    """Pieces of colour ``us`` that stand alone between their king and an enemy slider."""
+    them = us ^ 1
+    occupied = bbs[L.OCCUPIED]
+    snipers = ((rook_attacks(king_sq, EMPTY, tables) & (bbs[them * 6 + ROOK] | bbs[them * 6 + QUEEN]))
+               | (bishop_attacks(king_sq, EMPTY, tables) & (bbs[them * 6 + BISHOP] | bbs[them * 6 + QUEEN])))
+    pinned = EMPTY
+    while snipers:
+        sniper = lsb(snipers)
+        snipers = pop_lsb(snipers)
+        blockers = tables[L.BETWEEN + sniper * 64 + king_sq] & occupied
+        if blockers and pop_lsb(blockers) == EMPTY:
+            pinned |= blockers & bbs[L.OCCUPIED_WHITE + us]
+    return pinned
+
+
+@kernel(hot=True)
+def _emit(moves, n, from_sq, targets, mode):
+    """Add a move from ``from_sq`` to each target (or just count them)."""
+    if mode == GEN_COUNT:
+        return n + popcount(targets)
+    while targets:
+        moves[n] = from_sq | (lsb(targets) << 6)
+        n += 1
+        targets = pop_lsb(targets)
+    return n
+
+
+@kernel(hot=True)
+def _emit_pawn(moves, n, targets, delta, promotion_rank, mode):
+    """Add pawn moves to ``targets`` from ``target - delta``, expanding promotions."""
+    promotions = targets & promotion_rank
+    plain = targets ^ promotions
+    if mode == GEN_COUNT:
+        return n + popcount(plain) + 4 * popcount(promotions)
+    if mode == GEN_ALL:
+        while plain:
+            to_sq = lsb(plain)
+            moves[n] = (to_sq - delta) | (to_sq << 6)
+            n += 1
+            plain = pop_lsb(plain)
+    while promotions:
+        to_sq = lsb(promotions)
+        base = (to_sq - delta) | (to_sq << 6)
+        moves[n] = base | (QUEEN << 12)
+        n += 1
+        if mode == GEN_ALL:
+            moves[n] = base | (KNIGHT << 12)
+            moves[n + 1] = base | (ROOK << 12)
+            moves[n + 2] = base | (BISHOP << 12)
+            n += 3
+        promotions = pop_lsb(promotions)
+    return n
+
+
+@kernel(hot=True)
+def _pawn_moves(bbs, state, tables, moves, n, us, king_sq, checkers, pinned, check_mask, mode):
+    them = us ^ 1
+    occupied = bbs[L.OCCUPIED]
+    enemies = bbs[L.OCCUPIED_WHITE + them]
+    empty = ~occupied
+    pawns = bbs[us * 6 + PAWN]
+    free = pawns & ~pinned
+    if us == WHITE:
+        up = 8
+        promotion_rank = RANK_8
+        double_rank = RANK_3
+        push = (free << _SHIFT_8) & empty
+        double = ((push & double_rank) << _SHIFT_8) & empty
+        west = ((free & ~FILE_A) << _SHIFT_7) & enemies
+        east = ((free & ~FILE_H) << _SHIFT_9) & enemies
+    else:
+        up = -8
+        promotion_rank = RANK_1
+        double_rank = RANK_6
+        push = (free >> _SHIFT_8) & empty
+        double = ((push & double_rank) >> _SHIFT_8) & empty
+        west = ((free & ~FILE_A) >> _SHIFT_9) & enemies
+        east = ((free & ~FILE_H) >> _SHIFT_7) & enemies
+    if mode == GEN_NOISY:
+        push &= promotion_rank
+        double = EMPTY
+    n = _emit_pawn(moves, n, push & check_mask, up, promotion_rank, mode)
+    n = _emit_pawn(moves, n, double & check_mask, 2 * up, promotion_rank, mode)
+    n = _emit_pawn(moves, n, west & check_mask, up - 1, promotion_rank, mode)
+    n = _emit_pawn(moves, n, east & check_mask, up + 1, promotion_rank, mode)
+
+    # Pinned pawns move only along the line through their king.
+    stuck = pawns & pinned
+    while stuck:
+        from_sq = lsb(stuck)
+        stuck = pop_lsb(stuck)
+        line = tables[L.LINE + king_sq * 64 + from_sq]
+        allowed = line & check_mask
+        one = (ONE << np.uint64(from_sq + up)) & empty & line
+        two = EMPTY
+        if one and ((ONE << np.uint64(from_sq)) & (RANK_1 << _SHIFT_8 if us == WHITE else RANK_8 >> _SHIFT_8)):
+            two = (ONE << np.uint64(from_sq + 2 * up)) & empty
+        if mode == GEN_NOISY:
+            one &= promotion_rank
+            two = EMPTY
+        n = _emit_pawn(moves, n, one & allowed, up, promotion_rank, mode)
+        n = _emit_pawn(moves, n, two & allowed, 2 * up, promotion_rank, mode)
+        captures = tables[L.PAWN_ATTACKS + us * 64 + from_sq] & enemies & allowed
+        while captures:
+            to_sq = lsb(captures)
+            captures = pop_lsb(captures)
+            n = _emit_pawn(moves, n, ONE << np.uint64(to_sq), to_sq - from_sq, promotion_rank, mode)
+
+    ep_sq = state[L.EN_PASSANT]
+    if ep_sq != NO_SQUARE:
+        captured_sq = ep_sq - up
+        captured_bit = ONE << np.uint64(captured_sq)
+        ep_bit = ONE << np.uint64(ep_sq)
+        diagonal = bbs[them * 6 + BISHOP] | bbs[them * 6 + QUEEN]
+        straight = bbs[them * 6 + ROOK] | bbs[them * 6 + QUEEN]
+        # Knight and pawn checks survive en passant unless the pawn taken is the checker.
+        leaper_checks = checkers & ~captured_bit & (bbs[them * 6 + KNIGHT] | bbs[them * 6 + PAWN])
+        candidates = tables[L.PAWN_ATTACKS + them * 64 + ep_sq] & pawns
+        while candidates and not leaper_checks:
+            from_sq = lsb(candidates)
+            candidates = pop_lsb(candidates)
+            after = (occupied ^ (ONE << np.uint64(from_sq)) ^ captured_bit) | ep_bit
+            if (rook_attacks(king_sq, after, tables) & straight) or (
+                    bishop_attacks(king_sq, after, tables) & diagonal):
+                continue
+            if mode != GEN_COUNT:
+                moves[n] = from_sq | (ep_sq << 6) | (MOVE_EN_PASSANT << 15)
+            n += 1
+    return n
+
+
+@kernel(hot=True)
+def _castling_moves(bbs, state, tables, moves, n, us, king_sq, mode):
+    them = us ^ 1
+    occupied = bbs[L.OCCUPIED]
+    king_bit = ONE << np.uint64(king_sq)
+    rights = state[L.CASTLING_RIGHTS]
+    back_rank = king_sq & 56
+    for right in range(2 * us, 2 * us + 2):
+        if not rights & (1 << right):
+            continue
+        rook_sq = state[L.CASTLING_ROOK + right]
+        if rook_sq > king_sq:
+            king_to = back_rank | 6
+            rook_to = back_rank | 5
+        else:
+            king_to = back_rank | 2
+            rook_to = back_rank | 3
+        rook_bit = ONE << np.uint64(rook_sq)
+        others = occupied ^ king_bit ^ rook_bit
+        king_path = tables[L.BETWEEN + king_sq * 64 + king_to]
+        path = (king_path | tables[L.BETWEEN + rook_sq * 64 + rook_to]
+                | (ONE << np.uint64(king_to)) | (ONE << np.uint64(rook_to)))
+        if others & path:
+            continue
+        safe = True
+        without_king = occupied ^ king_bit
+        while king_path:
+            if is_square_attacked(lsb(king_path), them, without_king, bbs, tables):
+                safe = False
+                break
+            king_path = pop_lsb(king_path)
+        # The destination is tested with the rook already moved: in Chess960
+        # the castling rook may have been shielding it.
+        if safe and not is_square_attacked(king_to, them, others | (ONE << np.uint64(rook_to)), bbs, tables):
+            if mode != GEN_COUNT:
+                moves[n] = king_sq | (rook_sq << 6) | (MOVE_CASTLING << 15)
+            n += 1
+    return n
+
+
+@kernel(hot=True)
+def generate_moves(bbs, state, tables, moves, start, mode):
+    """Write the legal moves (per ``mode``) to ``moves[start:]``; return how many.
+
+    With ``GEN_COUNT`` nothing is written and the count is returned.
+    """
+    us = state[L.SIDE_TO_MOVE]
+    them = us ^ 1
+    own = bbs[L.OCCUPIED_WHITE + us]
+    enemies = bbs[L.OCCUPIED_WHITE + them]
+    occupied = bbs[L.OCCUPIED]
+    king_sq = lsb(bbs[us * 6 + KING])
+    checkers = attackers_to(king_sq, occupied, bbs, tables) & enemies
+    n = start
+
+    king_targets = tables[L.KING_ATTACKS + king_sq] & ~own
+    if mode == GEN_NOISY:
+        king_targets &= enemies
+    without_king = occupied ^ (ONE << np.uint64(king_sq))
+    while king_targets:
+        to_sq = lsb(king_targets)
+        king_targets = pop_lsb(king_targets)
+        if not is_square_attacked(to_sq, them, without_king, bbs, tables):
+            if mode != GEN_COUNT:
+                moves[n] = king_sq | (to_sq << 6)
+            n += 1
+    if checkers & (checkers - ONE):
+        return n - start  # double check: only the king may move
+
+    if checkers:
+        check_mask = tables[L.BETWEEN + lsb(checkers) * 64 + king_sq] | checkers
+    else:
+        check_mask = FULL
+    pinned = pinned_pieces(king_sq, us, bbs, tables)
+    targets = ~own & check_mask
+    if mode == GEN_NOISY:
+        targets &= enemies
+
+    pieces = bbs[us * 6 + KNIGHT] & ~pinned  # a pinned knight can never move
+    while pieces:
+        from_sq = lsb(pieces)
+        pieces = pop_lsb(pieces)
+        n = _emit(moves, n, from_sq, tables[L.KNIGHT_ATTACKS + from_sq] & targets, mode)
+    pieces = bbs[us * 6 + BISHOP] | bbs[us * 6 + QUEEN]
+    while pieces:
+        from_sq = lsb(pieces)
+        pieces = pop_lsb(pieces)
+        attacks = bishop_attacks(from_sq, occupied, tables) & targets
+        if pinned & (ONE << np.uint64(from_sq)):
+            attacks &= tables[L.LINE + king_sq * 64 + from_sq]
+        n = _emit(moves, n, from_sq, attacks, mode)
+    pieces = bbs[us * 6 + ROOK] | bbs[us * 6 + QUEEN]
+    while pieces:
+        from_sq = lsb(pieces)
+        pieces = pop_lsb(pieces)
+        attacks = rook_attacks(from_sq, occupied, tables) & targets
+        if pinned & (ONE << np.uint64(from_sq)):
+            attacks &= tables[L.LINE + king_sq * 64 + from_sq]
+        n = _emit(moves, n, from_sq, attacks, mode)
+
+    n = _pawn_moves(bbs, state, tables, moves, n, us, king_sq, checkers, pinned, check_mask, mode)
+    if mode != GEN_NOISY and not checkers and state[L.CASTLING_RIGHTS] & (3 << (2 * us)):
+        n = _castling_moves(bbs, state, tables, moves, n, us, king_sq, mode)
+    return n - start
+
+
+@kernel(hot=True)
+def count_legal_moves(bbs, state, tables, scratch):
+    """The number of legal moves (``scratch`` is any move buffer; nothing is written)."""
+    return generate_moves(bbs, state, tables, scratch, 0, GEN_COUNT)
+
+
+@kernel(hot=True)
+def is_in_check(bbs, state, tables):
+    us = state[L.SIDE_TO_MOVE]
+    king_sq = lsb(bbs[us * 6 + KING])
+    return is_square_attacked(king_sq, us ^ 1, bbs[L.OCCUPIED], bbs, tables)

@@ -1,0 +1,79 @@
+"""Move encoding and UCI notation.
+
+A move is an int: ``from | to << 6 | promotion << 12 | kind << 15``, where
+``promotion`` is a piece type (0 for none) and ``kind`` says whether it is en
+passant or castling.  Castling is always encoded king-takes-rook (``to`` is
+the rook's square), which serves standard chess and Chess960 alike; UCI text
+shows standard castling as the king's two-square step unless Chess960 is on.
+"""
+
+from __future__ import annotations
+
+from jitfish.jit import kernel
+from jitfish.board.squares import FILE_NAMES, SQUARE_NAMES, parse_square
+
+NULL_MOVE = 0
+MOVE_NORMAL = 0
+MOVE_EN_PASSANT = 1
+MOVE_CASTLING = 2
+PROMOTION_LETTERS = " nbrq"
+MAX_MOVES = 256
+
+
+@kernel
+def encode_move(from_sq, to_sq, promotion, kind):
+    return from_sq | (to_sq << 6) | (promotion << 12) | (kind << 15)
+
+
+@kernel
+def move_from(move):
+    return move & 63
+
+
+@kernel
+def move_to(move):
+    return (move >> 6) & 63
+
+
+@kernel
+def move_promotion(move):
+    return (move >> 12) & 7
+
+
+@kernel
+def move_kind(move):
+    return move >> 15
+
+
+def castling_king_destination(king_sq: int, rook_sq: int) -> int:
+    """The king's square after castling with the rook on ``rook_sq``."""
+    return (king_sq & 56) | (6 if rook_sq > king_sq else 2)
+
+
+def move_to_uci(move: int, chess960: bool = False) -> str:
+    """UCI text of an encoded move (``0000`` for the null move)."""
+    if move == NULL_MOVE:
+        return "0000"
+    from_sq, to_sq = move & 63, (move >> 6) & 63
+    promotion, kind = (move >> 12) & 7, move >> 15
+    if kind == MOVE_CASTLING and not chess960:
+        to_sq = castling_king_destination(from_sq, to_sq)
+    text = SQUARE_NAMES[from_sq] + SQUARE_NAMES[to_sq]
+    if promotion:
+        text += PROMOTION_LETTERS[promotion]
+    return text
+
+
+def check_uci_syntax(text: str) -> None:
+    """Raise ``ValueError`` unless ``text`` looks like a UCI move."""
+    if text == "0000":
+        return
+    if len(text) not in (4, 5) or (len(text) == 5 and text[4] not in PROMOTION_LETTERS[1:]):
+        raise ValueError(f"invalid UCI move: {text!r}")
+    parse_square(text[0:2])
+    parse_square(text[2:4])
+
+
+__all__ = ["NULL_MOVE", "MOVE_NORMAL", "MOVE_EN_PASSANT", "MOVE_CASTLING", "MAX_MOVES",
+           "encode_move", "move_from", "move_to", "move_promotion", "move_kind",
+           "move_to_uci", "check_uci_syntax", "castling_king_destination", "FILE_NAMES"]

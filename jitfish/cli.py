@@ -1,0 +1,62 @@
+"""The ``jitfish`` command line: subcommands for perft (and later bench and UCI)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+
+def _perft_command(args: argparse.Namespace) -> int:
+    from jitfish.board.board import Board
+
+    try:
+        board = Board(args.fen, chess960=args.chess960)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    if args.divide and args.depth >= 1:
+        counts = board.perft_divide(args.depth, bulk=not args.no_bulk)
+        for move, count in counts.items():
+            print(f"{move}: {count}")
+        print()
+        nodes = sum(counts.values())
+    else:
+        nodes = board.perft(args.depth, bulk=not args.no_bulk)
+    elapsed = time.perf_counter() - started
+    print(f"Nodes searched: {nodes}")
+    if args.verbose:
+        print(f"Time: {elapsed:.3f} s ({nodes / max(elapsed, 1e-9) / 1e6:.1f} Mnps)", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from jitfish._version import __version__
+    from jitfish.board.position import STARTING_FEN
+
+    parser = argparse.ArgumentParser(prog="jitfish", description="Jitfish chess engine.")
+    parser.add_argument("--version", action="version", version=f"Jitfish {__version__}")
+    commands = parser.add_subparsers(dest="command")
+    perft = commands.add_parser("perft", help="count leaf nodes of the legal move tree")
+    perft.add_argument("depth", type=int)
+    perft.add_argument("--fen", default=STARTING_FEN, help="position (default: the start position)")
+    perft.add_argument("--chess960", action="store_true", help="Chess960 castling (king takes rook)")
+    perft.add_argument("--divide", action="store_true", help="print the count below each root move")
+    perft.add_argument("--no-bulk", action="store_true", help="make every leaf move instead of counting")
+    perft.add_argument("-v", "--verbose", action="store_true", help="print the time and speed to stderr")
+    perft.set_defaults(handler=_perft_command)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    return args.handler(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

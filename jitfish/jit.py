@@ -1,0 +1,69 @@
+"""The one place that configures Numba for Jitfish.
+
+Every compiled kernel is declared with :func:`kernel`, so the compiler flags
+(caching, ``nogil``, no bounds checks) are set once here.  The on-disk cache
+lives in a directory named after the package version and a digest of the
+package's sources: Numba only invalidates a cached function when its own file
+changes, so a change in a helper module would otherwise leave stale machine
+code behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+from jitfish._version import __version__
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def source_digest() -> str:
+    """A short digest of every Python source file of the package."""
+    digest = hashlib.sha1()
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    """Where compiled kernels are kept: ``$JITFISH_CACHE_DIR`` or the user cache."""
+    explicit = os.environ.get("JITFISH_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "jitfish"
+
+
+CACHE_DIR = cache_root() / f"{__version__}-{source_digest()}"
+# Numba reads this when a dispatcher enables caching, i.e. at decoration time,
+# so it must be set before any kernel module is imported.
+numba.config.CACHE_DIR = str(CACHE_DIR)
+
+_BASE_OPTIONS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
+
+
+def kernel(function=None, *, hot: bool = False):
+    """Compile ``function`` with the project's Numba flags.
+
+    ``hot=True`` also drops Numba's reference counting (``_nrt=False``): the
+    kernel then may not allocate arrays, but calls between hot kernels pay no
+    atomic increments on their array arguments, which roughly doubles perft
+    speed.  ``_nrt`` is not a documented option, so a test checks that it
+    still takes effect.
+    """
+    options = dict(_BASE_OPTIONS)
+    if hot:
+        options["_nrt"] = False
+
+    def decorate(fn):
+        return numba.njit(**options)(fn)
+
+    if function is not None:
+        return decorate(function)
+    return decorate
