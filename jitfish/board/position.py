@@ -77,7 +77,7 @@ class Position:
         return any(int(m) >> 15 == MOVE_EN_PASSANT for m in moves[:count])
 
     def fen(self, *, shredder: bool = False) -> str:
-        """The FEN; Chess960 castling as X-FEN, or Shredder-FEN with ``shredder``.
+        """The FEN; castling as X-FEN (``KQkq`` unless a right needs a file letter), or Shredder-FEN with ``shredder``.
 
         The en-passant square is shown only when an en-passant capture is
         legal, as python-chess does.
@@ -111,7 +111,7 @@ class Position:
                 rook_file = rook_sq & 7
                 short = rook_file > king_file
                 outermost = not any((sq & 7) > rook_file if short else (sq & 7) < rook_file for sq in own_rooks)
-                if shredder or (self.chess960 and not outermost):
+                if shredder or not outermost:
                     letter = FILE_NAMES[rook_file]
                 else:
                     letter = "k" if short else "q"
@@ -161,8 +161,13 @@ def _check_material(mailbox: list[int]) -> None:
             raise ValueError(f"invalid FEN: pawn on the first or last rank ({SQUARE_NAMES[sq]})")
 
 
-def _parse_castling(field: str, mailbox: list[int], chess960: bool) -> dict[int, int]:
-    """Map each castling right to its rook square."""
+def _parse_castling(field: str, mailbox: list[int]) -> dict[int, int]:
+    """Map each castling right to its rook square.
+
+    As in Stockfish, a right is accepted whenever its king stands on the back
+    rank with a rook on that side, even on a standard board: the variant only
+    decides how castling moves are written.
+    """
     rooks: dict[int, int] = {}
     if field == "-":
         return rooks
@@ -191,9 +196,6 @@ def _parse_castling(field: str, mailbox: list[int], chess960: bool) -> dict[int,
         right = 2 * color + (0 if rook_sq > king_sq else 1)
         if right in rooks:
             raise ValueError(f"invalid FEN: castling field {field!r} names one right twice")
-        if not chess960 and (king_sq != back_rank + 4 or rook_sq not in (back_rank, back_rank + 7)):
-            raise ValueError(f"invalid FEN: impossible castling rights {field!r} for standard chess "
-                             "(king and rooks not on their starting squares; use chess960)")
         rooks[right] = rook_sq
     return rooks
 
@@ -234,7 +236,7 @@ def _parse_fen(fen: str, chess960: bool) -> Position:
     if fields[1] not in ("w", "b"):
         raise ValueError(f"invalid FEN: side to move must be 'w' or 'b', got {fields[1]!r}")
     side = WHITE if fields[1] == "w" else BLACK
-    castling_rooks = _parse_castling(fields[2], mailbox, chess960)
+    castling_rooks = _parse_castling(fields[2], mailbox)
     ep_sq = _parse_en_passant(fields[3], mailbox, side)
     halfmove = _parse_counter(fields[4], "halfmove clock") if len(fields) > 4 else 0
     fullmove = max(1, _parse_counter(fields[5], "fullmove number")) if len(fields) > 5 else 1
