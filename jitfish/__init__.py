@@ -6,13 +6,44 @@ Public API::
     board = jitfish.Board()              # python-chess-like, moves as UCI text
     jitfish.perft(jitfish.STARTING_FEN, 5)   # 4865609
 
-Importing the package compiles nothing; kernels load from the on-disk cache
-(or compile, the very first time) when first called.
+Importing the package compiles nothing and imports nothing heavy: the public
+names are loaded on first use (module ``__getattr__``), so the UCI loop can
+answer ``uci`` before Numba is even imported.  Kernels load from the on-disk
+cache (or compile, the very first time) when first called.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from jitfish._version import __version__
-from jitfish.board.board import Board
-from jitfish.board.perft import perft, perft_divide
-from jitfish.board.position import STARTING_FEN
+
+if TYPE_CHECKING:
+    from jitfish.board.board import Board
+    from jitfish.board.perft import perft, perft_divide
+    from jitfish.board.position import STARTING_FEN
+
+# Public name -> the module that defines it.
+_LAZY = {
+    "Board": "jitfish.board.board",
+    "STARTING_FEN": "jitfish.board.position",
+    "perft": "jitfish.board.perft",
+    "perft_divide": "jitfish.board.perft",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'jitfish' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = ["Board", "STARTING_FEN", "perft", "perft_divide", "__version__"]
