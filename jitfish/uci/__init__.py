@@ -1,0 +1,1 @@
+"""The UCI front end: protocol (lines to Engine calls), options table, stdin loop, opening book."""

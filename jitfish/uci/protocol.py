@@ -1,0 +1,351 @@
+"""The UCI protocol: input lines become :class:`~jitfish.engine.Engine` calls, results become lines.
+
+This module holds no chess logic and imports nothing heavy at load time: the
+engine (and Numba with it) is imported and warmed up in a background thread
+started by :meth:`UciProtocol.start_loading`, so ``uci`` is answered at once.
+Commands that need the engine wait for that thread; ``isready`` answers
+``readyok`` as soon as it has finished.
+
+Bad input never stops the loop: it is answered with ``info string error: ...``
+and the engine stays as it was (or as the protocol says, e.g. a ``position``
+with a bad move keeps the moves before it).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import TYPE_CHECKING, Callable
+
+from jitfish._version import __version__
+from jitfish.uci.options import OptionError, OptionTable, parse_setoption
+
+if TYPE_CHECKING:
+    from jitfish.engine import Engine, GoParams
+    from jitfish.search import SearchInfo
+
+ENGINE_NAME = f"Jitfish {__version__}"
+ENGINE_AUTHOR = "the Jitfish developers"
+# Longest accepted input line: a game of MAX_GAME_PLY moves fits many times over.
+MAX_LINE_CHARS = 1 << 20
+# go parameters followed by an integer, and those that stand alone.
+GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
+GO_FLAGS = ("infinite", "ponder")
+GO_KEYWORDS = GO_INT_PARAMS + GO_FLAGS + ("searchmoves", "perft")
+# Values that must be positive (clocks may be zero or negative: some GUIs overdraw them).
+GO_POSITIVE = ("movestogo", "depth", "nodes", "mate", "movetime")
+# Commands accepted while a search runs; the others are refused until it ends.
+WHILE_SEARCHING = ("uci", "debug", "isready", "stop", "ponderhit", "quit", "position", "d", "register")
+
+
+class UciProtocol:
+    """One UCI session: call :meth:`handle` with each input line.
+
+    ``send`` writes one line (the caller serialises and flushes).
+    ``engine_factory`` builds the engine from its callbacks; by default the
+    real :class:`~jitfish.engine.Engine`.
+    """
+
+    def __init__(self, send: Callable[[str], None],
+                 engine_factory: Callable[..., "Engine"] | None = None) -> None:
+        self._send = send
+        self._engine_factory = engine_factory
+        self.options = OptionTable()
+        self.debug = False
+        self.engine: Engine | None = None
+        self._loaded = threading.Event()
+        self._load_error: BaseException | None = None
+        self._loader: threading.Thread | None = None
+        self._held: list[str] | None = []  # messages held until the first command is answered
+        self._held_lock = threading.Lock()
+
+    # --- output -------------------------------------------------------------
+    def send(self, line: str) -> None:
+        self._send(line)
+
+    def message(self, text: str) -> None:
+        """An ``info string`` line, held back until the GUI has spoken first."""
+        with self._held_lock:
+            if self._held is not None:
+                self._held.append(text)
+                return
+        for line in text.splitlines() or [""]:
+            self.send(f"info string {line}")
+
+    def error(self, text: str) -> None:
+        self.message(f"error: {text}")
+
+    def debug_message(self, text: str) -> None:
+        if self.debug:
+            self.message(text)
+
+    def _release_held(self) -> None:
+        with self._held_lock:
+            held, self._held = self._held, None
+        for text in held or []:
+            self.message(text)
+
+    def on_info(self, info: "SearchInfo") -> None:
+        parts = [f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv}"]
+        if info.score_mate is not None:
+            parts.append(f"score mate {info.score_mate}")
+        else:
+            parts.append(f"score cp {info.score_cp if info.score_cp is not None else 0}")
+        if info.bound:
+            parts.append(info.bound)
+        if self.options.value("UCI_ShowWDL"):
+            from jitfish.engine import win_draw_loss
+
+            win, draw, loss = win_draw_loss(info.score_cp, info.score_mate)
+            parts.append(f"wdl {win} {draw} {loss}")
+        parts.append(f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} "
+                     f"time {int(info.time * 1000)}")
+        if info.pv:
+            parts.append("pv " + " ".join(info.pv))
+        self.send(" ".join(parts))
+
+    def on_bestmove(self, best: str, ponder: str | None) -> None:
+        self.send(f"bestmove {best} ponder {ponder}" if ponder else f"bestmove {best}")
+
+    # --- loading ------------------------------------------------------------
+    def start_loading(self) -> None:
+        """Import, build and warm up the engine in a background thread."""
+        if self._loader is None:
+            self._loader = threading.Thread(target=self._load, name="jitfish-loader", daemon=True)
+            self._loader.start()
+
+    def _load(self) -> None:
+        try:
+            started = time.perf_counter()
+            from jitfish.jit import CACHE_DIR
+
+            cold = not (CACHE_DIR.is_dir() and any(CACHE_DIR.rglob("*.nbi")))
+            if cold:
+                self.message(f"compiling kernels on this first run (cache {CACHE_DIR}); "
+                             "this takes up to a minute, later starts load them in about a second")
+            from jitfish.engine import Engine, EngineCallbacks
+
+            callbacks = EngineCallbacks(on_info=self.on_info, on_bestmove=self.on_bestmove,
+                                        on_message=self.message, on_debug=self.debug_message)
+            factory = self._engine_factory or Engine
+            engine = factory(callbacks)
+            engine.warm_up()
+            for option in self.options:  # values set while loading
+                if option.value != option.default and option.setter is not None:
+                    self._apply(engine, option)
+            self.engine = engine
+            if cold:
+                self.message(f"kernels compiled and cached in {time.perf_counter() - started:.1f} s")
+        except BaseException as error:  # reported at the next command that needs the engine
+            self._load_error = error
+        finally:
+            self._loaded.set()
+
+    def wait_engine(self) -> "Engine":
+        """The loaded engine (waiting for the loader); ``RuntimeError`` if loading failed."""
+        self.start_loading()
+        self._loaded.wait()
+        if self.engine is None:
+            raise RuntimeError(f"the engine failed to load: {self._load_error!r}")
+        return self.engine
+
+    # --- dispatch -----------------------------------------------------------
+    def handle(self, line: str) -> bool:
+        """Process one input line; ``False`` after ``quit``."""
+        try:
+            return self._dispatch(line)
+        finally:
+            if self._held is not None:
+                self._release_held()
+
+    def _dispatch(self, line: str) -> bool:
+        if len(line) > MAX_LINE_CHARS:
+            self.error(f"line of {len(line)} characters ignored (at most {MAX_LINE_CHARS})")
+            return True
+        tokens = line.split()
+        if not tokens:
+            return True
+        command, args = tokens[0], tokens[1:]
+        handler = self._COMMANDS.get(command)
+        if handler is None:
+            shown = command if len(command) <= 40 else command[:40] + "..."
+            self.error(f"unknown command '{shown}'")
+            return True
+        if command not in WHILE_SEARCHING and self.engine is not None and self.engine.is_searching():
+            self.error(f"'{command}' ignored while a search is running (send stop first)")
+            return True
+        try:
+            return handler(self, args) is not False
+        except Exception as error:  # a bug must not end the session
+            self.error(f"{command}: {type(error).__name__}: {error}")
+            return True
+
+    # --- commands -----------------------------------------------------------
+    def _uci(self, args: list[str]) -> None:
+        self.send(f"id name {ENGINE_NAME}")
+        self.send(f"id author {ENGINE_AUTHOR}")
+        for option in self.options:
+            self.send(option.uci_line())
+        self.send("uciok")
+
+    def _debug(self, args: list[str]) -> None:
+        if args and args[0] in ("on", "off"):
+            self.debug = args[0] == "on"
+        else:
+            self.error("debug takes 'on' or 'off'")
+
+    def _isready(self, args: list[str]) -> None:
+        self.start_loading()
+        self._loaded.wait()
+        if self.engine is None:
+            self.error(f"the engine failed to load: {self._load_error!r}")
+        self.send("readyok")
+
+    def _register(self, args: list[str]) -> None:
+        self.message("Jitfish is free software: no registration needed")
+
+    def _setoption(self, args: list[str]) -> None:
+        try:
+            name, value = parse_setoption(args)
+            option = self.options.get(name)
+            if option is None:
+                raise OptionError(f"unknown option '{name}'")
+            old = option.value
+            self.options.set(name, value)
+        except OptionError as error:
+            self.error(str(error))
+            return
+        if self.engine is not None and option.setter is not None:
+            if not self._apply(self.engine, option):
+                option.value = old
+
+    def _apply(self, engine: "Engine", option) -> bool:
+        try:
+            option.setter(engine, option.value)
+        except (OSError, ValueError, MemoryError) as error:
+            self.error(f"option '{option.name}': {error}")
+            return False
+        if option.name == "UCI_LimitStrength" or option.name == "UCI_Elo":
+            engine.settings.update(min_elo=self.options["UCI_Elo"].min, max_elo=self.options["UCI_Elo"].max)
+        return True
+
+    def _ucinewgame(self, args: list[str]) -> None:
+        self.wait_engine().new_game()
+
+    def _position(self, args: list[str]) -> None:
+        engine = self.wait_engine()
+        if not args:
+            self.error("position needs 'startpos' or 'fen <fen>'")
+            return
+        try:
+            split = args.index("moves")
+        except ValueError:
+            split = len(args)
+        head, moves = args[:split], args[split + 1:]
+        if head[0] == "startpos" and len(head) == 1:
+            fen = None
+        elif head[0] == "fen" and len(head) > 1:
+            fen = " ".join(head[1:])
+        else:
+            self.error("position needs 'startpos' or 'fen <fen>' before 'moves'")
+            return
+        try:
+            engine.set_position(fen, moves)
+        except ValueError as error:
+            self.error(f"position: {error}")
+
+    def _go(self, args: list[str]) -> None:
+        engine = self.wait_engine()
+        from jitfish.engine import GoParams
+
+        params = GoParams()
+        if args and args[0] == "perft":
+            self._perft(engine, args[1:])
+            return
+        self._parse_go(args, params)
+        if not engine.has_position:
+            self.error("go before position: searching the start position")
+            engine.set_position(None, [])
+        engine.go(params)
+
+    def _parse_go(self, args: list[str], params: "GoParams") -> None:
+        index = 0
+        while index < len(args):
+            token = args[index]
+            index += 1
+            if token in GO_FLAGS:
+                setattr(params, token, True)
+            elif token == "searchmoves":
+                while index < len(args) and args[index] not in GO_KEYWORDS:
+                    params.searchmoves.append(args[index])
+                    index += 1
+            elif token in GO_INT_PARAMS:
+                if index >= len(args):
+                    self.error(f"go: '{token}' needs a number")
+                    continue
+                text = args[index]
+                index += 1
+                try:
+                    value = int(text)
+                except ValueError:
+                    self.error(f"go: '{token}' needs an integer, got '{text[:40]}'; ignored")
+                    if text in GO_KEYWORDS:
+                        index -= 1
+                    continue
+                if token in GO_POSITIVE and value <= 0:
+                    self.error(f"go: '{token} {value}' is out of range; ignored")
+                    continue
+                setattr(params, token, value)
+            else:
+                self.error(f"go: unknown parameter '{token[:40]}' ignored")
+
+    def _perft(self, engine: "Engine", args: list[str]) -> None:
+        if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= 20:
+            self.error("go perft needs a depth between 1 and 20")
+            return
+        started = time.perf_counter()
+        counts = engine.perft(int(args[0]))
+        for move, count in counts.items():
+            self.send(f"{move}: {count}")
+        self.send("")
+        self.send(f"Nodes searched: {sum(counts.values())}")
+        self.debug_message(f"perft took {time.perf_counter() - started:.3f} s")
+
+    def _stop(self, args: list[str]) -> None:
+        if self.engine is not None:
+            self.engine.stop()
+
+    def _ponderhit(self, args: list[str]) -> None:
+        if self.engine is not None:
+            self.engine.ponderhit()
+
+    def _quit(self, args: list[str]) -> bool:
+        if self.engine is not None:
+            self.engine.stop()
+            self.engine.wait(5.0)
+        return False
+
+    def _d(self, args: list[str]) -> None:
+        for line in self.wait_engine().describe().splitlines():
+            self.send(line)
+
+    def _eval(self, args: list[str]) -> None:
+        for line in self.wait_engine().eval_report().splitlines():
+            self.send(line)
+
+    def _bench(self, args: list[str]) -> None:
+        depth = None
+        if args:
+            if not args[0].isdigit() or not 1 <= int(args[0]) <= 64:
+                self.error("bench takes an optional depth between 1 and 64")
+                return
+            depth = int(args[0])
+        for line in self.wait_engine().bench(depth).splitlines():
+            self.send(line)
+
+    _COMMANDS = {
+        "uci": _uci, "debug": _debug, "isready": _isready, "setoption": _setoption,
+        "register": _register, "ucinewgame": _ucinewgame, "position": _position, "go": _go,
+        "stop": _stop, "ponderhit": _ponderhit, "quit": _quit, "d": _d, "eval": _eval,
+        "bench": _bench,
+    }
