@@ -1,4 +1,4 @@
-"""The ``jitfish`` command line: subcommands for perft (and later bench and UCI)."""
+"""The ``jitfish`` command line: the UCI loop with no arguments, else subcommands (perft, ...)."""
 
 from __future__ import annotations
 
@@ -50,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if not (sys.argv[1:] if argv is None else argv):
+        from jitfish.uci.main import run  # no arguments: the UCI loop, as GUIs start engines
+
+        return run()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
