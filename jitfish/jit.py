@@ -48,8 +48,14 @@ numba.config.CACHE_DIR = str(CACHE_DIR)
 _BASE_OPTIONS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 
 
-def kernel(function=None, *, hot: bool = False):
+def kernel(function=None, *, hot: bool = False, inline: bool = False):
     """Compile ``function`` with the project's Numba flags.
+
+    ``inline=True`` pastes the function into its callers at Numba-IR level.
+    Calls between separately compiled kernels go through function pointers
+    that LLVM cannot inline, so the tiny helpers of the hot paths (piece
+    placement, slider lookups, move emission) are inlined this way; it costs
+    compile time, so keep it for small functions on the hot path.
 
     ``hot=True`` also drops Numba's reference counting (``_nrt=False``): the
     kernel then may not allocate arrays, but calls between hot kernels pay no
@@ -60,6 +66,8 @@ def kernel(function=None, *, hot: bool = False):
     options = dict(_BASE_OPTIONS)
     if hot:
         options["_nrt"] = False
+    if inline:
+        options["inline"] = "always"
 
     def decorate(fn):
         return numba.njit(**options)(fn)

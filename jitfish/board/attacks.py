@@ -136,26 +136,26 @@ def fill_attack_tables(tables: np.ndarray) -> None:
                         _KNIGHT_STEPS, _KING_STEPS)
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def rook_attacks(sq, occupied, tables):
     index = ((occupied & tables[L.ROOK_MASK + sq]) * tables[L.ROOK_MAGIC + sq]) >> tables[L.ROOK_SHIFT + sq]
     return tables[tables[L.ROOK_OFFSET + sq] + index]
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def bishop_attacks(sq, occupied, tables):
     index = (((occupied & tables[L.BISHOP_MASK + sq]) * tables[L.BISHOP_MAGIC + sq])
              >> tables[L.BISHOP_SHIFT + sq])
     return tables[tables[L.BISHOP_OFFSET + sq] + index]
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def between(a, b, tables):
     """Squares strictly between ``a`` and ``b`` on a line, else empty."""
     return tables[L.BETWEEN + a * 64 + b]
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def line_through(a, b, tables):
     """The whole rank, file or diagonal through ``a`` and ``b``, else empty."""
     return tables[L.LINE + a * 64 + b]

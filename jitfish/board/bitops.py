@@ -50,13 +50,13 @@ def msb(typingctx, bitboard):
     return signature, codegen
 
 
-@kernel
+@kernel(hot=True, inline=True)
 def square_bb(sq):
     """The bitboard of one square."""
     return ONE << np.uint64(sq)
 
 
-@kernel
+@kernel(hot=True, inline=True)
 def pop_lsb(bitboard):
     """``bitboard`` with its lowest set bit cleared."""
     return bitboard & (bitboard - ONE)

@@ -16,27 +16,47 @@ from jitfish.board.squares import BLACK, KING, NO_PIECE, NO_SQUARE, ONE, PAWN, R
 from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT
 
 
-@kernel(hot=True)
-def put_piece(bbs, state, tables, piece, sq):
+@kernel(hot=True, inline=True)
+def put_piece(bbs, state, tables, piece, color, sq):
     bit = ONE << np.uint64(sq)
     bbs[piece] |= bit
-    bbs[L.OCCUPIED_WHITE + piece // 6] |= bit
+    bbs[L.OCCUPIED_WHITE + color] |= bit
     bbs[L.OCCUPIED] |= bit
     bbs[L.KEY] ^= tables[L.ZOBRIST_PIECE + piece * 64 + sq]
     state[L.MAILBOX + sq] = piece
 
 
-@kernel(hot=True)
-def remove_piece(bbs, state, tables, piece, sq):
+@kernel(hot=True, inline=True)
+def remove_piece(bbs, state, tables, piece, color, sq):
     bit = ONE << np.uint64(sq)
     bbs[piece] ^= bit
-    bbs[L.OCCUPIED_WHITE + piece // 6] ^= bit
+    bbs[L.OCCUPIED_WHITE + color] ^= bit
     bbs[L.OCCUPIED] ^= bit
     bbs[L.KEY] ^= tables[L.ZOBRIST_PIECE + piece * 64 + sq]
     state[L.MAILBOX + sq] = NO_PIECE
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
+def _place(bbs, state, piece, color, sq):
+    """Put a piece without touching the key (unmake restores the key whole)."""
+    bit = ONE << np.uint64(sq)
+    bbs[piece] |= bit
+    bbs[L.OCCUPIED_WHITE + color] |= bit
+    bbs[L.OCCUPIED] |= bit
+    state[L.MAILBOX + sq] = piece
+
+
+@kernel(hot=True, inline=True)
+def _lift(bbs, state, piece, color, sq):
+    """Remove a piece without touching the key."""
+    bit = ONE << np.uint64(sq)
+    bbs[piece] ^= bit
+    bbs[L.OCCUPIED_WHITE + color] ^= bit
+    bbs[L.OCCUPIED] ^= bit
+    state[L.MAILBOX + sq] = NO_PIECE
+
+
+@kernel(hot=True, inline=True)
 def _castling_squares(king_sq, rook_sq):
     """King and rook destinations when castling with the rook on ``rook_sq``."""
     back_rank = king_sq & 56
@@ -72,25 +92,25 @@ def make_move(bbs, state, undo, key_history, tables, move):
     if kind == MOVE_CASTLING:
         king_to, rook_to = _castling_squares(from_sq, to_sq)
         rook = us * 6 + ROOK
-        remove_piece(bbs, state, tables, piece, from_sq)
-        remove_piece(bbs, state, tables, rook, to_sq)
-        put_piece(bbs, state, tables, piece, king_to)
-        put_piece(bbs, state, tables, rook, rook_to)
+        remove_piece(bbs, state, tables, piece, us, from_sq)
+        remove_piece(bbs, state, tables, rook, us, to_sq)
+        put_piece(bbs, state, tables, piece, us, king_to)
+        put_piece(bbs, state, tables, rook, us, rook_to)
     else:
         if kind == MOVE_EN_PASSANT:
             captured_sq = to_sq - 8 if us == WHITE else to_sq + 8
             captured = them * 6 + PAWN
-            remove_piece(bbs, state, tables, captured, captured_sq)
+            remove_piece(bbs, state, tables, captured, them, captured_sq)
         else:
             captured = state[L.MAILBOX + to_sq]
             if captured != NO_PIECE:
-                remove_piece(bbs, state, tables, captured, to_sq)
+                remove_piece(bbs, state, tables, captured, them, to_sq)
                 state[L.HALFMOVE_CLOCK] = 0
-        remove_piece(bbs, state, tables, piece, from_sq)
+        remove_piece(bbs, state, tables, piece, us, from_sq)
         if promotion:
-            put_piece(bbs, state, tables, us * 6 + promotion, to_sq)
+            put_piece(bbs, state, tables, us * 6 + promotion, us, to_sq)
         else:
-            put_piece(bbs, state, tables, piece, to_sq)
+            put_piece(bbs, state, tables, piece, us, to_sq)
         if piece == us * 6 + PAWN:
             state[L.HALFMOVE_CLOCK] = 0
             if to_sq - from_sq == 16 or from_sq - to_sq == 16:
@@ -104,11 +124,9 @@ def make_move(bbs, state, undo, key_history, tables, move):
     rights = state[L.CASTLING_RIGHTS]
     if rights:
         new_rights = rights & state[L.CASTLING_MASK + from_sq] & state[L.CASTLING_MASK + to_sq]
-        changed = rights ^ new_rights
-        for right in range(4):
-            if changed & (1 << right):
-                bbs[L.KEY] ^= tables[L.ZOBRIST_CASTLING + right]
-        state[L.CASTLING_RIGHTS] = new_rights
+        if new_rights != rights:
+            bbs[L.KEY] ^= tables[L.ZOBRIST_CASTLING_SET + (rights ^ new_rights)]
+            state[L.CASTLING_RIGHTS] = new_rights
 
     undo[row + L.UNDO_CAPTURED] = captured
     state[L.SIDE_TO_MOVE] = them
@@ -136,21 +154,21 @@ def unmake_move(bbs, state, undo, key_history, tables):
         king_to, rook_to = _castling_squares(from_sq, to_sq)
         king = us * 6 + KING
         rook = us * 6 + ROOK
-        remove_piece(bbs, state, tables, king, king_to)
-        remove_piece(bbs, state, tables, rook, rook_to)
-        put_piece(bbs, state, tables, king, from_sq)
-        put_piece(bbs, state, tables, rook, to_sq)
+        _lift(bbs, state, king, us, king_to)
+        _lift(bbs, state, rook, us, rook_to)
+        _place(bbs, state, king, us, from_sq)
+        _place(bbs, state, rook, us, to_sq)
     else:
         moved = state[L.MAILBOX + to_sq]
-        remove_piece(bbs, state, tables, moved, to_sq)
+        _lift(bbs, state, moved, us, to_sq)
         if promotion:
             moved = us * 6 + PAWN
-        put_piece(bbs, state, tables, moved, from_sq)
+        _place(bbs, state, moved, us, from_sq)
         if captured != NO_PIECE:
             if kind == MOVE_EN_PASSANT:
-                put_piece(bbs, state, tables, captured, to_sq - 8 if us == WHITE else to_sq + 8)
+                _place(bbs, state, captured, them, to_sq - 8 if us == WHITE else to_sq + 8)
             else:
-                put_piece(bbs, state, tables, captured, to_sq)
+                _place(bbs, state, captured, them, to_sq)
 
     state[L.CASTLING_RIGHTS] = undo[row + L.UNDO_CASTLING]
     state[L.EN_PASSANT] = undo[row + L.UNDO_EN_PASSANT]

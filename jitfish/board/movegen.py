@@ -55,7 +55,7 @@ def pinned_pieces(king_sq, us, bbs, tables):
     return pinned
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def _emit(moves, n, from_sq, targets, mode):
     """Add a move from ``from_sq`` to each target (or just count them)."""
     if mode == GEN_COUNT:
@@ -67,7 +67,7 @@ def _emit(moves, n, from_sq, targets, mode):
     return n
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def _emit_pawn(moves, n, targets, delta, promotion_rank, mode):
     """Add pawn moves to ``targets`` from ``target - delta``, expanding promotions."""
     promotions = targets & promotion_rank

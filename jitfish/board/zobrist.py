@@ -37,6 +37,12 @@ def fill_zobrist_keys(tables: np.ndarray) -> None:
     tables[L.ZOBRIST_CASTLING:L.ZOBRIST_CASTLING + 4] = keys[_POLYGLOT_CASTLING:_POLYGLOT_CASTLING + 4]
     tables[L.ZOBRIST_EN_PASSANT:L.ZOBRIST_EN_PASSANT + 8] = keys[_POLYGLOT_EN_PASSANT:_POLYGLOT_EN_PASSANT + 8]
     tables[L.ZOBRIST_TURN] = keys[_POLYGLOT_TURN]
+    for rights in range(16):
+        combined = np.uint64(0)
+        for right in range(4):
+            if rights >> right & 1:
+                combined ^= keys[_POLYGLOT_CASTLING + right]
+        tables[L.ZOBRIST_CASTLING_SET + rights] = combined
 
 
 @kernel
@@ -51,7 +57,7 @@ def compute_key(bbs, state, tables):
     rights = state[L.CASTLING_RIGHTS]
     for right in range(4):
         if rights & (1 << right):
-            key ^= tables[L.ZOBRIST_CASTLING + right]
+            key ^= tables[L.ZOBRIST_CASTLING + right]  # spelled out: this is the reference
     if state[L.EN_PASSANT] != NO_SQUARE:
         key ^= tables[L.ZOBRIST_EN_PASSANT + (state[L.EN_PASSANT] & 7)]
     if state[L.SIDE_TO_MOVE] == WHITE:
