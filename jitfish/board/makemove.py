@@ -65,7 +65,7 @@ def _castling_squares(king_sq, rook_sq):
     return back_rank | 2, back_rank | 3
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def make_move(bbs, state, undo, key_history, tables, move):
     """Play a legal ``move``."""
     us = state[L.SIDE_TO_MOVE]
@@ -136,7 +136,7 @@ def make_move(bbs, state, undo, key_history, tables, move):
     state[L.GAME_PLY] = ply + 1
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def unmake_move(bbs, state, undo, key_history, tables):
     """Take back the last move made with :func:`make_move`."""
     ply = state[L.GAME_PLY] - 1
