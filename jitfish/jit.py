@@ -21,10 +21,19 @@ from jitfish._version import __version__
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+# The sources compiled code can depend on.  Protocol, CLI and tooling code is
+# left out so that editing it does not throw away every compiled kernel.
+KERNEL_SOURCES = ("jit.py", "types.py", "board", "search", "eval")
+
+
 def source_digest() -> str:
-    """A short digest of every Python source file of the package."""
+    """A short digest of the package's kernel sources (see ``KERNEL_SOURCES``)."""
     digest = hashlib.sha1()
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+    paths = []
+    for name in KERNEL_SOURCES:
+        entry = PACKAGE_DIR / name
+        paths.extend(sorted(entry.rglob("*.py")) if entry.is_dir() else [entry] if entry.exists() else [])
+    for path in paths:
         digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -11,7 +11,6 @@ Chess960 reuses the four castling keys for the four rights.
 from __future__ import annotations
 
 import numpy as np
-from chess.polyglot import POLYGLOT_RANDOM_ARRAY
 
 from jitfish.jit import kernel
 from jitfish.board import layout as L
@@ -26,6 +25,8 @@ _POLYGLOT_TURN = 780
 
 def fill_zobrist_keys(tables: np.ndarray) -> None:
     """Copy the Polyglot numbers into the table, reordered to our piece indices."""
+    from chess.polyglot import POLYGLOT_RANDOM_ARRAY  # only when the table is first built
+
     keys = np.array(POLYGLOT_RANDOM_ARRAY, dtype=np.uint64)
     for color in range(2):
         for piece_type in range(6):
