@@ -1,0 +1,80 @@
+"""SPRT bounds and log-likelihood ratios against known values and a direct sum over samples."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import pytest
+
+from tuning.sprt import SprtConfig, llr_pentanomial, llr_trinomial, parse_sprt
+
+
+def score_at(elo: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def direct_llr(samples: list[float], elo0: float, elo1: float) -> float:
+    """Sum over samples of log N(x; s1, v) - log N(x; s0, v), v the sample variance."""
+    variance = statistics.pvariance(samples)
+    s0, s1 = score_at(elo0), score_at(elo1)
+    return sum(((x - s0) ** 2 - (x - s1) ** 2) / (2.0 * variance) for x in samples)
+
+
+def test_bounds_known_values() -> None:
+    # alpha = beta = 0.05: +/- log 19 = 2.944 (cutechess-cli prints "lbound -2.94, ubound 2.94").
+    config = SprtConfig(0, 5, 0.05, 0.05)
+    assert config.upper_bound == pytest.approx(math.log(19))
+    assert config.lower_bound == pytest.approx(-2.944, abs=5e-4)
+    # fishtest's classic alpha = 0.05, beta = 0.1 gives the familiar (-2.25, 2.89).
+    fishtest = SprtConfig(0, 5, 0.05, 0.10)
+    assert (round(fishtest.lower_bound, 2), round(fishtest.upper_bound, 2)) == (-2.25, 2.89)
+
+
+def test_trinomial_llr_matches_direct_sum() -> None:
+    wins, draws, losses = 120, 210, 100
+    samples = [1.0] * wins + [0.5] * draws + [0.0] * losses
+    assert llr_trinomial(wins, draws, losses, 0, 5) == pytest.approx(direct_llr(samples, 0, 5))
+
+
+def test_pentanomial_llr_matches_direct_sum() -> None:
+    counts = [10, 60, 130, 80, 20]
+    samples = [k / 4 for k, count in enumerate(counts) for _ in range(count)]
+    assert llr_pentanomial(counts, 0, 5) == pytest.approx(direct_llr(samples, 0, 5))
+
+
+def test_hand_computed_case() -> None:
+    # W/D/L = 60/80/60: mean 0.5, variance (60*0.25 + 60*0.25) / 200 = 0.15.
+    # s0 = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 0.514387. LLR = 200 * (s1 - 0.5) * (1 - 0.5 - s1) / 0.3
+    s1 = 0.5143871841659987
+    expected = 200 * (s1 - 0.5) * (1.0 - 0.5 - s1) / 0.3
+    assert expected == pytest.approx(-0.1380, abs=1e-4)
+    assert llr_trinomial(60, 80, 60, 0, 10) == pytest.approx(expected)
+
+
+def test_llr_sign_follows_the_result() -> None:
+    assert llr_trinomial(200, 100, 100, 0, 5) > 0
+    assert llr_trinomial(100, 100, 200, 0, 5) < 0
+    assert llr_trinomial(0, 0, 0, 0, 5) == 0.0
+
+
+def test_one_sided_record_is_decisive() -> None:
+    config = SprtConfig(0, 5)
+    assert config.decide(llr_pentanomial([0, 0, 0, 0, 8], 0, 5)) == "H1"
+    assert config.decide(llr_pentanomial([8, 0, 0, 0, 0], 0, 5)) == "H0"
+
+
+def test_decisions() -> None:
+    config = SprtConfig(0, 5, 0.05, 0.05)
+    assert config.decide(3.0) == "H1"
+    assert config.decide(-3.0) == "H0"
+    assert config.decide(0.0) is None
+
+
+def test_parse_sprt() -> None:
+    assert parse_sprt(["elo0=-1", "elo1=4", "alpha=0.1", "beta=0.2"]) == SprtConfig(-1, 4, 0.1, 0.2)
+    assert parse_sprt([]) == SprtConfig()
+    with pytest.raises(ValueError):
+        parse_sprt(["elo2=3"])
+    with pytest.raises(ValueError):
+        parse_sprt(["elo0=5", "elo1=0"])
