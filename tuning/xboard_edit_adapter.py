@@ -4,7 +4,7 @@ python-chess refuses xboard engines that declare ``setboard=0``. Run such an eng
 
     python -m tuning.xboard_edit_adapter /usr/games/fairymax
 
-It passes everything through, declares ``setboard=1`` on the engine's behalf, and turns ``setboard FEN`` into the
+It passes everything through and, only if the engine declares ``setboard=0``, declares ``setboard=1`` on the engine's behalf, and turns ``setboard FEN`` into the
 protocol's edit-mode sequence (``edit``, ``#``, one ``Pa2``-style line per piece, ``c`` to switch colour, ``.``;
 ``a2a3`` first when Black is to move, as the xboard protocol document prescribes). Edit mode cannot express
 en-passant squares or castling rights beyond "king and rook on their home squares"; the EPD openings used here
@@ -37,10 +37,11 @@ def edit_commands(fen: str) -> list[str]:
     return commands
 
 
-def _relay_output(source: "subprocess.IO[str]") -> None:
+def _relay_output(source: "subprocess.IO[str]", lacks_setboard: threading.Event) -> None:
     for line in source:
         if line.startswith("feature") and "setboard=0" in line:
             line = line.replace("setboard=0", "setboard=1")
+            lacks_setboard.set()
         sys.stdout.write(line)
         sys.stdout.flush()
 
@@ -52,12 +53,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     assert engine.stdin is not None and engine.stdout is not None
-    relay = threading.Thread(target=_relay_output, args=(engine.stdout,), daemon=True)
+    lacks_setboard = threading.Event()  # set before python-chess sends any setboard: it waits for "done=1"
+    relay = threading.Thread(target=_relay_output, args=(engine.stdout, lacks_setboard), daemon=True)
     relay.start()
     try:
         for line in sys.stdin:
             words = line.split(maxsplit=1)
-            if words and words[0] == "setboard" and len(words) == 2:
+            if words and words[0] == "setboard" and len(words) == 2 and lacks_setboard.is_set():
                 lines = edit_commands(words[1].strip())
             else:
                 lines = [line.rstrip("\n")]
