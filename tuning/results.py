@@ -76,14 +76,12 @@ class PairingStats:
             "los": likelihood_of_superiority(self.wins, self.losses),
             "pentanomial": list(self.pentanomial),
         }
-        by_pairs = sum(self.pentanomial) > 0
-        estimate = (
-            pentanomial_estimate(self.pentanomial, confidence)
-            if by_pairs
-            else trinomial_estimate(self.wins, self.draws, self.losses, confidence)
-        )
         trinomial = trinomial_estimate(self.wins, self.draws, self.losses, confidence)
-        summary["elo"] = finite_or_none(estimate.elo) if estimate else None
+        estimate = pentanomial_estimate(self.pentanomial, confidence) if sum(self.pentanomial) else None
+        by_pairs = estimate is not None and (estimate.margin > 0 or trinomial is None or trinomial.margin == 0)
+        if not by_pairs:  # no complete pair yet, or too few pairs to show any spread
+            estimate = trinomial
+        summary["elo"] = finite_or_none(estimate.elo + 0.0) if estimate else None  # + 0.0: no "-0"
         summary["elo_lower"] = finite_or_none(estimate.lower) if estimate else None
         summary["elo_upper"] = finite_or_none(estimate.upper) if estimate else None
         summary["elo_margin"] = finite_or_none(estimate.margin) if estimate else None

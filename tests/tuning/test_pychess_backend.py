@@ -142,3 +142,25 @@ def test_command_line_rejects_bad_options() -> None:
     completed = subprocess.run([sys.executable, "-m", "tuning.match", "--engine", "cmd=x", "--engine", "cmd=y",
                                 "--tc", "soon"], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert completed.returncode == 2 and "bad time control" in completed.stderr
+
+
+def _jitfish_is_ready(timeout: float = 180.0) -> bool:
+    """Whether `python -m jitfish` answers uciok and readyok (its kernels may compile on first start)."""
+    try:
+        completed = subprocess.run([sys.executable, "-m", "jitfish"], input="uci\nisready\nquit\n", cwd=REPO,
+                                   capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False
+    return "uciok" in completed.stdout and "readyok" in completed.stdout
+
+
+@pytest.mark.slow
+def test_jitfish_against_the_random_mover() -> None:
+    if not _jitfish_is_ready():
+        pytest.skip("python -m jitfish does not answer uci/isready yet")
+    jitfish = parse_engine_spec([f"cmd={sys.executable}", "arg=-m", "arg=jitfish", f"dir={REPO}", "name=Jitfish"])
+    summary = play(jitfish, random_mover("random"), time_control=parse_time_control("10+0.1"), max_moves=40,
+                   startup_timeout=180.0, concurrency=1)
+    assert summary["games"] == 2
+    assert sum(summary["faults"]["Jitfish"].values()) == 0
+    assert summary["losses"] == 0

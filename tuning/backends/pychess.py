@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import logging
 import re
 import subprocess
 import time
@@ -389,6 +390,8 @@ class PythonChessBackend:
     name = "python-chess"
 
     def run(self, config: MatchConfig, on_game: GameCallback, should_stop: StopPredicate) -> MatchOutcome:
+        # Chatty xboard engines (Phalanx) make python-chess log every unexpected line; faults are reported anyway.
+        logging.getLogger("chess.engine").setLevel(logging.ERROR)
         return asyncio.run(self._run(config, on_game, should_stop))
 
     async def _run(self, config: MatchConfig, on_game: GameCallback, should_stop: StopPredicate) -> MatchOutcome:
