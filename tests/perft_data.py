@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,3 +50,45 @@ def read_pychess_suite(path: Path, chess960: bool = False) -> list[PerftCase]:
 def affordable(case: PerftCase, max_nodes: int) -> list[tuple[int, int]]:
     """The (depth, count) pairs with at most ``max_nodes`` leaves."""
     return [(d, n) for d, n in sorted(case.counts.items()) if n <= max_nodes]
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A perft suite file and how to read it."""
+
+    name: str
+    path: Path
+    chess960: bool = False
+
+    @property
+    def available(self) -> bool:
+        return self.path.is_file()
+
+    def cases(self) -> list[PerftCase]:
+        """The suite's positions (read once per process; do not mutate them)."""
+        return _read_suite(self)
+
+
+@functools.cache
+def _read_suite(suite: Suite) -> list[PerftCase]:
+    reader = read_pychess_suite if suite.path.suffix == ".perft" else read_epd_suite
+    return reader(suite.path, suite.chess960)
+
+
+_SHARED_PERFT = SHARED_DATA / "perft"
+
+# The seven classic positions ship with the repository; the others come from ../shared/data.
+# python-chess runs its "tricky" suite as Chess960, and so do we.
+SUITES = {
+    "perft-classic": Suite("perft-classic", REPO_DATA / "perft-classic.epd"),
+    "perft-random": Suite("perft-random", _SHARED_PERFT / "perft-random.epd"),
+    "perft-chess960": Suite("perft-chess960", _SHARED_PERFT / "perft-chess960.epd", chess960=True),
+    "sunfish-perft": Suite("sunfish-perft", _SHARED_PERFT / "sunfish-perft.epd"),
+    "pychess-tricky": Suite("pychess-tricky", _SHARED_PERFT / "pychess-tricky.perft", chess960=True),
+    "pychess-chess960": Suite("pychess-chess960", _SHARED_PERFT / "pychess-chess960.perft", chess960=True),
+    "pychess-random": Suite("pychess-random", _SHARED_PERFT / "pychess-random.perft"),
+}
+
+
+def missing_reason(suite: Suite) -> str:
+    return f"shared data folder not found: {suite.path} (tests read ../shared/data beside the repository)"

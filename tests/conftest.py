@@ -1,0 +1,30 @@
+"""Session set-up shared by every test.
+
+Kernels load from Numba's on-disk cache, or compile when the package's
+sources changed since the cache was written (20-40 s on this machine).  The
+warm-up below pays that once, up front, so that no test's own timing or
+subprocess ever sees a cold cache.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import jitfish
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_kernels() -> None:
+    """Compile (or load) every board kernel once per session, and write the on-disk cache."""
+    for chess960 in (False, True):
+        board = jitfish.Board(chess960=chess960)
+        board.legal_moves()
+        board.push_uci("e2e4")
+        board.fen()
+        board.is_check()
+        board.zobrist_from_scratch()
+        board.pop()
+        board.perft(3)
+        board.perft(3, bulk=False)
+        board.perft_divide(2)
+        assert jitfish.perft(jitfish.STARTING_FEN, 4, chess960=chess960) == 197281

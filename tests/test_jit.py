@@ -1,0 +1,158 @@
+"""The one JIT decorator: its flags, its cache directory, and proof that ``_nrt=False`` still works.
+
+``_nrt`` is not a documented Numba option.  If a Numba release ignored it,
+hot kernels would silently get reference counting back and perft would run
+at half speed, so the compiled code itself is inspected here: a hot kernel's
+LLVM IR must hold no ``NRT_incref``/``NRT_decref`` calls.  Code loaded from
+the on-disk cache cannot be inspected (Numba disables it), so each kernel is
+recompiled, uncached, from its own Python function with exactly the options
+the decorator gave it, for the signature the session already called it with.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numba
+import numpy as np
+import pytest
+from numba.core.caching import FunctionCache
+from numba.core.registry import CPUDispatcher
+
+import jitfish
+import jitfish.jit
+from jitfish._version import __version__
+from jitfish.board import attacks, makemove, movegen, perft, zobrist
+
+HOT_KERNELS = [perft.perft_kernel, movegen.generate_moves, movegen.is_in_check, movegen.pinned_pieces,
+               makemove.make_move, makemove.unmake_move, attacks.is_square_attacked, attacks.attackers_to]
+PLAIN_KERNELS = [zobrist.compute_key, attacks.build_attack_tables]
+REFCOUNT_CALLS = ("NRT_incref", "NRT_decref")
+
+
+def all_board_kernels() -> list[CPUDispatcher]:
+    kernels = []
+    for module in (attacks, makemove, movegen, perft, zobrist):
+        kernels += [obj for obj in vars(module).values()
+                    if isinstance(obj, CPUDispatcher) and obj.__module__ == module.__name__]
+    return kernels
+
+
+def uncached_copy(kernel: CPUDispatcher, **changes) -> CPUDispatcher:
+    """The kernel's own function compiled with its own options, minus the on-disk cache."""
+    options = {k: v for k, v in kernel.targetoptions.items() if k != "nopython"}
+    options.update(changes)
+    return numba.njit(**options)(kernel.py_func)
+
+
+def compiled_ir(kernel: CPUDispatcher, signature) -> str:
+    kernel.compile(signature)
+    return kernel.inspect_llvm(signature)
+
+
+def exercise_board() -> None:
+    """Call the kernels from Python so that each has a signature to recompile."""
+    board = jitfish.Board()
+    board.push_uci("e2e4")
+    board.is_check()
+    board.legal_moves()
+    board.pop()
+    board.perft(2)
+
+
+# --- Flags ----------------------------------------------------------------------------
+
+def test_every_board_kernel_is_cached_and_releases_the_gil():
+    kernels = all_board_kernels()
+    assert len(kernels) >= 20
+    for kernel in kernels:
+        assert kernel.targetoptions.get("nogil") is True, kernel.__name__
+        assert kernel.targetoptions.get("boundscheck") is False, kernel.__name__
+        assert isinstance(kernel._cache, FunctionCache), f"{kernel.__name__} is not cached"
+
+
+@pytest.mark.parametrize("kernel", HOT_KERNELS, ids=lambda k: k.__name__)
+def test_hot_kernels_are_compiled_without_reference_counting(kernel):
+    assert kernel.targetoptions.get("_nrt") is False
+
+
+@pytest.mark.parametrize("kernel", PLAIN_KERNELS, ids=lambda k: k.__name__)
+def test_plain_kernels_keep_reference_counting(kernel):
+    assert kernel.targetoptions.get("_nrt", True) is True
+
+
+def test_decorator_sets_the_flags():
+    def add(a, b):
+        return a + b
+
+    hot = jitfish.jit.kernel(hot=True)(add)
+    plain = jitfish.jit.kernel(add)
+    inlined = jitfish.jit.kernel(hot=True, inline=True)(add)
+    assert hot.targetoptions["_nrt"] is False and hot.targetoptions["nogil"] is True
+    assert "_nrt" not in plain.targetoptions and plain.targetoptions["nogil"] is True
+    assert inlined.targetoptions["inline"] == "always"
+    for dispatcher in (hot, plain, inlined):
+        assert isinstance(dispatcher._cache, FunctionCache)
+        assert dispatcher.targetoptions["boundscheck"] is False
+
+
+# --- The compiled code ------------------------------------------------------------------
+
+def test_kernels_run_from_the_project_cache_directory():
+    exercise_board()
+    kernel = perft.perft_kernel
+    assert kernel.signatures, "perft_kernel was never called"
+    assert kernel.stats.cache_path.startswith(str(jitfish.jit.CACHE_DIR))
+    # Either this process compiled and saved it, or it loaded it: the cache is in use either way.
+    assert sum(kernel.stats.cache_hits.values()) + sum(kernel.stats.cache_misses.values()) >= 1
+
+
+@pytest.mark.parametrize("kernel", [movegen.is_in_check, makemove.unmake_move], ids=lambda k: k.__name__)
+def test_hot_kernel_machine_code_has_no_reference_counting(kernel):
+    """These kernels pass arrays on to other kernels: with reference counting that costs incref/decref calls."""
+    exercise_board()
+    assert kernel.signatures, f"{kernel.__name__} was never called"
+    signature = kernel.signatures[0]
+    ir = compiled_ir(uncached_copy(kernel), signature)
+    assert "define" in ir
+    for call in REFCOUNT_CALLS:
+        assert call not in ir, f"{kernel.__name__} compiled with {call}: _nrt=False no longer takes effect"
+    # The control: the same function with reference counting on does show the calls,
+    # so the check above can see them when they are there.
+    counted = compiled_ir(uncached_copy(kernel, _nrt=True), signature)
+    assert any(call in counted for call in REFCOUNT_CALLS)
+
+
+def _doubled_sum(values):
+    doubled = values * 2  # allocates a new array
+    return doubled.sum()
+
+
+def test_plain_kernel_that_allocates_uses_reference_counting():
+    plain = jitfish.jit.kernel(_doubled_sum)
+    copy = uncached_copy(plain)
+    signature = (numba.types.float64[::1],)
+    ir = compiled_ir(copy, signature)
+    assert copy(np.arange(4.0)) == 12.0
+    assert "NRT_MemInfo" in ir
+    assert any(call in ir for call in REFCOUNT_CALLS)
+
+
+# --- The cache directory ----------------------------------------------------------------
+
+def test_cache_directory_is_named_after_version_and_source_digest():
+    digest = jitfish.jit.source_digest()
+    assert len(digest) == 16 and int(digest, 16) >= 0
+    assert jitfish.jit.CACHE_DIR.name == f"{__version__}-{digest}"
+    assert numba.config.CACHE_DIR == str(jitfish.jit.CACHE_DIR)
+
+
+def test_cache_root_can_be_moved_with_an_environment_variable(tmp_path):
+    env = dict(os.environ, JITFISH_CACHE_DIR=str(tmp_path))
+    code = "import numba, jitfish.jit as j; print(j.CACHE_DIR); print(numba.config.CACHE_DIR)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    cache_dir, numba_dir = result.stdout.split()
+    assert cache_dir == numba_dir == str(tmp_path / jitfish.jit.CACHE_DIR.name)
