@@ -91,4 +91,4 @@ SUITES = {
 
 
 def missing_reason(suite: Suite) -> str:
-    return f"shared data folder not found: {suite.path} (tests read ../shared/data beside the repository)"
+    return f"{suite.path} not found: shared data is read from ../shared/data beside the repository"
