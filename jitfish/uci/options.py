@@ -95,7 +95,7 @@ def default_options() -> list[Option]:
         Option("Clear Hash", "button", setter=lambda e, v: e.clear_hash()),
         Option("Ponder", "check", False, setter=lambda e, v: e.settings.update(ponder=v)),
         Option("MultiPV", "spin", 1, 1, MAX_MULTIPV, lambda e, v: e.settings.update(multipv=v)),
-        Option("Move Overhead", "spin", 30, 0, 5000, lambda e, v: e.settings.update(move_overhead_ms=v)),
+        Option("Move Overhead", "spin", 20, 0, 5000, lambda e, v: e.settings.update(move_overhead_ms=v)),
         Option("Skill Level", "spin", 20, 0, 20, lambda e, v: e.settings.update(skill_level=v)),
         Option("UCI_LimitStrength", "check", False, setter=lambda e, v: e.settings.update(limit_strength=v)),
         Option("UCI_Elo", "spin", 1500, MIN_ELO, MAX_ELO, lambda e, v: e.settings.update(elo=v)),

@@ -13,6 +13,7 @@ with a bad move keeps the moves before it).
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from typing import TYPE_CHECKING, Callable
@@ -36,6 +37,13 @@ GO_KEYWORDS = GO_INT_PARAMS + GO_FLAGS + ("searchmoves", "perft")
 GO_POSITIVE = ("movestogo", "depth", "nodes", "mate", "movetime")
 # Commands accepted while a search runs; the others are refused until it ends.
 WHILE_SEARCHING = ("uci", "debug", "isready", "stop", "ponderhit", "quit", "position", "d", "register")
+
+
+def _short(error: BaseException | None, limit: int = 200) -> str:
+    """One line of an exception, for an ``info string``."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", f"{type(error).__name__}: {error}")
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 class UciProtocol:
@@ -138,6 +146,7 @@ class UciProtocol:
                 self.message(f"kernels compiled and cached in {time.perf_counter() - started:.1f} s")
         except BaseException as error:  # reported at the next command that needs the engine
             self._load_error = error
+            self.error(f"the engine failed to load: {_short(error)}")
         finally:
             self._loaded.set()
 
@@ -146,7 +155,7 @@ class UciProtocol:
         self.start_loading()
         self._loaded.wait()
         if self.engine is None:
-            raise RuntimeError(f"the engine failed to load: {self._load_error!r}")
+            raise RuntimeError(f"the engine is not loaded ({_short(self._load_error)})")
         return self.engine
 
     # --- dispatch -----------------------------------------------------------
@@ -177,7 +186,7 @@ class UciProtocol:
         try:
             return handler(self, args) is not False
         except Exception as error:  # a bug must not end the session
-            self.error(f"{command}: {type(error).__name__}: {error}")
+            self.error(f"{command}: {_short(error)}")
             return True
 
     # --- commands -----------------------------------------------------------
@@ -197,8 +206,6 @@ class UciProtocol:
     def _isready(self, args: list[str]) -> None:
         self.start_loading()
         self._loaded.wait()
-        if self.engine is None:
-            self.error(f"the engine failed to load: {self._load_error!r}")
         self.send("readyok")
 
     def _register(self, args: list[str]) -> None:
@@ -225,8 +232,6 @@ class UciProtocol:
         except (OSError, ValueError, MemoryError) as error:
             self.error(f"option '{option.name}': {error}")
             return False
-        if option.name == "UCI_LimitStrength" or option.name == "UCI_Elo":
-            engine.settings.update(min_elo=self.options["UCI_Elo"].min, max_elo=self.options["UCI_Elo"].max)
         return True
 
     def _ucinewgame(self, args: list[str]) -> None:

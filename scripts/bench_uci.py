@@ -1,0 +1,185 @@
+"""Measure the UCI engine against its targets: start-up, threads, memory, self-play.
+
+    python scripts/bench_uci.py startup [--runs 5]     # launch->uciok, launch->readyok (warm), cold start
+    python scripts/bench_uci.py nps [--seconds 5]      # Threads 1 vs Threads 2
+    python scripts/bench_uci.py memory [--hash 64]     # peak RSS through a long game
+    python scripts/bench_uci.py selfplay [--games 200] # 1 s + 0.01 s games, clocks kept by python-chess
+
+Targets: uci->uciok <= 0.3 s; launch->readyok <= 1.5 s warm; cold <= 60 s;
+Threads 2 >= 1.6x the nps of Threads 1; RSS < Hash + 200 MB; zero time
+losses and illegal moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+ENGINE = [sys.executable, "-m", "jitfish"]
+
+NPS_FENS = [
+    "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+]
+
+
+def _spawn(env=None) -> subprocess.Popen:
+    return subprocess.Popen(ENGINE, cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, bufsize=1, env=env)
+
+
+def _wait_for(process: subprocess.Popen, prefix: str) -> list[str]:
+    lines = []
+    for line in process.stdout:
+        lines.append(line.rstrip("\n"))
+        if line.startswith(prefix):
+            return lines
+    raise RuntimeError(f"engine ended before {prefix!r}: {lines[-5:]}")
+
+
+def time_start(env=None) -> tuple[float, float, float]:
+    """(launch->uciok, uci->uciok on a loaded engine, launch->readyok) in seconds."""
+    started = time.perf_counter()
+    process = _spawn(env)
+    process.stdin.write("uci\n")
+    process.stdin.flush()
+    _wait_for(process, "uciok")
+    uciok = time.perf_counter() - started
+    process.stdin.write("isready\n")
+    process.stdin.flush()
+    _wait_for(process, "readyok")
+    readyok = time.perf_counter() - started
+    again = time.perf_counter()
+    process.stdin.write("uci\n")
+    process.stdin.flush()
+    _wait_for(process, "uciok")
+    uci_loaded = time.perf_counter() - again
+    process.stdin.write("quit\n")
+    process.stdin.flush()
+    process.wait(30)
+    return uciok, uci_loaded, readyok
+
+
+def startup(args) -> None:
+    time_start()  # make sure the cache is warm
+    runs = [time_start() for _ in range(args.runs)]
+    for name, index in (("launch -> uciok", 0), ("uci -> uciok (loaded engine)", 1),
+                        ("launch -> readyok (warm cache)", 2)):
+        values = [run[index] for run in runs]
+        print(f"{name:34s} median {statistics.median(values):.3f} s  "
+              f"min {min(values):.3f} s  max {max(values):.3f} s  ({args.runs} runs)")
+    if not args.no_cold:
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, JITFISH_CACHE_DIR=cache)
+            uciok, _, readyok = time_start(env)
+            print(f"{'cold start (empty cache)':34s} launch -> uciok {uciok:.3f} s, "
+                  f"launch -> readyok {readyok:.1f} s")
+
+
+def measure_nps(threads: int, seconds: float) -> int:
+    process = _spawn()
+    process.stdin.write(f"uci\nsetoption name Threads value {threads}\nsetoption name Hash value 64\nisready\n")
+    process.stdin.flush()
+    _wait_for(process, "readyok")
+    total_nodes, total_time = 0, 0.0
+    for fen in NPS_FENS:
+        process.stdin.write(f"ucinewgame\nposition fen {fen}\ngo movetime {int(seconds * 1000)}\n")
+        process.stdin.flush()
+        lines = _wait_for(process, "bestmove")
+        final = [line for line in lines if line.startswith("info depth")][-1].split()
+        total_nodes += int(final[final.index("nodes") + 1])
+        total_time += int(final[final.index("time") + 1]) / 1000
+    process.stdin.write("quit\n")
+    process.stdin.flush()
+    process.wait(30)
+    return int(total_nodes / max(total_time, 1e-9))
+
+
+def nps(args) -> None:
+    one = measure_nps(1, args.seconds)
+    two = measure_nps(2, args.seconds)
+    print(f"Threads 1: {one} nps")
+    print(f"Threads 2: {two} nps ({two / max(one, 1):.2f}x)")
+
+
+def _rss_mb(pid: int, field: str) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def memory(args) -> None:
+    import chess
+    import chess.engine
+
+    engine = chess.engine.SimpleEngine.popen_uci(ENGINE, cwd=REPO, timeout=300)
+    engine.configure({"Hash": args.hash})
+    engine.ping()
+    pid = engine.transport.get_pid()
+    board = chess.Board()
+    start_rss = _rss_mb(pid, "VmRSS")
+    samples = []
+    while not board.is_game_over(claim_draw=True) and board.ply() < args.plies:
+        result = engine.play(board, chess.engine.Limit(time=args.move_time))
+        board.push(result.move)
+        samples.append(_rss_mb(pid, "VmRSS"))
+    peak = _rss_mb(pid, "VmHWM")
+    engine.quit()
+    print(f"Hash {args.hash} MB, {board.ply()} plies at {args.move_time} s/move: RSS after load "
+          f"{start_rss:.0f} MB, at the end {samples[-1]:.0f} MB, peak {peak:.0f} MB "
+          f"(target < {args.hash + 200} MB)")
+
+
+def selfplay(args) -> None:
+    from tests.uci.selfplay import self_play
+
+    def progress(index, record):
+        if args.verbose:
+            print(f"game {index + 1}: {record.result} {record.termination} {record.plies} plies, "
+                  f"lowest clock {record.min_clock * 1000:.0f} ms", flush=True)
+
+    started = time.perf_counter()
+    summary = self_play(ENGINE, args.games, args.base, args.inc, cwd=str(REPO), seed=args.seed,
+                        progress=progress)
+    print(summary.describe())
+    print(f"wall time {time.perf_counter() - started:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    command = commands.add_parser("startup")
+    command.add_argument("--runs", type=int, default=5)
+    command.add_argument("--no-cold", action="store_true")
+    command.set_defaults(handler=startup)
+    command = commands.add_parser("nps")
+    command.add_argument("--seconds", type=float, default=5.0)
+    command.set_defaults(handler=nps)
+    command = commands.add_parser("memory")
+    command.add_argument("--hash", type=int, default=64)
+    command.add_argument("--plies", type=int, default=300)
+    command.add_argument("--move-time", type=float, default=0.2)
+    command.set_defaults(handler=memory)
+    command = commands.add_parser("selfplay")
+    command.add_argument("--games", type=int, default=200)
+    command.add_argument("--base", type=float, default=1.0)
+    command.add_argument("--inc", type=float, default=0.01)
+    command.add_argument("--seed", type=int, default=0)
+    command.add_argument("-v", "--verbose", action="store_true")
+    command.set_defaults(handler=selfplay)
+    args = parser.parse_args()
+    args.handler(args)
+
+
+if __name__ == "__main__":
+    main()
