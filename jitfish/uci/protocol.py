@@ -29,6 +29,9 @@ ENGINE_NAME = f"Jitfish {__version__}"
 ENGINE_AUTHOR = "the Jitfish developers"
 # Longest accepted input line: a game of MAX_GAME_PLY moves fits many times over.
 MAX_LINE_CHARS = 1 << 20
+# Loading longer than this means compiling: say so, and again every LOAD_PROGRESS_SECONDS.
+SLOW_LOAD_SECONDS = 5.0
+LOAD_PROGRESS_SECONDS = 15.0
 # go parameters followed by an integer, and those that stand alone.
 GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
 GO_FLAGS = ("infinite", "ponder")
@@ -123,14 +126,16 @@ class UciProtocol:
             self._loader.start()
 
     def _load(self) -> None:
+        started = time.perf_counter()
+        threading.Thread(target=self._report_slow_load, args=(started,), name="jitfish-load-progress",
+                         daemon=True).start()
         try:
-            started = time.perf_counter()
             from jitfish.jit import CACHE_DIR
 
             cold = not (CACHE_DIR.is_dir() and any(CACHE_DIR.rglob("*.nbi")))
             if cold:
                 self.message(f"compiling kernels on this first run (cache {CACHE_DIR}); "
-                             "this takes up to a minute, later starts load them in about a second")
+                             "this takes a minute or two, later starts load them in about a second")
             from jitfish.engine import Engine, EngineCallbacks
 
             callbacks = EngineCallbacks(on_info=self.on_info, on_bestmove=self.on_bestmove,
@@ -142,13 +147,23 @@ class UciProtocol:
                 if option.value != option.default and option.setter is not None:
                     self._apply(engine, option)
             self.engine = engine
-            if cold:
-                self.message(f"kernels compiled and cached in {time.perf_counter() - started:.1f} s")
+            elapsed = time.perf_counter() - started
+            if cold or elapsed > SLOW_LOAD_SECONDS:
+                self.message(f"kernels compiled and cached in {elapsed:.1f} s")
         except BaseException as error:  # reported at the next command that needs the engine
             self._load_error = error
             self.error(f"the engine failed to load: {_short(error)}")
         finally:
             self._loaded.set()
+
+    def _report_slow_load(self, started: float) -> None:
+        """Say why ``readyok`` is late: kernels compile when the cache is cold or stale."""
+        if self._loaded.wait(SLOW_LOAD_SECONDS):
+            return
+        self.message("kernels are compiling (first start after an install or a source change); "
+                     "readyok follows when they are cached")
+        while not self._loaded.wait(LOAD_PROGRESS_SECONDS):
+            self.message(f"still compiling kernels: {time.perf_counter() - started:.0f} s so far")
 
     def wait_engine(self) -> "Engine":
         """The loaded engine (waiting for the loader); ``RuntimeError`` if loading failed."""
