@@ -69,6 +69,7 @@ class UciProtocol:
         self._loader: threading.Thread | None = None
         self._held: list[str] | None = []  # messages held until the first command is answered
         self._held_lock = threading.Lock()
+        self._options_lock = threading.Lock()
 
     # --- output -------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -143,10 +144,11 @@ class UciProtocol:
             factory = self._engine_factory or Engine
             engine = factory(callbacks)
             engine.warm_up()
-            for option in self.options:  # values set while loading
-                if option.value != option.default and option.setter is not None:
-                    self._apply(engine, option)
-            self.engine = engine
+            with self._options_lock:  # no setoption slips between these two steps
+                for option in self.options:  # values set while loading
+                    if option.value != option.default and option.setter is not None:
+                        self._apply(engine, option)
+                self.engine = engine
             elapsed = time.perf_counter() - started
             if cold or elapsed > SLOW_LOAD_SECONDS:
                 self.message(f"kernels compiled and cached in {elapsed:.1f} s")
@@ -227,19 +229,20 @@ class UciProtocol:
         self.message("Jitfish is free software: no registration needed")
 
     def _setoption(self, args: list[str]) -> None:
-        try:
-            name, value = parse_setoption(args)
-            option = self.options.get(name)
-            if option is None:
-                raise OptionError(f"unknown option '{name}'")
-            old = option.value
-            self.options.set(name, value)
-        except OptionError as error:
-            self.error(str(error))
-            return
-        if self.engine is not None and option.setter is not None:
-            if not self._apply(self.engine, option):
-                option.value = old
+        with self._options_lock:
+            try:
+                name, value = parse_setoption(args)
+                option = self.options.get(name)
+                if option is None:
+                    raise OptionError(f"unknown option '{name}'")
+                old = option.value
+                self.options.set(name, value)
+            except OptionError as error:
+                self.error(str(error))
+                return
+            if self.engine is not None and option.setter is not None:
+                if not self._apply(self.engine, option):
+                    option.value = old
 
     def _apply(self, engine: "Engine", option) -> bool:
         try:

@@ -28,9 +28,9 @@ READY_TIMEOUT = 60.0
 class UciPipe:
     """A running engine: send lines, read lines with timeouts."""
 
-    def __init__(self, command: list[str] | None = None) -> None:
-        self.process = subprocess.Popen(command or ENGINE_COMMAND, cwd=REPO, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    def __init__(self, command: list[str] | None = None, env: dict[str, str] | None = None) -> None:
+        self.process = subprocess.Popen(command or ENGINE_COMMAND, cwd=REPO, env=env, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                         bufsize=1)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.transcript: list[str] = []

@@ -7,13 +7,14 @@ the protocol says so), leave the engine consistent, and be followed by
 
 from __future__ import annotations
 
+import os
 import time
 
 import chess
 import chess.polyglot
 import pytest
 
-from tests.uci.conftest import UciPipe, errors_in
+from tests.uci.conftest import COLD_START_TIMEOUT, UciPipe, errors_in
 
 MATED_FEN = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"  # fool's mate
 STALEMATE_FEN = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
@@ -357,3 +358,34 @@ def test_bench_reports_a_node_count(uci):
     nodes = next(line for line in lines if line.startswith("Nodes searched"))
     assert int(nodes.split(":")[1]) > 0
     uci.ready()
+
+
+def test_options_set_while_loading_are_applied(warm_cache):
+    pipe = UciPipe()
+    try:
+        pipe.send("uci")
+        pipe.send("setoption name MultiPV value 2")  # before isready: the engine may still be loading
+        pipe.send("position startpos")
+        pipe.send("go depth 2")
+        lines = pipe.read_until("bestmove", 60)
+        assert any(line.startswith("info depth 2 ") and " multipv 2 " in line for line in lines), lines
+    finally:
+        assert pipe.close() == 0
+
+
+@pytest.mark.slow
+def test_cold_start_says_it_is_compiling(tmp_path):
+    """An empty cache: uci at once, info strings about compiling, then readyok and a search."""
+    pipe = UciPipe(env=dict(os.environ, JITFISH_CACHE_DIR=str(tmp_path)))
+    try:
+        started = time.perf_counter()
+        pipe.send("uci")
+        pipe.read_until("uciok", 10)
+        assert time.perf_counter() - started < 5
+        lines = pipe.ready(COLD_START_TIMEOUT)
+        assert any(line.startswith("info string") and "compil" in line for line in lines), lines
+        pipe.send("position startpos")
+        pipe.send("go depth 3")
+        pipe.read_until("bestmove", 30)
+    finally:
+        assert pipe.close() == 0
