@@ -3,7 +3,9 @@
 Kernels load from Numba's on-disk cache, or compile when the package's
 sources changed since the cache was written (20-40 s on this machine).  The
 warm-up below pays that once, up front, so that no test's own timing or
-subprocess ever sees a cold cache.
+subprocess ever sees a cold cache.  Tests that use the board kernels ask for
+it (``tests/board`` for every test, through its conftest); tests that never
+touch a kernel do not pay for a compile.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import pytest
 import jitfish
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
 def compiled_kernels() -> None:
     """Compile (or load) every board kernel once per session, and write the on-disk cache."""
     for chess960 in (False, True):

@@ -31,6 +31,8 @@ HOT_KERNELS = [perft.perft_kernel, movegen.generate_moves, movegen.is_in_check, 
 PLAIN_KERNELS = [zobrist.compute_key, attacks.build_attack_tables]
 REFCOUNT_CALLS = ("NRT_incref", "NRT_decref")
 
+pytestmark = pytest.mark.usefixtures("compiled_kernels")
+
 
 def all_board_kernels() -> list[CPUDispatcher]:
     kernels = []

@@ -16,6 +16,9 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.usefixtures("compiled_kernels")
 
 CHILD = """
 import time

@@ -17,10 +17,10 @@ import jitfish
 from tests.perft_data import SUITES, PerftCase, affordable, missing_reason
 from tests.reference import reference_divide, reference_perft
 
-# Leaves per checked depth in the default run: about 700 million leaves in
-# all, ~30 s on the shared 2-core machine (the bulk-counting kernel does
-# 50-90 million leaves a second; on the big suites the per-call overhead
-# of parsing a FEN dominates).
+# Leaves per checked depth in the default run: about 1.3 billion leaves in
+# all, ~20 s on the 2-core machine (the bulk-counting kernel does 50-90
+# million leaves a second; on the big suites the per-call overhead of
+# parsing a FEN dominates).
 DEFAULT_BUDGETS = {
     "perft-classic": 10_000_000,
     "perft-random": 10_000_000,
