@@ -9,11 +9,15 @@ import time
 
 def _perft_command(args: argparse.Namespace) -> int:
     from jitfish.board.board import Board
+    from jitfish.board.perft import MAX_PERFT_DEPTH
 
     try:
         board = Board(args.fen, chess960=args.chess960)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not 0 <= args.depth <= MAX_PERFT_DEPTH:
+        print(f"error: perft depth must be between 0 and {MAX_PERFT_DEPTH}, got {args.depth}", file=sys.stderr)
         return 2
     started = time.perf_counter()
     if args.divide and args.depth >= 1:

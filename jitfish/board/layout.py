@@ -66,4 +66,6 @@ UNDO_CASTLING = 2
 UNDO_EN_PASSANT = 3
 UNDO_HALFMOVE = 4
 UNDO_SIZE = 5
-MAX_GAME_PLY = 4096
+MAX_GAME_PLY = 4096         # moves a game may hold before a search starts
+SEARCH_HEADROOM = 256       # further rows for the plies perft and search add on top
+HISTORY_ROWS = MAX_GAME_PLY + SEARCH_HEADROOM

@@ -4,7 +4,8 @@ A move is an int: ``from | to << 6 | promotion << 12 | kind << 15``, where
 ``promotion`` is a piece type (0 for none) and ``kind`` says whether it is en
 passant or castling.  Castling is always encoded king-takes-rook (``to`` is
 the rook's square), which serves standard chess and Chess960 alike; UCI text
-shows standard castling as the king's two-square step unless Chess960 is on.
+shows castling as the king's two-square step unless Chess960 is on (or the
+king does not travel two squares, where that text would be ambiguous).
 """
 
 from __future__ import annotations
@@ -57,7 +58,12 @@ def move_to_uci(move: int, chess960: bool = False) -> str:
     from_sq, to_sq = move & 63, (move >> 6) & 63
     promotion, kind = (move >> 12) & 7, move >> 15
     if kind == MOVE_CASTLING and not chess960:
-        to_sq = castling_king_destination(from_sq, to_sq)
+        # The king's destination names castling only when the king travels
+        # two files, as in standard chess; otherwise (a rook off its corner)
+        # it would read like a plain king step, so king-takes-rook is kept.
+        king_to = castling_king_destination(from_sq, to_sq)
+        if abs(king_to - from_sq) == 2:
+            to_sq = king_to
     text = SQUARE_NAMES[from_sq] + SQUARE_NAMES[to_sq]
     if promotion:
         text += PROMOTION_LETTERS[promotion]

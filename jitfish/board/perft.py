@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from jitfish.jit import kernel
+from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, GEN_COUNT, generate_moves
 from jitfish.board.moves import MAX_MOVES, move_to_uci
@@ -18,6 +19,7 @@ from jitfish.board.position import Position
 from jitfish.board.tables import lookup_tables
 
 MAX_PERFT_DEPTH = 64
+assert MAX_PERFT_DEPTH < L.SEARCH_HEADROOM  # perft's plies must fit above a full game
 
 
 @kernel(hot=True)

@@ -34,8 +34,8 @@ class Position:
     def __init__(self) -> None:
         self.bbs = np.zeros(L.BBS_SIZE, dtype=np.uint64)
         self.state = np.zeros(L.STATE_SIZE, dtype=np.int64)
-        self.undo = np.zeros(L.MAX_GAME_PLY * L.UNDO_SIZE, dtype=np.int64)
-        self.key_history = np.zeros(L.MAX_GAME_PLY, dtype=np.uint64)
+        self.undo = np.zeros(L.HISTORY_ROWS * L.UNDO_SIZE, dtype=np.int64)
+        self.key_history = np.zeros(L.HISTORY_ROWS, dtype=np.uint64)
 
     @classmethod
     def from_fen(cls, fen: str, chess960: bool = False) -> "Position":

@@ -99,7 +99,6 @@ def test_python_api_and_cli_count_the_same():
     assert result.stdout.splitlines()[-1] == f"Nodes searched: {jitfish.perft(fen, 5)}" == "Nodes searched: 674624"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: an out-of-range depth escapes as a ValueError traceback")
 def test_depth_out_of_range_exits_with_a_message_not_a_traceback():
     result = run_jitfish("perft", "65")
     assert result.returncode != 0
