@@ -83,10 +83,11 @@ class Position:
         legal, as python-chess does.
         """
         rows = []
+        mailbox = self.state[L.MAILBOX:L.MAILBOX + 64].tolist()  # one conversion, not 64
         for rank in range(7, -1, -1):
             row, empty = "", 0
             for file in range(8):
-                piece = self.piece_at(rank * 8 + file)
+                piece = mailbox[rank * 8 + file]
                 if piece == NO_PIECE:
                     empty += 1
                     continue
@@ -101,12 +102,14 @@ class Position:
                 f"{int(self.state[L.HALFMOVE_CLOCK])} {int(self.state[L.FULLMOVE_NUMBER])}")
 
     def _castling_field(self, shredder: bool) -> str:
+        if not self.state[L.CASTLING_RIGHTS]:
+            return "-"
         text = ""
         for color in (WHITE, BLACK):
             king_file = self.king_square(color) & 7
             rooks = sorted((sq for right, sq in self.castling_rooks() if right // 2 == color), reverse=True)
-            own_rooks = [sq for sq in range(64) if self.piece_at(sq) == color * 6 + ROOK
-                         and sq // 8 == (0 if color == WHITE else 7)]
+            back_rank = 0 if color == WHITE else 56
+            own_rooks = [sq for sq in range(back_rank, back_rank + 8) if self.piece_at(sq) == color * 6 + ROOK]
             for rook_sq in rooks:
                 rook_file = rook_sq & 7
                 short = rook_file > king_file
