@@ -1,0 +1,219 @@
+"""Hand-crafted evaluation: tapered middlegame/endgame sums of named terms.
+
+Each term has one helper that adds its (mg, eg) contribution for one colour,
+from white's point of view; :func:`evaluate_white` sums them and
+:func:`evaluate` tapers by game phase and returns the score for the side to
+move.  A black piece uses the square mirrored vertically (``sq ^ 56``) and
+the relative rank, so the evaluation is colour-symmetric by construction:
+``evaluate(pos) == evaluate(colour-flipped mirror of pos)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jitfish.jit import kernel
+from jitfish.board import layout as L
+from jitfish.board.attacks import bishop_attacks, rook_attacks
+from jitfish.board.bitops import lsb, pop_lsb, popcount
+from jitfish.board.squares import (
+    BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, ONE, PAWN, QUEEN, ROOK, WHITE,
+)
+from jitfish.eval import params as P
+
+PHASE_KNIGHT = 1
+PHASE_BISHOP = 1
+PHASE_ROOK = 2
+PHASE_QUEEN = 4
+PHASE_MAX = 24
+
+_SHIFT_7 = np.uint64(7)
+_SHIFT_8 = np.uint64(8)
+_SHIFT_9 = np.uint64(9)
+
+
+@kernel(hot=True)
+def pawn_attacks_of(pawns, colour):
+    """Squares attacked by ``pawns`` of ``colour``."""
+    if colour == WHITE:
+        return ((pawns & ~FILE_A) << _SHIFT_7) | ((pawns & ~FILE_H) << _SHIFT_9)
+    return ((pawns & ~FILE_A) >> _SHIFT_9) | ((pawns & ~FILE_H) >> _SHIFT_7)
+
+
+@kernel(hot=True)
+def forward_ranks(rank, colour):
+    """All squares on ranks strictly ahead of ``rank`` for ``colour``."""
+    if colour == WHITE:
+        if rank >= 7:
+            return EMPTY
+        return FULL << np.uint64(8 * (rank + 1))
+    if rank <= 0:
+        return EMPTY
+    return FULL >> np.uint64(8 * (8 - rank))
+
+
+@kernel(hot=True)
+def adjacent_files(file):
+    mask = EMPTY
+    if file > 0:
+        mask |= FILE_A << np.uint64(file - 1)
+    if file < 7:
+        mask |= FILE_A << np.uint64(file + 1)
+    return mask
+
+
+@kernel(hot=True)
+def _pieces(bbs, weights, colour):
+    """Material and piece-square tables."""
+    mg = 0
+    eg = 0
+    flip = 56 * colour
+    for piece_type in range(6):
+        pieces = bbs[colour * 6 + piece_type]
+        while pieces:
+            sq = lsb(pieces) ^ flip
+            pieces = pop_lsb(pieces)
+            m = P.MATERIAL + piece_type
+            s = P.PST + piece_type * 64 + sq
+            mg += weights[2 * m] + weights[2 * s]
+            eg += weights[2 * m + 1] + weights[2 * s + 1]
+    return mg, eg
+
+
+@kernel(hot=True)
+def _pawn_structure(bbs, weights, colour):
+    """Doubled, isolated and passed pawns."""
+    mg = 0
+    eg = 0
+    own = bbs[colour * 6 + PAWN]
+    enemy = bbs[(colour ^ 1) * 6 + PAWN]
+    for file in range(8):
+        on_file = own & (FILE_A << np.uint64(file))
+        count = popcount(on_file)
+        if count == 0:
+            continue
+        if count > 1:
+            mg += (count - 1) * weights[2 * P.DOUBLED_PAWN]
+            eg += (count - 1) * weights[2 * P.DOUBLED_PAWN + 1]
+        neighbours = adjacent_files(file)
+        if not own & neighbours:
+            mg += count * weights[2 * P.ISOLATED_PAWN]
+            eg += count * weights[2 * P.ISOLATED_PAWN + 1]
+        span_files = neighbours | (FILE_A << np.uint64(file))
+        while on_file:
+            sq = lsb(on_file)
+            on_file = pop_lsb(on_file)
+            rank = sq >> 3
+            # Passed: no enemy pawn ahead on its own or a neighbouring file.
+            if not enemy & span_files & forward_ranks(rank, colour):
+                relative_rank = rank if colour == WHITE else 7 - rank
+                mg += weights[2 * (P.PASSED_PAWN + relative_rank)]
+                eg += weights[2 * (P.PASSED_PAWN + relative_rank) + 1]
+    return mg, eg
+
+
+@kernel(hot=True)
+def _mobility_and_attacks(bbs, tables, weights, colour):
+    """Mobility (safe squares attacked), king attacks, rooks on open files, bishop pair."""
+    mg = 0
+    eg = 0
+    them = colour ^ 1
+    occupied = bbs[L.OCCUPIED]
+    own = bbs[L.OCCUPIED_WHITE + colour]
+    own_pawns = bbs[colour * 6 + PAWN]
+    enemy_pawns = bbs[them * 6 + PAWN]
+    area = ~own & ~pawn_attacks_of(enemy_pawns, them)
+    enemy_king_sq = lsb(bbs[them * 6 + KING])
+    king_zone = tables[L.KING_ATTACKS + enemy_king_sq]
+
+    for piece_type in range(KNIGHT, KING):
+        pieces = bbs[colour * 6 + piece_type]
+        while pieces:
+            sq = lsb(pieces)
+            pieces = pop_lsb(pieces)
+            if piece_type == KNIGHT:
+                attacks = tables[L.KNIGHT_ATTACKS + sq]
+                m = P.KNIGHT_MOBILITY
+            elif piece_type == BISHOP:
+                attacks = bishop_attacks(sq, occupied, tables)
+                m = P.BISHOP_MOBILITY
+            elif piece_type == ROOK:
+                attacks = rook_attacks(sq, occupied, tables)
+                m = P.ROOK_MOBILITY
+                file_mask = FILE_A << np.uint64(sq & 7)
+                if not own_pawns & file_mask:
+                    if not enemy_pawns & file_mask:
+                        mg += weights[2 * P.ROOK_OPEN_FILE]
+                        eg += weights[2 * P.ROOK_OPEN_FILE + 1]
+                    else:
+                        mg += weights[2 * P.ROOK_SEMI_OPEN_FILE]
+                        eg += weights[2 * P.ROOK_SEMI_OPEN_FILE + 1]
+            else:
+                attacks = bishop_attacks(sq, occupied, tables) | rook_attacks(sq, occupied, tables)
+                m = P.QUEEN_MOBILITY
+            m += popcount(attacks & area)
+            mg += weights[2 * m]
+            eg += weights[2 * m + 1]
+            hits = popcount(attacks & king_zone)
+            mg += hits * weights[2 * (P.KING_ATTACK + piece_type)]
+            eg += hits * weights[2 * (P.KING_ATTACK + piece_type) + 1]
+
+    bishops = bbs[colour * 6 + BISHOP]
+    if bishops & (bishops - ONE):
+        mg += weights[2 * P.BISHOP_PAIR]
+        eg += weights[2 * P.BISHOP_PAIR + 1]
+    return mg, eg
+
+
+@kernel(hot=True)
+def _king_shelter(bbs, tables, weights, colour):
+    """Own pawns on the king's and neighbouring files, one or two ranks ahead of it."""
+    king_sq = lsb(bbs[colour * 6 + KING])
+    rank = king_sq >> 3
+    files = adjacent_files(king_sq & 7) | (FILE_A << np.uint64(king_sq & 7))
+    ahead = forward_ranks(rank, colour)
+    if colour == WHITE:
+        near = ahead & ~forward_ranks(rank + 2, colour)
+    else:
+        near = ahead & ~forward_ranks(rank - 2, colour)
+    count = popcount(bbs[colour * 6 + PAWN] & files & near)
+    return count * weights[2 * P.KING_SHELTER], count * weights[2 * P.KING_SHELTER + 1]
+
+
+@kernel(hot=True)
+def game_phase(bbs):
+    """24 with all pieces on the board, 0 with only kings and pawns."""
+    phase = (PHASE_KNIGHT * popcount(bbs[KNIGHT] | bbs[6 + KNIGHT])
+             + PHASE_BISHOP * popcount(bbs[BISHOP] | bbs[6 + BISHOP])
+             + PHASE_ROOK * popcount(bbs[ROOK] | bbs[6 + ROOK])
+             + PHASE_QUEEN * popcount(bbs[QUEEN] | bbs[6 + QUEEN]))
+    return min(phase, PHASE_MAX)
+
+
+@kernel(hot=True)
+def evaluate_white(bbs, state, tables, weights):
+    """(mg, eg) from white's point of view, tempo included for the side to move."""
+    mg = 0
+    eg = 0
+    for colour in range(2):
+        sign = 1 - 2 * colour
+        a, b = _pieces(bbs, weights, colour)
+        c, d = _pawn_structure(bbs, weights, colour)
+        e, f = _mobility_and_attacks(bbs, tables, weights, colour)
+        g, h = _king_shelter(bbs, tables, weights, colour)
+        mg += sign * (a + c + e + g)
+        eg += sign * (b + d + f + h)
+    sign = 1 - 2 * state[L.SIDE_TO_MOVE]
+    mg += sign * weights[2 * P.TEMPO]
+    eg += sign * weights[2 * P.TEMPO + 1]
+    return mg, eg
+
+
+@kernel(hot=True)
+def evaluate(bbs, state, tables, weights):
+    """The tapered score in centipawns for the side to move."""
+    mg, eg = evaluate_white(bbs, state, tables, weights)
+    phase = game_phase(bbs)
+    # Turn to the side to move before dividing, so that rounding is colour-symmetric.
+    sign = 1 - 2 * state[L.SIDE_TO_MOVE]
+    return (sign * (mg * phase + eg * (PHASE_MAX - phase))) // PHASE_MAX

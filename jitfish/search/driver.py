@@ -1,0 +1,382 @@
+"""Iterative deepening, aspiration windows, limits, info reports: the search seen from Python.
+
+Python crosses into compiled code once per aspiration window of each
+iteration (``negamax`` at the root) and reports what the iteration found.
+Time limits are enforced by a watchdog thread that sets the stop flag of
+the control array at the deadline; the kernel polls that flag every
+``POLL_NODES`` nodes (well under a millisecond), so a search stops within a
+few ms of ``stop()`` or its deadline.  Lazy SMP helpers are Python threads
+running the same (GIL-free) kernel on their own copy of the position and
+their own heuristics, sharing the transposition table.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from jitfish.board import layout as L
+from jitfish.board.makemove import make_move
+from jitfish.board.movegen import GEN_ALL, generate_moves
+from jitfish.board.moves import MAX_MOVES, move_to_uci
+from jitfish.board.tables import lookup_tables
+from jitfish.eval.params import default_weights
+from jitfish.search import negamax as N
+from jitfish.search.history import new_heuristics
+from jitfish.search.tt import hashfull as _hashfull, new_table, tt_probe
+from jitfish.types import INF, MATE_BOUND, MAX_PLY, mate_moves
+
+POLL_NODES = 1024
+MAX_DEPTH = MAX_PLY - 8
+ASPIRATION_MIN_DEPTH = 4
+ASPIRATION_MAX_DELTA = 1000   # beyond this the window opens fully
+
+
+@dataclass
+class SearchLimits:
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: float | None = None      # seconds, hard
+    mate: int | None = None            # search for mate in N moves; stop when found
+    searchmoves: list[str] | None = None   # UCI strings, restrict root moves
+    infinite: bool = False             # no limit until stop()
+    soft_time: float | None = None     # seconds: do not start a new iteration after this
+    hard_time: float | None = None     # seconds: abort the search at this
+
+
+@dataclass
+class SearchInfo:
+    depth: int
+    seldepth: int
+    multipv: int
+    score_cp: int | None
+    score_mate: int | None   # mate in N moves, negative if being mated
+    bound: str               # "", "lowerbound" or "upperbound"
+    nodes: int
+    time: float
+    nps: int
+    hashfull: int
+    pv: list[str]
+    score: int = 0           # internal score (centipawns or MATE - ply)
+
+
+@dataclass
+class SearchResult:
+    best_move: str           # "0000" if no legal move
+    ponder_move: str | None
+    score_cp: int | None
+    score_mate: int | None
+    pv: list[str]
+    depth: int
+    seldepth: int
+    nodes: int
+    time: float
+    score: int = 0
+    infos: list[SearchInfo] = field(default_factory=list, repr=False)
+
+
+def _split_score(score: int) -> tuple[int | None, int | None]:
+    mate = mate_moves(score)
+    return (None, mate) if mate is not None else (int(score), None)
+
+
+class _Worker:
+    """One thread's buffers: its position copy, heuristics, stacks and control array."""
+
+    def __init__(self) -> None:
+        self.heuristics = new_heuristics()
+        self.stack = np.zeros(N.STACK_SIZE, dtype=np.int64)
+        self.pv = np.zeros(N.PV_SIZE, dtype=np.int32)
+        self.moves = np.zeros(N.MOVES_SIZE, dtype=np.int32)
+        self.scores = np.zeros(N.MOVES_SIZE, dtype=np.int32)
+        self.control = np.zeros(N.CONTROL_SIZE, dtype=np.int64)
+        self.position = None
+
+    def prepare(self, position, age: int, node_limit: int, root_moves: list[int]) -> None:
+        self.position = position
+        c = self.control
+        c[:] = 0
+        c[N.C_NODE_LIMIT] = node_limit
+        c[N.C_AGE] = age
+        c[N.C_POLL_MASK] = POLL_NODES - 1
+        c[N.C_ROOT_COUNT] = len(root_moves)
+        c[N.C_ROOT_MOVES:N.C_ROOT_MOVES + len(root_moves)] = root_moves
+        self.stack[:] = 0
+
+    def search_root(self, tt, weights, alpha: int, beta: int, depth: int) -> int:
+        p = self.position
+        # The stack is addressed from ply 0; ply -1 reads are guarded in the kernel.
+        return int(N.negamax(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), weights, tt,
+                             self.heuristics, self.stack, self.pv, self.moves, self.scores,
+                             self.control, alpha, beta, depth, 0, 0))
+
+    def root_pv(self) -> list[int]:
+        length = int(self.pv[0])
+        return [int(m) for m in self.pv[1:1 + length]]
+
+    @property
+    def stopped(self) -> bool:
+        return bool(self.control[N.C_STOP])
+
+    @property
+    def nodes(self) -> int:
+        return int(self.control[N.C_NODES])
+
+
+class Searcher:
+    """The engine's search: a transposition table, heuristics and threads, reused between moves."""
+
+    def __init__(self, hash_mb: int = 16, threads: int = 1, weights: np.ndarray | None = None) -> None:
+        self._weights = default_weights() if weights is None else np.ascontiguousarray(weights, np.int64)
+        self._tt = new_table(hash_mb)
+        self._age = 0
+        self._workers = [_Worker() for _ in range(max(1, threads))]
+        self._lock = threading.Lock()
+        self._running = False
+        self._stop_requested = False
+        self._wake = threading.Condition(self._lock)
+        self._soft_deadline: float | None = None
+        self._hard_deadline: float | None = None
+        self._pondering = False
+
+    # --- configuration -------------------------------------------------
+    def resize(self, hash_mb: int) -> None:
+        self._tt = new_table(hash_mb)
+
+    def clear(self) -> None:
+        self._tt[:] = 0
+        self._age = 0
+        for worker in self._workers:
+            worker.heuristics[:] = 0
+
+    def set_threads(self, threads: int) -> None:
+        threads = max(1, int(threads))
+        while len(self._workers) < threads:
+            self._workers.append(_Worker())
+        del self._workers[threads:]
+
+    def hashfull(self) -> int:
+        return _hashfull(self._tt, self._age)
+
+    def warm_up(self) -> None:
+        """Load (or compile) every kernel the search uses."""
+        from jitfish.board.board import Board
+
+        Searcher(hash_mb=1).search(Board("r3k2r/pp3ppp/8/3q4/8/8/PPP2PPP/R2QK2R w KQkq - 0 1"),
+                                   SearchLimits(depth=3))
+
+    # --- control from other threads ------------------------------------
+    def stop(self) -> None:
+        with self._lock:
+            self._stop_requested = True
+            for worker in self._workers:
+                worker.control[N.C_STOP] = 1
+            self._wake.notify_all()
+
+    def ponderhit(self, soft_time: float | None, hard_time: float | None) -> None:
+        now = time.perf_counter()
+        with self._lock:
+            self._pondering = False
+            self._soft_deadline = now + soft_time if soft_time is not None else None
+            self._hard_deadline = now + hard_time if hard_time is not None else None
+            self._wake.notify_all()
+
+    def _watchdog(self) -> None:
+        """Set the stop flags at the hard deadline (which ``ponderhit`` may move)."""
+        with self._lock:
+            while self._running and not self._stop_requested:
+                deadline = self._hard_deadline
+                if deadline is None:
+                    self._wake.wait()
+                    continue
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    for worker in self._workers:
+                        worker.control[N.C_STOP] = 1
+                    self._stop_requested = True
+                    return
+                self._wake.wait(remaining)
+
+    # --- the search ----------------------------------------------------
+    def search(self, board, limits: SearchLimits | None = None, on_info=None, multipv: int = 1) -> SearchResult:
+        """Search ``board`` (left unchanged) within ``limits``; blocks until done or stopped."""
+        limits = limits or SearchLimits()
+        started = time.perf_counter()
+        tables = lookup_tables()
+        chess960 = board.chess960
+        root = board.position.copy()
+        legal = np.zeros(MAX_MOVES, dtype=np.int32)
+        count = generate_moves(root.bbs, root.state, tables, legal, 0, GEN_ALL)
+        legal_moves = [int(m) for m in legal[:count]]
+        if limits.searchmoves:
+            wanted = set(limits.searchmoves)
+            allowed = [m for m in legal_moves
+                       if move_to_uci(m, chess960) in wanted or move_to_uci(m, True) in wanted]
+            legal_moves = allowed or legal_moves
+        if not legal_moves:
+            in_check = board.is_check()
+            return SearchResult("0000", None, None if in_check else 0, 0 if in_check else None, [], 0, 0, 0,
+                                time.perf_counter() - started, score=-N.INF if in_check else 0)
+
+        self._age = (self._age + 1) & 63
+        node_limit = int(limits.nodes) if limits.nodes else (1 << 62)
+        max_depth = min(int(limits.depth), MAX_DEPTH) if limits.depth else MAX_DEPTH
+        hard = limits.movetime if limits.movetime is not None else limits.hard_time
+        with self._lock:
+            self._running = True
+            self._stop_requested = False
+            self._pondering = limits.infinite
+            self._soft_deadline = started + limits.soft_time if limits.soft_time is not None else None
+            self._hard_deadline = started + hard if hard is not None else None
+        workers = self._workers if limits.nodes is None else self._workers[:1]
+        root_moves = legal_moves if limits.searchmoves else []
+        for worker in workers:
+            worker.prepare(root.copy(), self._age, node_limit, root_moves)
+        watchdog = threading.Thread(target=self._watchdog, daemon=True)
+        watchdog.start()
+        helpers = [threading.Thread(target=self._helper_loop, args=(w, i + 1, max_depth), daemon=True)
+                   for i, w in enumerate(workers[1:])]
+        for helper in helpers:
+            helper.start()
+        try:
+            result = self._iterate(workers, legal_moves, max_depth, limits, multipv, on_info, started,
+                                   chess960)
+        finally:
+            with self._lock:
+                self._running = False
+                for worker in workers:
+                    worker.control[N.C_STOP] = 1
+                self._wake.notify_all()
+            for helper in helpers:
+                helper.join()
+            watchdog.join()
+        result.nodes = sum(w.nodes for w in workers)
+        result.time = time.perf_counter() - started
+        return result
+
+    def _helper_loop(self, worker: _Worker, index: int, max_depth: int) -> None:
+        score = 0
+        for depth in range(1 + index % 2, max_depth + 1):
+            score = worker.search_root(self._tt, self._weights, -INF, INF, depth)
+            if worker.stopped:
+                return
+
+    def _should_stop(self) -> bool:
+        with self._lock:
+            if self._stop_requested:
+                return True
+            soft = self._soft_deadline
+        return soft is not None and time.perf_counter() >= soft
+
+    def _iterate(self, workers, legal_moves, max_depth, limits, multipv, on_info, started, chess960):
+        main = workers[0]
+        multipv = max(1, min(int(multipv), len(legal_moves)))
+        best_pv: list[int] = [legal_moves[0]]
+        best_score = 0
+        completed_depth = 0
+        seldepth = 0
+        infos: list[SearchInfo] = []
+        previous_scores = [0] * multipv
+        for depth in range(1, max_depth + 1):
+            excluded: list[int] = []
+            lines: list[tuple[int, list[int], str]] = []
+            for line in range(multipv):
+                allowed = [m for m in legal_moves if m not in excluded]
+                c = main.control
+                if multipv > 1 or limits.searchmoves:
+                    c[N.C_ROOT_COUNT] = len(allowed)
+                    c[N.C_ROOT_MOVES:N.C_ROOT_MOVES + len(allowed)] = allowed
+                score, pv, aborted = self._aspiration(main, depth, previous_scores[line], on_info,
+                                                      line + 1, started)
+                if aborted:
+                    # A root move that fully beat the previous best before the
+                    # stop is still an improvement: keep it.
+                    if line == 0 and pv and depth > 1 and pv[0] != best_pv[0]:
+                        best_pv = pv
+                    break
+                previous_scores[line] = score
+                lines.append((score, pv, ""))
+                excluded.append(pv[0] if pv else allowed[0])
+            if len(lines) < multipv:
+                break
+            lines.sort(key=lambda line: -line[0])
+            completed_depth = depth
+            seldepth = int(main.control[N.C_SELDEPTH])
+            best_score, best_pv = lines[0][0], lines[0][1] or best_pv
+            elapsed = time.perf_counter() - started
+            nodes = sum(w.nodes for w in workers)
+            for index, (score, pv, bound) in enumerate(lines):
+                cp, mate = _split_score(score)
+                info = SearchInfo(depth, seldepth, index + 1, cp, mate, bound, nodes, elapsed,
+                                  int(nodes / max(elapsed, 1e-6)), self.hashfull(),
+                                  [move_to_uci(m, chess960) for m in pv], score)
+                infos.append(info)
+                if on_info is not None:
+                    on_info(info)
+            mate = mate_moves(best_score)
+            if limits.mate is not None and mate is not None and 0 < mate <= limits.mate:
+                break
+            if self._should_stop():
+                break
+        # An infinite (or pondering) search does not return before stop or ponderhit.
+        with self._lock:
+            while self._pondering and not self._stop_requested:
+                self._wake.wait()
+        best_pv = self._extend_pv(workers[0].position, best_pv)
+        cp, mate = _split_score(best_score)
+        return SearchResult(
+            best_move=move_to_uci(best_pv[0], chess960),
+            ponder_move=move_to_uci(best_pv[1], chess960) if len(best_pv) > 1 else None,
+            score_cp=cp, score_mate=mate, pv=[move_to_uci(m, chess960) for m in best_pv],
+            depth=completed_depth, seldepth=seldepth, nodes=0, time=0.0, score=best_score, infos=infos)
+
+    def _aspiration(self, worker: _Worker, depth: int, previous: int, on_info, multipv: int, started):
+        """One iteration: a window around the previous score, widened on failure, full at last."""
+        delta = N.ASPIRATION_DELTA
+        if depth >= ASPIRATION_MIN_DEPTH and abs(previous) < MATE_BOUND:
+            alpha, beta = max(previous - delta, -INF), min(previous + delta, INF)
+        else:
+            alpha, beta = -INF, INF
+        while True:
+            worker.control[N.C_SELDEPTH] = 0
+            score = worker.search_root(self._tt, self._weights, alpha, beta, depth)
+            if worker.stopped:
+                return score, worker.root_pv(), True
+            if score <= alpha:
+                beta = (alpha + beta) // 2
+                alpha = max(score - delta, -INF)
+            elif score >= beta:
+                beta = min(score + delta, INF)
+            else:
+                return score, worker.root_pv(), False
+            delta += delta
+            if delta > ASPIRATION_MAX_DELTA:
+                alpha, beta = -INF, INF
+
+    def _extend_pv(self, position, pv: list[int]) -> list[int]:
+        """Add a ponder move from the TT when the PV is a single move."""
+        if len(pv) != 1:
+            return pv
+        tables = lookup_tables()
+        p = position.copy()
+        make_move(p.bbs, p.state, p.undo, p.key_history, tables, pv[0])
+        found, data = tt_probe(self._tt, p.bbs[L.KEY])
+        if found:
+            move = int(data) & 0x3FFFF  # the move field, decoded in Python
+            legal = np.zeros(MAX_MOVES, dtype=np.int32)
+            count = generate_moves(p.bbs, p.state, tables, legal, 0, GEN_ALL)
+            if move in legal[:count]:
+                return pv + [move]
+        return pv
+
+
+def search(board, depth=None, movetime=None, nodes=None, mate=None, searchmoves=None, multipv=1,
+           hash_mb=16, threads=1, on_info=None) -> SearchResult:
+    """Search ``board`` once with a fresh table: ``jitfish.search(board, depth=8)``."""
+    limits = SearchLimits(depth=depth, movetime=movetime, nodes=nodes, mate=mate, searchmoves=searchmoves)
+    if depth is None and movetime is None and nodes is None and mate is None:
+        limits.depth = 8
+    return Searcher(hash_mb, threads).search(board, limits, on_info=on_info, multipv=multipv)

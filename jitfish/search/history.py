@@ -1,0 +1,65 @@
+"""Move-ordering memory: killer moves, the history heuristic and countermoves.
+
+All three live in one ``int32`` array (``heuristics``), at the offsets below:
+
+* killers: two quiet moves per ply that caused a beta cutoff there;
+* history: ``[side, from, to]`` scores of quiet moves, raised when a move cuts
+  off and lowered for the quiet moves tried before it ("gravity" keeps them
+  within +-HISTORY_MAX);
+* countermoves: ``[from, to]`` of the opponent's last move -> the quiet reply
+  that refuted it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jitfish.jit import kernel
+from jitfish.types import MAX_PLY
+
+KILLERS = 0
+HISTORY = KILLERS + 2 * (MAX_PLY + 2)
+COUNTERMOVES = HISTORY + 2 * 64 * 64
+HEURISTICS_SIZE = COUNTERMOVES + 64 * 64
+HISTORY_MAX = 16384
+
+
+def new_heuristics() -> np.ndarray:
+    return np.zeros(HEURISTICS_SIZE, dtype=np.int32)
+
+
+@kernel(hot=True)
+def history_index(side, move):
+    return HISTORY + side * 4096 + (move & 4095)
+
+
+@kernel(hot=True)
+def history_bonus(depth):
+    return min(16 * depth * depth + 32 * depth, 1200)
+
+
+@kernel(hot=True)
+def update_history(heuristics, side, move, bonus):
+    index = history_index(side, move)
+    value = np.int64(heuristics[index])
+    value += bonus - value * abs(bonus) // HISTORY_MAX
+    heuristics[index] = value
+
+
+@kernel(hot=True)
+def store_killer(heuristics, ply, move):
+    slot = KILLERS + 2 * ply
+    if heuristics[slot] != move:
+        heuristics[slot + 1] = heuristics[slot]
+        heuristics[slot] = move
+
+
+@kernel(hot=True)
+def clear_killers(heuristics, ply):
+    heuristics[KILLERS + 2 * ply] = 0
+    heuristics[KILLERS + 2 * ply + 1] = 0
+
+
+@kernel(hot=True)
+def countermove_index(previous_move):
+    return COUNTERMOVES + (previous_move & 4095)

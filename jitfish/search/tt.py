@@ -1,0 +1,166 @@
+"""The transposition table: what earlier searches learnt about a position, by Zobrist key.
+
+The table is one ``uint64`` array of buckets of ``BUCKET_ENTRIES`` entries;
+an entry is two words, ``key ^ data`` and ``data``, so a torn write by
+another thread (Lazy SMP) reads as a miss instead of as wrong data.
+``data`` packs, from bit 0:
+
+====== ===== =========================================
+bits   field meaning
+====== ===== =========================================
+0-17   move  best (or refuting) move, 0 if none
+18-19  bound BOUND_UPPER / BOUND_LOWER / BOUND_EXACT
+20-27  depth draft searched (0 for quiescence)
+28-33  age   search generation (mod 64) that wrote it
+34-49  score + 32768; mate scores relative to this node
+50-63  eval  static evaluation + 8192 (clamped)
+====== ===== =========================================
+
+A bucket is found by ``key % buckets``.  Replacement keeps the entry with the
+lowest ``depth - AGE_WEIGHT * age distance``: deep entries of the current
+search survive, stale ones go first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jitfish.jit import kernel
+from jitfish.types import MATE_BOUND, BOUND_EXACT
+
+BUCKET_ENTRIES = 4
+ENTRY_WORDS = 2
+BUCKET_WORDS = BUCKET_ENTRIES * ENTRY_WORDS
+BUCKET_BYTES = BUCKET_WORDS * 8
+AGE_WEIGHT = 8          # one search of age costs as much as this much depth
+AGE_MASK = 63
+
+_MASK_18 = np.uint64(0x3FFFF)
+_MASK_2 = np.uint64(3)
+_MASK_8 = np.uint64(0xFF)
+_MASK_6 = np.uint64(0x3F)
+_MASK_16 = np.uint64(0xFFFF)
+_MASK_14 = np.uint64(0x3FFF)
+_S18 = np.uint64(18)
+_S20 = np.uint64(20)
+_S28 = np.uint64(28)
+_S34 = np.uint64(34)
+_S50 = np.uint64(50)
+
+
+def new_table(hash_mb: int) -> np.ndarray:
+    """A zeroed table of (about) ``hash_mb`` MiB, at least one bucket."""
+    buckets = max(1, (int(hash_mb) << 20) // BUCKET_BYTES)
+    return np.zeros(buckets * BUCKET_WORDS, dtype=np.uint64)
+
+
+def hashfull(table: np.ndarray, age: int) -> int:
+    """Per mille of the first 1000 entries written by the current search."""
+    sample = table[: min(len(table), 2000)][1::2]
+    used = (sample != 0) & (((sample >> np.uint64(28)) & np.uint64(63)) == np.uint64(age & AGE_MASK))
+    return int(used.sum() * 1000 // max(1, len(sample)))
+
+
+@kernel(hot=True)
+def score_to_tt(score, ply):
+    """Mate scores are stored as distance from this node, not from the root."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+@kernel(hot=True)
+def score_from_tt(score, ply):
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+@kernel(hot=True)
+def tt_bucket(table, key):
+    buckets = np.uint64(table.shape[0] // BUCKET_WORDS)
+    return np.int64(key % buckets) * BUCKET_WORDS
+
+
+@kernel(hot=True)
+def tt_probe(table, key):
+    """``(found, data)`` for ``key``."""
+    base = tt_bucket(table, key)
+    for i in range(BUCKET_ENTRIES):
+        data = table[base + 2 * i + 1]
+        if data != np.uint64(0) and (table[base + 2 * i] ^ data) == key:
+            return True, data
+    return False, np.uint64(0)
+
+
+@kernel(hot=True)
+def tt_move(data):
+    return np.int64(data & _MASK_18)
+
+
+@kernel(hot=True)
+def tt_bound(data):
+    return np.int64((data >> _S18) & _MASK_2)
+
+
+@kernel(hot=True)
+def tt_depth(data):
+    return np.int64((data >> _S20) & _MASK_8)
+
+
+@kernel(hot=True)
+def tt_age(data):
+    return np.int64((data >> _S28) & _MASK_6)
+
+
+@kernel(hot=True)
+def tt_score(data, ply):
+    return score_from_tt(np.int64((data >> _S34) & _MASK_16) - 32768, ply)
+
+
+@kernel(hot=True)
+def tt_eval(data):
+    return np.int64((data >> _S50) & _MASK_14) - 8192
+
+
+@kernel(hot=True)
+def tt_store(table, key, move, score, static_eval, depth, bound, ply, age):
+    """Write an entry, replacing by depth and age (see module docstring)."""
+    base = tt_bucket(table, key)
+    depth = max(0, min(depth, 255))
+    static_eval = max(-8191, min(static_eval, 8191))
+    target = -1
+    worst = 1 << 30
+    for i in range(BUCKET_ENTRIES):
+        slot = base + 2 * i
+        old = table[slot + 1]
+        if old == np.uint64(0):
+            if target < 0 or worst > -(1 << 20):
+                target = slot
+                worst = -(1 << 20)
+            continue
+        if (table[slot] ^ old) == key:
+            # Same position: keep a deeper entry of this search unless this one is exact.
+            if (bound != BOUND_EXACT and depth + 3 < tt_depth(old)
+                    and tt_age(old) == (age & AGE_MASK)):
+                return
+            if move == 0:
+                move = tt_move(old)
+            target = slot
+            break
+        value = tt_depth(old) - AGE_WEIGHT * ((age - tt_age(old)) & AGE_MASK)
+        if value < worst:
+            worst = value
+            target = slot
+    data = (np.uint64(move) & _MASK_18) \
+        | (np.uint64(bound) << _S18) \
+        | (np.uint64(depth) << _S20) \
+        | (np.uint64(age & AGE_MASK) << _S28) \
+        | (np.uint64(score_to_tt(score, ply) + 32768) << _S34) \
+        | (np.uint64(static_eval + 8192) << _S50)
+    table[target] = key ^ data
+    table[target + 1] = data

@@ -1,0 +1,107 @@
+"""The evaluation: colour symmetry, weights as data, terms that add up."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+
+import jitfish
+from jitfish.board.tables import lookup_tables
+from jitfish.eval import evaluate, evaluate_terms
+from jitfish.eval.evaluation import evaluate_white
+from jitfish.eval.params import (
+    OFFSETS, TERMS, WEIGHTS_FILE, WEIGHTS_SIZE, default_weights, load_weights, weights_from_dict,
+    weights_to_dict,
+)
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def _positions() -> list[str]:
+    fens = [l.split(" bm")[0].split(" am")[0] for l in (DATA / "wac_sample.epd").read_text().splitlines()]
+    fens = [" ".join(f.split()[:4]) + " 0 1" for f in fens if f.strip()]
+    fens += [jitfish.STARTING_FEN, "8/8/1p1k4/1P6/2K5/8/8/8 w - - 0 1",
+             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"]
+    return fens
+
+
+POSITIONS = _positions()
+
+
+def test_symmetric_under_colour_flip():
+    """eval(pos) == eval(mirror) for the side to move, i.e. white's view negates."""
+    tables = lookup_tables()
+    weights = default_weights()
+    checked = 0
+    for fen in POSITIONS:
+        board = chess.Board(fen)
+        mirrored = board.mirror()
+        a, b = jitfish.Board(board.fen()), jitfish.Board(mirrored.fen())
+        assert evaluate(a) == evaluate(b), fen
+        pa, pb = a.position, b.position
+        mg_a, eg_a = evaluate_white(pa.bbs, pa.state, tables, weights)
+        mg_b, eg_b = evaluate_white(pb.bbs, pb.state, tables, weights)
+        assert (mg_a, eg_a) == (-mg_b, -eg_b), fen
+        checked += 1
+    assert checked >= 60
+
+
+def test_symmetry_holds_for_random_weights():
+    """Symmetry must not depend on the values: every term must mirror correctly."""
+    rng = np.random.default_rng(1)
+    weights = rng.integers(-50, 50, WEIGHTS_SIZE).astype(np.int64)
+    for fen in POSITIONS[:30]:
+        board = chess.Board(fen)
+        assert evaluate(jitfish.Board(fen), weights) == evaluate(jitfish.Board(board.mirror().fen()), weights)
+
+
+def test_start_position_is_only_tempo():
+    terms = evaluate_terms(jitfish.Board())
+    assert terms["total"] == terms["tempo"]
+    assert evaluate(jitfish.Board()) > 0
+
+
+def test_terms_add_up_to_total():
+    for fen in POSITIONS[:20]:
+        terms = evaluate_terms(jitfish.Board(fen))
+        names = [name for name, _ in TERMS]
+        mg = sum(terms[n][0] for n in names)
+        eg = sum(terms[n][1] for n in names)
+        assert (mg, eg) == terms["total"], fen
+
+
+def test_material_counts():
+    up_a_queen = jitfish.Board("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    assert evaluate(up_a_queen) > 800
+    up_a_queen_black_to_move = jitfish.Board("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
+    assert evaluate(up_a_queen_black_to_move) < -800
+
+
+def test_weights_are_an_argument_not_a_global():
+    board = jitfish.Board("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    weights = default_weights().copy()
+    before = evaluate(board, weights)
+    weights[2 * (OFFSETS["tempo"])] += 24        # tempo, middlegame; phase 20 of 24
+    assert evaluate(board, weights) == before + 20
+    assert evaluate(board) == before
+
+
+def test_weights_file_round_trip(tmp_path):
+    data = json.loads(WEIGHTS_FILE.read_text())
+    assert list(data) == [name for name, _ in TERMS]
+    weights = weights_from_dict(data)
+    assert np.array_equal(weights, default_weights())
+    assert weights_to_dict(weights) == data
+    with pytest.raises(ValueError):
+        weights_from_dict({k: v for k, v in data.items() if k != "tempo"})
+
+
+def test_weights_ship_with_the_package():
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    assert "eval/*.json" in pyproject["tool"]["setuptools"]["package-data"]["jitfish"]
+    assert WEIGHTS_FILE.name == "weights.json" and WEIGHTS_FILE.exists()

@@ -1,0 +1,31 @@
+"""Shared fixtures for the search tests: kernels compiled (or loaded) once, data files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import jitfish
+from jitfish.search import Searcher
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SHARED = Path("/work/shared/data")
+
+
+@pytest.fixture(scope="session")
+def searcher() -> Searcher:
+    engine = Searcher(hash_mb=16)
+    engine.warm_up()
+    return engine
+
+
+@pytest.fixture
+def fresh(searcher: Searcher) -> Searcher:
+    """The session searcher with its table and heuristics cleared (as after ``ucinewgame``)."""
+    searcher.clear()
+    return searcher
+
+
+def board(fen: str) -> jitfish.Board:
+    return jitfish.Board(fen)

@@ -1,0 +1,139 @@
+"""Limits, the stop flag, determinism, and the public result."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+import jitfish
+from jitfish.search import SearchLimits, Searcher
+
+MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"
+
+
+def test_result_fields(fresh):
+    infos = []
+    result = fresh.search(jitfish.Board(), SearchLimits(depth=5), on_info=infos.append)
+    assert result.depth == 5 and [i.depth for i in infos] == [1, 2, 3, 4, 5]
+    assert result.best_move == result.pv[0] and result.ponder_move == result.pv[1]
+    assert result.nodes > 0 and result.time > 0 and result.seldepth >= 5
+    assert infos[-1].bound == ""
+    board = jitfish.Board()
+    for move in result.pv:  # the PV is a legal line
+        board.push_uci(move)
+
+
+def test_node_limit(fresh):
+    result = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(nodes=20000))
+    assert 20000 <= result.nodes < 20000 + 2048
+
+
+def test_hashfull(fresh):
+    assert fresh.hashfull() == 0
+    fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(nodes=300000))
+    assert 0 < fresh.hashfull() <= 1000
+    fresh.resize(1)
+    assert fresh.hashfull() == 0
+    fresh.resize(16)
+
+
+def test_searchmoves(fresh):
+    result = fresh.search(jitfish.Board(), SearchLimits(depth=4, searchmoves=["a2a3", "h2h3"]))
+    assert result.best_move in ("a2a3", "h2h3")
+
+
+def test_multipv_lines_differ(fresh):
+    infos = []
+    fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(depth=4), on_info=infos.append, multipv=3)
+    last = [i for i in infos if i.depth == 4]
+    assert [i.multipv for i in last] == [1, 2, 3]
+    assert len({i.pv[0] for i in last}) == 3
+    assert last[0].score_cp >= last[1].score_cp >= last[2].score_cp
+
+
+def test_movetime(fresh):
+    started = time.perf_counter()
+    fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(movetime=0.3))
+    assert time.perf_counter() - started < 0.5
+
+
+def test_stop_from_another_thread(fresh):
+    """An infinite search stops within 50 ms of stop()."""
+    results = []
+    thread = threading.Thread(target=lambda: results.append(
+        fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(infinite=True))))
+    thread.start()
+    time.sleep(0.5)
+    assert thread.is_alive()
+    stopped_at = time.perf_counter()
+    fresh.stop()
+    thread.join(5)
+    elapsed = time.perf_counter() - stopped_at
+    assert not thread.is_alive()
+    assert elapsed < 0.05, elapsed
+    assert jitfish.Board(MIDDLEGAME).is_legal(results[0].best_move)
+
+
+def test_ponderhit_turns_infinite_into_timed(fresh):
+    results = []
+    thread = threading.Thread(target=lambda: results.append(
+        fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(infinite=True))))
+    thread.start()
+    time.sleep(0.2)
+    fresh.ponderhit(soft_time=0.1, hard_time=0.2)
+    thread.join(2)
+    assert not thread.is_alive() and results
+
+
+def test_deterministic_with_fresh_table():
+    runs = []
+    for _ in range(2):
+        engine = Searcher(hash_mb=16)
+        result = engine.search(jitfish.Board(MIDDLEGAME), SearchLimits(depth=8))
+        runs.append((result.nodes, result.best_move, result.score_cp))
+    assert runs[0] == runs[1]
+
+
+def test_clear_restores_determinism(fresh):
+    first = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(depth=7)).nodes
+    fresh.clear()
+    assert fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(depth=7)).nodes == first
+
+
+def test_board_not_modified(fresh):
+    board = jitfish.Board(MIDDLEGAME)
+    board.push_uci("a2a3")
+    before = (board.fen(), board.move_stack, board.zobrist())
+    fresh.search(board, SearchLimits(depth=5))
+    assert (board.fen(), board.move_stack, board.zobrist()) == before
+
+
+def test_convenience_function():
+    result = jitfish.search(jitfish.Board(), depth=3)
+    assert result.depth == 3 and result.best_move in jitfish.Board().legal_moves()
+
+
+def test_lazy_smp_threads(fresh):
+    fresh.set_threads(2)
+    try:
+        result = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(depth=7))
+        assert jitfish.Board(MIDDLEGAME).is_legal(result.best_move)
+    finally:
+        fresh.set_threads(1)
+
+
+_SCRIPT = ("from jitfish.search.bench import run_bench; "
+           "nodes, _ = run_bench(depth=4, positions=8, quiet=True); print(nodes)")
+
+
+def test_two_fresh_processes_load_the_cached_search():
+    """A search runs in two new processes in a row (the second loads every kernel from cache,
+    the case where a cached recursive kernel can crash), and both count the same nodes."""
+    outputs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        outputs.append(int(done.stdout.split()[-1]))
+    assert outputs[0] == outputs[1] > 0

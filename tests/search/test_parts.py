@@ -1,0 +1,60 @@
+"""The search's parts against obvious references: SEE, TT packing and mate scores, UCI mate numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import jitfish
+from jitfish.board.tables import lookup_tables
+from jitfish.search.see import see_ge
+from jitfish.search.tt import hashfull, new_table, tt_probe, tt_store
+from jitfish.types import BOUND_EXACT, BOUND_LOWER, MATE, mate_in, mate_moves, mated_in
+
+
+def _see(fen, uci, threshold):
+    board = jitfish.Board(fen)
+    move = board.parse_uci(uci)
+    p = board.position
+    return bool(see_ge(p.bbs, p.state, lookup_tables(), move, threshold))
+
+
+@pytest.mark.parametrize("fen,uci,value", [
+    ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100),                 # free pawn
+    ("4k3/8/2p5/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 0),                 # pawn for pawn
+    ("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1", "d2d5", 100 - 900),         # queen for pawn
+    ("4k3/8/2p5/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100 - 500 + 100),  # x-ray rook behind
+    ("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100),   # the CPW example
+])
+def test_see_thresholds(fen, uci, value):
+    assert _see(fen, uci, value)
+    assert not _see(fen, uci, value + 1)
+
+
+def test_tt_store_and_probe_restore_mate_distance():
+    table = new_table(1)
+    key = np.uint64(0x1234_5678_9ABC_DEF0)
+    # A mate found 3 plies below a node at ply 5: stored relative to the node.
+    tt_store(table, key, 1234, mate_in(8), 17, 6, BOUND_EXACT, 5, 1)
+    found, data = tt_probe(table, key)
+    assert found
+    assert int(data) & 0x3FFFF == 1234
+    from jitfish.search.tt import tt_depth, tt_eval, tt_score
+    assert tt_depth(np.uint64(data)) == 6 and tt_eval(np.uint64(data)) == 17
+    # Probed from ply 2, the same mate is 3 plies away: mate_in(5).
+    assert tt_score(np.uint64(data), 2) == mate_in(5)
+    tt_store(table, key, 0, mated_in(9), -5, 7, BOUND_LOWER, 3, 1)
+    found, data = tt_probe(table, key)
+    assert int(data) & 0x3FFFF == 1234      # an entry without a move keeps the old one
+    assert tt_score(np.uint64(data), 0) == mated_in(6)
+    assert not tt_probe(table, key ^ np.uint64(1))[0]
+    assert hashfull(table, 1) == 0 or hashfull(table, 1) <= 1
+
+
+def test_mate_moves_follows_uci():
+    assert mate_moves(mate_in(1)) == 1
+    assert mate_moves(mate_in(3)) == 2
+    assert mate_moves(mated_in(2)) == -1
+    assert mate_moves(mated_in(4)) == -2
+    assert mate_moves(150) is None
+    assert mate_in(0) == MATE
