@@ -30,10 +30,14 @@ _LAZY = {
     "STARTING_FEN": "jitfish.board.position",
     "perft": "jitfish.board.perft",
     "perft_divide": "jitfish.board.perft",
+    "Searcher": "jitfish.search.driver",
+    "SearchLimits": "jitfish.search.driver",
 }
 
 
 def __getattr__(name: str) -> Any:
+    if name == "search":  # the package is callable: jitfish.search(board, depth=8)
+        return importlib.import_module("jitfish.search")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'jitfish' has no attribute {name!r}")
@@ -43,7 +47,8 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | {"search"})
 
 
-__all__ = ["Board", "STARTING_FEN", "perft", "perft_divide", "__version__"]
+__all__ = ["Board", "STARTING_FEN", "perft", "perft_divide", "search", "Searcher", "SearchLimits",
+           "__version__"]

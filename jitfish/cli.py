@@ -35,6 +35,12 @@ def _perft_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_command(args: argparse.Namespace) -> int:
+    from jitfish.search.bench import bench_command
+
+    return bench_command(args.depth)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from jitfish._version import __version__
     from jitfish.board.position import STARTING_FEN
@@ -50,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("--no-bulk", action="store_true", help="make every leaf move instead of counting")
     perft.add_argument("-v", "--verbose", action="store_true", help="print the time and speed to stderr")
     perft.set_defaults(handler=_perft_command)
+    bench = commands.add_parser("bench", help="search the bench positions; print the node count (signature)")
+    bench.add_argument("depth", type=int, nargs="?", default=None, help="search depth (default: the bench depth)")
+    bench.set_defaults(handler=_bench_command)
     return parser
 
 
