@@ -468,14 +468,9 @@ class Engine:
 
     @staticmethod
     def _evaluate_terms(board: Board) -> tuple[dict, int]:
-        # The kernel itself: once jitfish.eval.evaluate (the module) is imported, the package's
-        # attribute ``evaluate`` is that module rather than the wrapper function.
-        from jitfish.board.tables import lookup_tables
-        from jitfish.eval import default_weights, evaluate_terms
-        from jitfish.eval.evaluate import evaluate as evaluate_kernel
+        from jitfish.eval import evaluate, evaluate_terms
 
-        p = board.position
-        score = int(evaluate_kernel(p.bbs, p.state, lookup_tables(), default_weights()))
+        score = evaluate(board)
         return evaluate_terms(board), score
 
     def eval_report(self) -> str:
