@@ -37,7 +37,7 @@ class Board:
     board unchanged when it does.
     """
 
-    def __init__(self, fen: str = STARTING_FEN, *, chess960: bool = False) -> None:
+    def __init__(self, fen: str = STARTING_FEN, chess960: bool = False) -> None:
         self._position = Position.from_fen(fen, chess960)
         self._root_fen = self._position.fen()
         self._moves: list[int] = []
