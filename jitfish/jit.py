@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import types
 from pathlib import Path
 
 import numba
@@ -84,3 +85,19 @@ def kernel(function=None, *, hot: bool = False, inline: bool = False):
     if function is not None:
         return decorate(function)
     return decorate
+
+
+def inlined_copy(dispatcher, name: str):
+    """A second, inlined kernel of a hot kernel's Python function, named ``name``.
+
+    Inlining a large kernel makes its callers fast but slow to compile, so
+    perft pastes make/unmake into its loop while the search (many call sites,
+    compiled once per start on a cold cache) calls the ordinary kernel.  The
+    copy gets its own name so the two never share a cache entry.
+    """
+    function = dispatcher.py_func
+    clone = types.FunctionType(function.__code__, function.__globals__, name,
+                               function.__defaults__, function.__closure__)
+    clone.__qualname__ = name
+    clone.__doc__ = function.__doc__
+    return kernel(clone, hot=True, inline=True)

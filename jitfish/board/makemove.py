@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import kernel
+from jitfish.jit import inlined_copy, kernel
 from jitfish.board import layout as L
 from jitfish.board.squares import BLACK, KING, NO_PIECE, NO_SQUARE, ONE, PAWN, ROOK, WHITE
 from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT
@@ -65,7 +65,7 @@ def _castling_squares(king_sq, rook_sq):
     return back_rank | 2, back_rank | 3
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def make_move(bbs, state, undo, key_history, tables, move):
     """Play a legal ``move``."""
     us = state[L.SIDE_TO_MOVE]
@@ -136,7 +136,7 @@ def make_move(bbs, state, undo, key_history, tables, move):
     state[L.GAME_PLY] = ply + 1
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def unmake_move(bbs, state, undo, key_history, tables):
     """Take back the last move made with :func:`make_move`."""
     ply = state[L.GAME_PLY] - 1
@@ -178,6 +178,11 @@ def unmake_move(bbs, state, undo, key_history, tables):
         state[L.FULLMOVE_NUMBER] -= 1
     state[L.GAME_PLY] = ply
     bbs[L.KEY] = key_history[ply]
+
+
+# Pasted into perft's loop (see ``inlined_copy``); the search calls the kernels above.
+make_move_inlined = inlined_copy(make_move, "make_move_inlined")
+unmake_move_inlined = inlined_copy(unmake_move, "unmake_move_inlined")
 
 
 @kernel(hot=True)

@@ -12,7 +12,9 @@ import numpy as np
 
 from jitfish.jit import kernel
 from jitfish.board import layout as L
-from jitfish.board.makemove import make_move, unmake_move
+from jitfish.board.makemove import (
+    make_move, make_move_inlined, unmake_move, unmake_move_inlined,
+)
 from jitfish.board.movegen import GEN_ALL, GEN_COUNT, generate_moves
 from jitfish.board.moves import MAX_MOVES, move_to_uci
 from jitfish.board.position import Position
@@ -38,13 +40,13 @@ def perft_kernel(bbs, state, undo, key_history, tables, depth, bulk, moves, coun
         if cursors[ply] < counts[ply]:
             move = moves[ply * MAX_MOVES + cursors[ply]]
             cursors[ply] += 1
-            make_move(bbs, state, undo, key_history, tables, move)
+            make_move_inlined(bbs, state, undo, key_history, tables, move)
             if ply + 1 == leaf_ply:
                 if bulk:
                     nodes += generate_moves(bbs, state, tables, moves, (ply + 1) * MAX_MOVES, GEN_COUNT)
                 else:
                     nodes += 1
-                unmake_move(bbs, state, undo, key_history, tables)
+                unmake_move_inlined(bbs, state, undo, key_history, tables)
             else:
                 ply += 1
                 counts[ply] = generate_moves(bbs, state, tables, moves, ply * MAX_MOVES, GEN_ALL)
@@ -53,7 +55,7 @@ def perft_kernel(bbs, state, undo, key_history, tables, depth, bulk, moves, coun
             return nodes
         else:
             ply -= 1
-            unmake_move(bbs, state, undo, key_history, tables)
+            unmake_move_inlined(bbs, state, undo, key_history, tables)
 
 
 def perft_position(position: Position, depth: int, bulk: bool = True) -> int:
