@@ -85,6 +85,7 @@ class EngineCallbacks:
     """Where the engine reports: search info, the best move, and free text."""
 
     on_info: Callable[[SearchInfo], None] = lambda info: None
+    on_currmove: Callable[[int, str, int], None] = lambda depth, move, number: None
     on_bestmove: Callable[[str, str | None], None] = lambda best, ponder: None
     on_message: Callable[[str], None] = lambda text: None  # shown as "info string"
     on_debug: Callable[[str], None] = lambda text: None    # shown only with "debug on"
@@ -417,7 +418,8 @@ class Engine:
                 if stability.after_iteration(info.pv[0], time.perf_counter() - started):
                     self.searcher.stop()
 
-        result: SearchResult = self.searcher.search(board, limits, on_info=on_info, multipv=multipv)
+        result: SearchResult = self.searcher.search(board, limits, on_info=on_info, multipv=multipv,
+                                                    on_currmove=self.callbacks.on_currmove)
 
         # Step 8. A last info line, then wait for stop/ponderhit when pondering or infinite.
         self._final_info(result)

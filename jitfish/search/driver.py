@@ -33,6 +33,8 @@ POLL_NODES = 1024
 MAX_DEPTH = MAX_PLY - 8
 ASPIRATION_MIN_DEPTH = 4
 ASPIRATION_MAX_DELTA = 1000   # beyond this the window opens fully
+CURRMOVE_AFTER = 1.0          # seconds into a search before currmove reports start (as Stockfish)
+CURRMOVE_INTERVAL = 0.25      # seconds between currmove polls
 
 
 @dataclass
@@ -201,8 +203,14 @@ class Searcher:
                 self._wake.wait(remaining)
 
     # --- the search ----------------------------------------------------
-    def search(self, board, limits: SearchLimits | None = None, on_info=None, multipv: int = 1) -> SearchResult:
-        """Search ``board`` (left unchanged) within ``limits``; blocks until done or stopped."""
+    def search(self, board, limits: SearchLimits | None = None, on_info=None, multipv: int = 1,
+               on_currmove=None) -> SearchResult:
+        """Search ``board`` (left unchanged) within ``limits``; blocks until done or stopped.
+
+        ``on_currmove(depth, move, number)``, if given, hears which root move
+        the main thread is searching, from the first second on (as UCI's
+        ``currmove`` asks), at most every ``CURRMOVE_INTERVAL`` seconds.
+        """
         limits = limits or SearchLimits()
         started = time.perf_counter()
         tables = lookup_tables()
@@ -237,6 +245,14 @@ class Searcher:
             worker.prepare(root.copy(), self._age, node_limit, root_moves)
         watchdog = threading.Thread(target=self._watchdog, daemon=True)
         watchdog.start()
+        finished = threading.Event()
+        reporter = None
+        self._iteration_depth = 1
+        if on_currmove is not None:
+            workers[0].control[N.C_CURRMOVE] = 0
+            reporter = threading.Thread(target=self._report_current_moves, daemon=True,
+                                        args=(workers[0], on_currmove, started, chess960, finished))
+            reporter.start()
         helpers = [threading.Thread(target=self._helper_loop, args=(w, i + 1, max_depth), daemon=True)
                    for i, w in enumerate(workers[1:])]
         for helper in helpers:
@@ -250,12 +266,30 @@ class Searcher:
                 for worker in workers:
                     worker.control[N.C_STOP] = 1
                 self._wake.notify_all()
+            finished.set()
             for helper in helpers:
                 helper.join()
             watchdog.join()
+            if reporter is not None:
+                reporter.join()
         result.nodes = sum(w.nodes for w in workers)
         result.time = time.perf_counter() - started
         return result
+
+    def _report_current_moves(self, worker, on_currmove, started: float, chess960: bool,
+                              finished: threading.Event) -> None:
+        """Relay the main thread's root move (read from its control array) while it searches."""
+        last = 0
+        delay = max(0.0, CURRMOVE_AFTER - (time.perf_counter() - started))
+        if finished.wait(delay):
+            return
+        while True:
+            packed = int(worker.control[N.C_CURRMOVE])
+            if packed and packed != last:
+                last = packed
+                on_currmove(self._iteration_depth, move_to_uci(packed & 0xFFFF_FFFF, chess960), packed >> 32)
+            if finished.wait(CURRMOVE_INTERVAL):
+                return
 
     def _helper_loop(self, worker: _Worker, index: int, max_depth: int) -> None:
         score = 0
@@ -281,6 +315,7 @@ class Searcher:
         infos: list[SearchInfo] = []
         previous_scores = [0] * multipv
         for depth in range(1, max_depth + 1):
+            self._iteration_depth = depth
             excluded: list[int] = []
             lines: list[tuple[int, list[int], str]] = []
             for line in range(multipv):

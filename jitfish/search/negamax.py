@@ -89,6 +89,7 @@ C_SELDEPTH = 3               # deepest ply reached
 C_AGE = 4                    # TT generation of this search
 C_POLL_MASK = 5              # poll the limits when nodes & mask == 0
 C_ROOT_COUNT = 6             # number of allowed root moves (0: all)
+C_CURRMOVE = 7               # root move being searched | its number << 32 (for currmove reports)
 C_ROOT_MOVES = 8             # allowed root moves
 CONTROL_SIZE = C_ROOT_MOVES + MAX_MOVES
 
@@ -400,6 +401,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
             unmake_move(bbs, state, undo, key_history, tables)
             continue
         stack[ply * STACK_WIDTH + S_MOVE] = move
+        if root:
+            control[C_CURRMOVE] = move | ((searched + 1) << 32)
 
         # Extensions: the singular TT move, and checks.
         extension = 0

@@ -97,6 +97,9 @@ class UciProtocol:
         for text in held or []:
             self.message(text)
 
+    def on_currmove(self, depth: int, move: str, number: int) -> None:
+        self.send(f"info depth {depth} currmove {move} currmovenumber {number}")
+
     def on_info(self, info: "SearchInfo") -> None:
         parts = [f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv}"]
         if info.score_mate is not None:
@@ -139,8 +142,9 @@ class UciProtocol:
                              "this takes a minute or two, later starts load them in about a second")
             from jitfish.engine import Engine, EngineCallbacks
 
-            callbacks = EngineCallbacks(on_info=self.on_info, on_bestmove=self.on_bestmove,
-                                        on_message=self.message, on_debug=self.debug_message)
+            callbacks = EngineCallbacks(on_info=self.on_info, on_currmove=self.on_currmove,
+                                        on_bestmove=self.on_bestmove, on_message=self.message,
+                                        on_debug=self.debug_message)
             factory = self._engine_factory or Engine
             engine = factory(callbacks)
             engine.warm_up()
