@@ -168,11 +168,13 @@ class Engine:
 
     # --- loading ----------------------------------------------------------
     def warm_up(self) -> None:
-        """Load (or compile) every kernel, so that the first ``go`` is fast."""
+        """Load (or compile) the search and evaluation kernels, so that the first ``go`` is fast."""
         self.searcher.warm_up()
-        board = Board()
-        board.perft(2)
-        self._evaluate_terms(board)
+        self._evaluate_terms(Board())
+
+    def warm_up_perft(self) -> None:
+        """Load (or compile) perft: done after ``readyok``, since ``go perft`` is rare."""
+        Board().perft(2)
 
     # --- options ----------------------------------------------------------
     def set_hash(self, megabytes: int) -> None:

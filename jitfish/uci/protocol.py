@@ -161,6 +161,11 @@ class UciProtocol:
             self.error(f"the engine failed to load: {_short(error)}")
         finally:
             self._loaded.set()
+        if self.engine is not None and hasattr(self.engine, "warm_up_perft"):
+            try:
+                self.engine.warm_up_perft()  # after readyok: a cold compile of perft never delays it
+            except Exception as error:
+                self.error(f"perft failed to load: {_short(error)}")
 
     def _report_slow_load(self, started: float) -> None:
         """Say why ``readyok`` is late: kernels compile when the cache is cold or stale."""
