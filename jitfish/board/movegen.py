@@ -24,6 +24,7 @@ from jitfish.board import layout as L
 from jitfish.board.attacks import attackers_to, bishop_attacks, is_square_attacked, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.squares import (
+    SHIFT_7, SHIFT_8, SHIFT_9,
     BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, NO_SQUARE, ONE, PAWN, QUEEN, RANK_1,
     RANK_3, RANK_6, RANK_8, ROOK, WHITE,
 )
@@ -32,11 +33,6 @@ from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT
 GEN_ALL = 0
 GEN_NOISY = 1
 GEN_COUNT = 2
-
-_SHIFT_7 = np.uint64(7)
-_SHIFT_8 = np.uint64(8)
-_SHIFT_9 = np.uint64(9)
-
 
 @kernel(hot=True)
 def pinned_pieces(king_sq, us, bbs, tables):
@@ -106,18 +102,18 @@ def _pawn_moves(bbs, state, tables, moves, n, us, king_sq, checkers, pinned, che
         up = 8
         promotion_rank = RANK_8
         double_rank = RANK_3
-        push = (free << _SHIFT_8) & empty
-        double = ((push & double_rank) << _SHIFT_8) & empty
-        west = ((free & ~FILE_A) << _SHIFT_7) & enemies
-        east = ((free & ~FILE_H) << _SHIFT_9) & enemies
+        push = (free << SHIFT_8) & empty
+        double = ((push & double_rank) << SHIFT_8) & empty
+        west = ((free & ~FILE_A) << SHIFT_7) & enemies
+        east = ((free & ~FILE_H) << SHIFT_9) & enemies
     else:
         up = -8
         promotion_rank = RANK_1
         double_rank = RANK_6
-        push = (free >> _SHIFT_8) & empty
-        double = ((push & double_rank) >> _SHIFT_8) & empty
-        west = ((free & ~FILE_A) >> _SHIFT_9) & enemies
-        east = ((free & ~FILE_H) >> _SHIFT_7) & enemies
+        push = (free >> SHIFT_8) & empty
+        double = ((push & double_rank) >> SHIFT_8) & empty
+        west = ((free & ~FILE_A) >> SHIFT_9) & enemies
+        east = ((free & ~FILE_H) >> SHIFT_7) & enemies
     if mode == GEN_NOISY:
         push &= promotion_rank
         double = EMPTY
@@ -135,7 +131,7 @@ def _pawn_moves(bbs, state, tables, moves, n, us, king_sq, checkers, pinned, che
         allowed = line & check_mask
         one = (ONE << np.uint64(from_sq + up)) & empty & line
         two = EMPTY
-        if one and ((ONE << np.uint64(from_sq)) & (RANK_1 << _SHIFT_8 if us == WHITE else RANK_8 >> _SHIFT_8)):
+        if one and ((ONE << np.uint64(from_sq)) & (RANK_1 << SHIFT_8 if us == WHITE else RANK_8 >> SHIFT_8)):
             two = (ONE << np.uint64(from_sq + 2 * up)) & empty
         if mode == GEN_NOISY:
             one &= promotion_rank

@@ -17,6 +17,7 @@ from jitfish.board import layout as L
 from jitfish.board.attacks import bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.squares import (
+    SHIFT_7, SHIFT_8, SHIFT_9,
     BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, ONE, PAWN, QUEEN, ROOK, WHITE,
 )
 from jitfish.eval import params as P
@@ -27,17 +28,12 @@ PHASE_ROOK = 2
 PHASE_QUEEN = 4
 PHASE_MAX = 24
 
-_SHIFT_7 = np.uint64(7)
-_SHIFT_8 = np.uint64(8)
-_SHIFT_9 = np.uint64(9)
-
-
 @kernel(hot=True)
 def pawn_attacks_of(pawns, colour):
     """Squares attacked by ``pawns`` of ``colour``."""
     if colour == WHITE:
-        return ((pawns & ~FILE_A) << _SHIFT_7) | ((pawns & ~FILE_H) << _SHIFT_9)
-    return ((pawns & ~FILE_A) >> _SHIFT_9) | ((pawns & ~FILE_H) >> _SHIFT_7)
+        return ((pawns & ~FILE_A) << SHIFT_7) | ((pawns & ~FILE_H) << SHIFT_9)
+    return ((pawns & ~FILE_A) >> SHIFT_9) | ((pawns & ~FILE_H) >> SHIFT_7)
 
 
 @kernel(hot=True)

@@ -125,26 +125,26 @@ def warm_cache() -> None:
         pipe.close()
 
 
-@pytest.fixture
-def engine(warm_cache) -> UciPipe:
-    """A fresh engine process after ``uci``/``isready``."""
+def _started_engine():
+    """Start an engine, answer ``uci``/``isready``, hand it over, close it afterwards."""
     pipe = UciPipe()
     pipe.send("uci")
     pipe.read_until("uciok", 30)
     pipe.ready()
     yield pipe
     pipe.close()
+
+
+@pytest.fixture
+def engine(warm_cache) -> UciPipe:
+    """A fresh engine process after ``uci``/``isready``."""
+    yield from _started_engine()
 
 
 @pytest.fixture(scope="module")
 def shared_engine(warm_cache) -> UciPipe:
     """One engine process for a module's quick checks (each test sets its own position)."""
-    pipe = UciPipe()
-    pipe.send("uci")
-    pipe.read_until("uciok", 30)
-    pipe.ready()
-    yield pipe
-    pipe.close()
+    yield from _started_engine()
 
 
 @pytest.fixture
