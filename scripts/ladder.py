@@ -237,6 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--backend", choices=("auto", "cutechess", "python-chess"), default="auto")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the opponents already in OUTPUT_DIR/ladder.json and play only the others")
     args = parser.parse_args(argv)
 
     candidate = parse_engine_spec(args.engine)
@@ -244,13 +246,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     openings = tuple(read_openings(args.openings))
     args.output_dir.mkdir(parents=True, exist_ok=True)
     pgn_path = args.output_dir / "games.pgn"
-    if pgn_path.exists():
-        pgn_path.unlink()
-    known = {**OPPONENTS, **OPTIONAL_OPPONENTS}
+    json_path = args.output_dir / "ladder.json"
     rows: list[dict[str, Any]] = []
+    if args.resume and json_path.exists():
+        rows = json.loads(json_path.read_text())["rows"]
+    elif pgn_path.exists():
+        pgn_path.unlink()
+    done = {row["key"] for row in rows}
+    known = {**OPPONENTS, **OPTIONAL_OPPONENTS}
     for key in [key.strip() for key in args.opponents.split(",") if key.strip()]:
         if key not in known:
             parser.error(f"unknown opponent {key!r}")
+        if key in done:
+            print(f"keeping the earlier result against {known[key].name}", file=sys.stderr)
+            continue
         opponent = known[key]
         spec = opponent.spec("python-chess" if backend.name == "python-chess" else "cutechess")
         if spec is None:
@@ -264,16 +273,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{candidate.name} vs {opponent.name}: {config.total_games} games at {args.tc}", file=sys.stderr)
         summary = run_match(config, backend, progress=not args.quiet)
         rows.append({"opponent": opponent.name, "key": key, "anchor_elo": opponent.anchor_elo, "summary": summary})
-    anchors = [anchor_result(row["summary"], row["anchor_elo"]) for row in rows if row["anchor_elo"] is not None]
-    placement = place_on_scale(anchors)
-    (args.output_dir / "ladder.md").write_text(markdown_table(candidate.name, rows, placement, args.tc))
-    plot(rows, candidate.name, args.output_dir / "ladder.png")
-    result = {"candidate": candidate.name, "time_control": args.tc, "rows": rows,
-              "placement": None if placement is None else dict(zip(("elo", "lower", "upper"), placement))}
-    (args.output_dir / "ladder.json").write_text(json.dumps(result, indent=1) + "\n")
+        result = write_report(rows, candidate.name, args.tc, args.output_dir)  # after each opponent: resumable
+    result = write_report(rows, candidate.name, args.tc, args.output_dir)
     print((args.output_dir / "ladder.md").read_text())
     print(json.dumps(result["placement"]))
     return 0
+
+
+def write_report(rows: Sequence[dict[str, Any]], candidate: str, time_control: str, output_dir: Path) -> dict[str, Any]:
+    """Write ladder.md, ladder.png and ladder.json for the opponents played so far; return the JSON result."""
+    anchors = [anchor_result(row["summary"], row["anchor_elo"]) for row in rows if row["anchor_elo"] is not None]
+    placement = place_on_scale(anchors)
+    (output_dir / "ladder.md").write_text(markdown_table(candidate, rows, placement, time_control))
+    plot(rows, candidate, output_dir / "ladder.png")
+    result = {"candidate": candidate, "time_control": time_control, "rows": list(rows),
+              "placement": None if placement is None else dict(zip(("elo", "lower", "upper"), placement))}
+    (output_dir / "ladder.json").write_text(json.dumps(result, indent=1) + "\n")
+    return result
 
 
 if __name__ == "__main__":

@@ -81,6 +81,13 @@ async def _start_engine(spec: EngineSpec, startup_timeout: float) -> _EngineProc
         except (TimeoutError, chess.engine.EngineError) as error:
             await _kill(process)
             raise MatchError(f"cannot configure engine {spec.name}: {error}") from error
+    try:
+        # Wait for readyok before any clock runs, as cutechess-cli does: an engine that loads its tables after
+        # uciok must not pay for that on its first move.
+        await asyncio.wait_for(protocol.ping(), startup_timeout)
+    except (TimeoutError, chess.engine.EngineError) as error:
+        await _kill(process)
+        raise MatchError(f"engine {spec.name} did not answer isready: {error!r}") from error
     return process
 
 
