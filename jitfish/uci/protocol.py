@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from jitfish._version import __version__
@@ -47,6 +48,11 @@ def _short(error: BaseException | None, limit: int = 200) -> str:
     text = re.sub(r"\x1b\[[0-9;]*m", "", f"{type(error).__name__}: {error}")
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _cache_is_cold(cache_dir: Path) -> bool:
+    """Whether no kernel has been cached yet (the first start after an install or a source change)."""
+    return not (cache_dir.is_dir() and any(cache_dir.rglob("*.nbi")))
 
 
 class UciProtocol:
@@ -133,10 +139,11 @@ class UciProtocol:
         started = time.perf_counter()
         threading.Thread(target=self._report_slow_load, args=(started,), name="jitfish-load-progress",
                          daemon=True).start()
+        cold, elapsed = True, 0.0
         try:
             from jitfish.jit import CACHE_DIR
 
-            cold = not (CACHE_DIR.is_dir() and any(CACHE_DIR.rglob("*.nbi")))
+            cold = _cache_is_cold(CACHE_DIR)
             if cold:
                 self.message(f"compiling kernels on this first run (cache {CACHE_DIR}); "
                              "this takes a minute or two, later starts load them in about a second")
@@ -161,7 +168,11 @@ class UciProtocol:
             self.error(f"the engine failed to load: {_short(error)}")
         finally:
             self._loaded.set()
-        if self.engine is not None and hasattr(self.engine, "warm_up_perft"):
+        # Load perft after readyok only when the other kernels came from the cache.  After a cold start perft
+        # would compile too, and LLVM holds the GIL for seconds at a time: a search started meanwhile could not
+        # report its best move in time.  ``go perft`` then compiles it when first asked.
+        compiled = cold or elapsed > SLOW_LOAD_SECONDS
+        if self.engine is not None and hasattr(self.engine, "warm_up_perft") and not compiled:
             try:
                 self.engine.warm_up_perft()  # after readyok: a cold compile of perft never delays it
             except Exception as error:
