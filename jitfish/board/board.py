@@ -13,7 +13,7 @@ import numpy as np
 
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
-from jitfish.board.movegen import GEN_ALL, generate_moves, is_in_check
+from jitfish.board.movegen import GEN_ALL, generate_moves, gives_check, is_in_check
 from jitfish.board.moves import MAX_MOVES, MOVE_CASTLING, check_uci_syntax, move_to_uci
 from jitfish.board.perft import divide_position, perft_position
 from jitfish.board.position import STARTING_FEN, Position
@@ -108,6 +108,11 @@ class Board:
     def is_check(self) -> bool:
         p = self._position
         return bool(is_in_check(p.bbs, p.state, lookup_tables()))
+
+    def gives_check(self, uci: str) -> bool:
+        """Whether the legal move ``uci`` would put the opponent in check (``ValueError`` if illegal)."""
+        p = self._position
+        return bool(gives_check(p.bbs, p.state, lookup_tables(), self.parse_uci(uci)))
 
     def is_checkmate(self) -> bool:
         return self.is_check() and not len(self._encoded_legal_moves())

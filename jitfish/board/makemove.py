@@ -13,7 +13,7 @@ import numpy as np
 from jitfish.jit import inlined_copy, kernel
 from jitfish.board import layout as L
 from jitfish.board.squares import BLACK, KING, NO_PIECE, NO_SQUARE, ONE, PAWN, ROOK, WHITE
-from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT
+from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares
 
 
 @kernel(hot=True, inline=True)
@@ -56,15 +56,6 @@ def _lift(bbs, state, piece, color, sq):
     state[L.MAILBOX + sq] = NO_PIECE
 
 
-@kernel(hot=True, inline=True)
-def _castling_squares(king_sq, rook_sq):
-    """King and rook destinations when castling with the rook on ``rook_sq``."""
-    back_rank = king_sq & 56
-    if rook_sq > king_sq:
-        return back_rank | 6, back_rank | 5
-    return back_rank | 2, back_rank | 3
-
-
 @kernel(hot=True)
 def make_move(bbs, state, undo, key_history, tables, move):
     """Play a legal ``move``."""
@@ -90,7 +81,7 @@ def make_move(bbs, state, undo, key_history, tables, move):
     piece = state[L.MAILBOX + from_sq]
 
     if kind == MOVE_CASTLING:
-        king_to, rook_to = _castling_squares(from_sq, to_sq)
+        king_to, rook_to = castling_squares(from_sq, to_sq)
         rook = us * 6 + ROOK
         remove_piece(bbs, state, tables, piece, us, from_sq)
         remove_piece(bbs, state, tables, rook, us, to_sq)
@@ -151,7 +142,7 @@ def unmake_move(bbs, state, undo, key_history, tables):
     kind = move >> 15
 
     if kind == MOVE_CASTLING:
-        king_to, rook_to = _castling_squares(from_sq, to_sq)
+        king_to, rook_to = castling_squares(from_sq, to_sq)
         king = us * 6 + KING
         rook = us * 6 + ROOK
         _lift(bbs, state, king, us, king_to)

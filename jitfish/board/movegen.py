@@ -28,7 +28,7 @@ from jitfish.board.squares import (
     BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, NO_SQUARE, ONE, PAWN, QUEEN, RANK_1,
     RANK_3, RANK_6, RANK_8, ROOK, WHITE,
 )
-from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT
+from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares
 
 GEN_ALL = 0
 GEN_NOISY = 1
@@ -284,3 +284,54 @@ def is_in_check(bbs, state, tables):
     us = state[L.SIDE_TO_MOVE]
     king_sq = lsb(bbs[us * 6 + KING])
     return is_square_attacked(king_sq, us ^ 1, bbs[L.OCCUPIED], bbs, tables)
+
+
+@kernel(hot=True, inline=True)
+def gives_check(bbs, state, tables, move):
+    """Whether the legal ``move`` checks the opponent's king, found without making it.
+
+    A check is direct (the moved or promoted piece attacks the king from its
+    target square; the rook, when castling) or discovered (a slider of ours
+    sees the king once the move has emptied a square on the line).
+    """
+    us = state[L.SIDE_TO_MOVE]
+    them = us ^ 1
+    from_sq = move & 63
+    to_sq = (move >> 6) & 63
+    kind = move >> 15
+    king_bit = bbs[them * 6 + KING]
+    king_sq = lsb(king_bit)
+    from_bit = ONE << np.uint64(from_sq)
+    if kind == MOVE_CASTLING:
+        # The king leaves its square and the rook the target square; the rook checks from its new square.
+        king_to, rook_to = castling_squares(from_sq, to_sq)
+        vacated = from_bit | (ONE << np.uint64(to_sq))
+        occupied = (bbs[L.OCCUPIED] & ~vacated) | (ONE << np.uint64(king_to)) | (ONE << np.uint64(rook_to))
+        direct = rook_attacks(rook_to, occupied, tables)
+    else:
+        vacated = from_bit
+        occupied = (bbs[L.OCCUPIED] & ~from_bit) | (ONE << np.uint64(to_sq))
+        if kind == MOVE_EN_PASSANT:
+            occupied &= ~(ONE << np.uint64(to_sq - 8 if us == WHITE else to_sq + 8))
+        moved = (move >> 12) & 7
+        if moved == 0:
+            moved = state[L.MAILBOX + from_sq] % 6
+        if moved == PAWN:
+            direct = tables[L.PAWN_ATTACKS + us * 64 + to_sq]
+        elif moved == KNIGHT:
+            direct = tables[L.KNIGHT_ATTACKS + to_sq]
+        elif moved == BISHOP:
+            direct = bishop_attacks(to_sq, occupied, tables)
+        elif moved == ROOK:
+            direct = rook_attacks(to_sq, occupied, tables)
+        elif moved == QUEEN:
+            direct = bishop_attacks(to_sq, occupied, tables) | rook_attacks(to_sq, occupied, tables)
+        else:
+            direct = EMPTY
+    if direct & king_bit:
+        return True
+    base = us * 6
+    diagonal = (bbs[base + BISHOP] | bbs[base + QUEEN]) & ~vacated
+    straight = (bbs[base + ROOK] | bbs[base + QUEEN]) & ~vacated
+    return ((bishop_attacks(king_sq, occupied, tables) & diagonal)
+            | (rook_attacks(king_sq, occupied, tables) & straight)) != 0

@@ -46,6 +46,15 @@ def move_kind(move):
     return move >> 15
 
 
+@kernel(hot=True, inline=True)
+def castling_squares(king_sq, rook_sq):
+    """King and rook destinations when castling with the rook on ``rook_sq``."""
+    back_rank = king_sq & 56
+    if rook_sq > king_sq:
+        return back_rank | 6, back_rank | 5
+    return back_rank | 2, back_rank | 3
+
+
 def castling_king_destination(king_sq: int, rook_sq: int) -> int:
     """The king's square after castling with the rook on ``rook_sq``."""
     return (king_sq & 56) | (6 if rook_sq > king_sq else 2)

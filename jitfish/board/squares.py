@@ -43,10 +43,13 @@ RANK_3 = np.uint64(0x0000_0000_00FF_0000)
 RANK_6 = np.uint64(0x0000_FF00_0000_0000)
 RANK_8 = np.uint64(0xFF00_0000_0000_0000)
 BACK_RANKS = RANK_1 | RANK_8
-# Shifts that move a bitboard one rank (8) or one diagonal step (7, 9).
+# Shifts that move a bitboard one file (1), one rank (8) or one diagonal step (7, 9); 16 and 32 fill files.
+SHIFT_1 = np.uint64(1)
 SHIFT_7 = np.uint64(7)
 SHIFT_8 = np.uint64(8)
 SHIFT_9 = np.uint64(9)
+SHIFT_16 = np.uint64(16)
+SHIFT_32 = np.uint64(32)
 
 
 def square(file: int, rank: int) -> int:

@@ -34,7 +34,7 @@ def mvv_lva(state, move, victim):
     return (victim + 1) * 16 - attacker + bonus
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def score_moves(bbs, state, tables, heuristics, moves, scores, start, count, tt_move, ply,
                 previous_move, use_see):
     """Fill ``scores[start:start + count]`` for ``moves[start:start + count]``."""
@@ -66,7 +66,7 @@ def score_moves(bbs, state, tables, heuristics, moves, scores, start, count, tt_
             scores[i] = heuristics[history_index(side, move)]
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def pick_move(moves, scores, index, end):
     """Swap the best-scored move of ``[index, end)`` to ``index`` and return it."""
     best = index

@@ -25,16 +25,18 @@ from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import popcount
 from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
-from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, is_in_check
+from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, gives_check, is_in_check
 from jitfish.board.moves import MAX_MOVES
 from jitfish.board.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
 from jitfish.eval.evaluation import evaluate
 from jitfish.search.history import (
     clear_killers, countermove_index, history_bonus, store_killer, update_history,
 )
-from jitfish.search.movepick import pick_move, score_moves
+from jitfish.search.movepick import SCORE_TT_MOVE, pick_move, score_moves
 from jitfish.search.see import captured_type, see_ge, see_value
-from jitfish.search.tt import tt_bound, tt_depth, tt_eval, tt_move, tt_probe, tt_score, tt_store
+from jitfish.search.tt import (
+    tt_bound, tt_depth, tt_eval, tt_move, tt_prefetch, tt_probe, tt_score, tt_store,
+)
 from jitfish.types import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, INF, MATE_BOUND, MAX_PLY, mate_in, mated_in,
 )
@@ -215,6 +217,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
             if not see_ge(bbs, state, tables, move, 0):
                 continue
             make_move(bbs, state, undo, key_history, tables, move)
+            tt_prefetch(tt, bbs[L.KEY])
             score = -negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stack, pv,
                              moves, scores, control, -beta, -alpha, zero, ply + 1, zero)
             unmake_move(bbs, state, undo, key_history, tables)
@@ -351,8 +354,20 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
     if count == 0:
         return mated_in(ply) if in_check else 0
     previous_move = stack[(ply - 1) * STACK_WIDTH + S_MOVE] if ply > 0 else 0
-    score_moves(bbs, state, tables, heuristics, moves, scores, base, count, hash_move, ply,
-                previous_move, True)
+    # The TT move goes first and the others are scored only if it does not cut off: at most
+    # cut nodes it does, and scoring (with SEE on every capture) is then saved.
+    tt_move_first = False
+    if hash_move != 0:
+        for j in range(base, base + count):
+            if moves[j] == hash_move:
+                moves[j] = moves[base]
+                moves[base] = hash_move
+                scores[base] = SCORE_TT_MOVE
+                tt_move_first = True
+                break
+    if not tt_move_first:
+        score_moves(bbs, state, tables, heuristics, moves, scores, base, count, hash_move, ply,
+                    previous_move, True)
 
     # Step 11. Loop over the moves.
     best_score = -INF
@@ -363,30 +378,41 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
     lmp_limit = LMP_BASE + depth * depth
     if not improving:
         lmp_limit //= 2
+    skip_quiets = False
     for i in range(count):
-        move = pick_move(moves, scores, base + i, base + count)
+        # Once quiet moves are being skipped, the rest are taken as they lie: only checks, losing
+        # captures and under-promotions are left among them, not worth a selection pass to order.
+        if tt_move_first and i == 1:
+            score_moves(bbs, state, tables, heuristics, moves, scores, base + 1, count - 1, hash_move, ply,
+                        previous_move, True)
+        if skip_quiets or (tt_move_first and i == 0):
+            move = moves[base + i]
+        else:
+            move = pick_move(moves, scores, base + i, base + count)
         if move == excluded:
             continue
         if root and not _root_allowed(control, move):
             continue
         victim = captured_type(state, move)
         quiet = victim < 0 and ((move >> 12) & 7) == 0
+        checks = gives_check(bbs, state, tables, move)
         if quiet:
+            if skip_quiets and not checks:
+                continue
             quiets_seen += 1
 
         # Step 12. Pruning at shallow depth, once a move has saved us from
-        # being mated: late quiet moves, futile quiet moves, and moves that
-        # lose too much material by SEE.  Moves that give check are kept
-        # (they are found out only after making the move).
+        # being mated: late quiet moves and futile quiet moves (both skip
+        # every quiet move after them), and moves that lose too much material
+        # by SEE.  Moves that give check are kept.
         prune = False
         if not root and best_score > -MATE_BOUND and _has_non_pawn_material(bbs, us):
             if quiet:
-                if (depth <= LMP_MAX_DEPTH and quiets_seen > lmp_limit and not in_check
-                        and not pv_node):
-                    prune = True
-                elif (depth <= FUTILITY_MAX_DEPTH and not in_check and not pv_node
-                        and static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
-                        and searched > 0):
+                if ((depth <= LMP_MAX_DEPTH and quiets_seen > lmp_limit and not in_check and not pv_node)
+                        or (depth <= FUTILITY_MAX_DEPTH and not in_check and not pv_node
+                            and static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                            and searched > 0)):
+                    skip_quiets = True
                     prune = True
                 elif depth <= SEE_MAX_DEPTH and not see_ge(bbs, state, tables, move,
                                                             -SEE_QUIET_MARGIN * depth * depth):
@@ -395,11 +421,10 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
                                                         -SEE_CAPTURE_MARGIN * depth):
                 prune = True
 
-        make_move(bbs, state, undo, key_history, tables, move)
-        gives_check = is_in_check(bbs, state, tables)
-        if prune and not gives_check:
-            unmake_move(bbs, state, undo, key_history, tables)
+        if prune and not checks:
             continue
+        make_move(bbs, state, undo, key_history, tables, move)
+        tt_prefetch(tt, bbs[L.KEY])
         stack[ply * STACK_WIDTH + S_MOVE] = move
         if root:
             control[C_CURRMOVE] = move | ((searched + 1) << 32)
@@ -408,7 +433,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
         extension = 0
         if move == hash_move:
             extension = singular_extension
-        if extension == 0 and gives_check:
+        if extension == 0 and checks:
             extension = 1
         new_depth = depth - 1 + extension
 
@@ -427,7 +452,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
                 if not improving:
                     reduction += 1
                 reduction += cut_node
-                if gives_check or in_check:
+                if checks or in_check:
                     reduction -= 1
                 if scores[base + i] >= (1 << 26):   # killers and the countermove
                     reduction -= 1

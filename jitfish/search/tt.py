@@ -16,7 +16,7 @@ bits   field meaning
 50-63  eval  static evaluation + 8192 (clamped)
 ====== ===== =========================================
 
-A bucket is found by ``key % buckets``.  Replacement keeps the entry with the
+A bucket is found by scaling the key's low 32 bits to the bucket count.  Replacement keeps the entry with the
 lowest ``depth - AGE_WEIGHT * age distance``: deep entries of the current
 search survive, stale ones go first.
 """
@@ -24,6 +24,10 @@ search survive, stale ones go first.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from jitfish.jit import kernel
 from jitfish.types import MATE_BOUND, BOUND_EXACT
@@ -41,11 +45,13 @@ _MASK_8 = np.uint64(0xFF)
 _MASK_6 = np.uint64(0x3F)
 _MASK_16 = np.uint64(0xFFFF)
 _MASK_14 = np.uint64(0x3FFF)
+_MASK_32 = np.uint64(0xFFFF_FFFF)
 _S18 = np.uint64(18)
 _S20 = np.uint64(20)
 _S28 = np.uint64(28)
 _S34 = np.uint64(34)
 _S50 = np.uint64(50)
+_S32 = np.uint64(32)
 
 
 def new_table(hash_mb: int) -> np.ndarray:
@@ -82,8 +88,33 @@ def score_from_tt(score, ply):
 
 @kernel(hot=True)
 def tt_bucket(table, key):
+    """The bucket of ``key``: its low 32 bits scaled to the bucket count (a multiply, not a division)."""
     buckets = np.uint64(table.shape[0] // BUCKET_WORDS)
-    return np.int64(key % buckets) * BUCKET_WORDS
+    return np.int64(((key & _MASK_32) * buckets) >> _S32) * BUCKET_WORDS
+
+
+@intrinsic
+def _prefetch(typingctx, array, index):
+    """Ask the CPU to start loading ``array[index]`` into the cache (LLVM's prefetch; no effect on results)."""
+    signature = types.void(array, types.int64)
+
+    def codegen(context, builder, sig, args):
+        data = context.make_array(sig.args[0])(context, builder, args[0]).data
+        address = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        prefetch_type = ir.FunctionType(ir.VoidType(), [address.type, i32, i32, i32])
+        prefetch = cgutils.get_or_insert_function(builder.module, prefetch_type, "llvm.prefetch.p0")
+        builder.call(prefetch, [address, i32(0), i32(3), i32(1)])  # read, keep in all levels, data cache
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+@kernel(hot=True, inline=True)
+def tt_prefetch(table, key):
+    """Start fetching ``key``'s bucket: called right after a move, it overlaps the memory latency of the
+    child's probe with the work the child does before probing."""
+    _prefetch(table, tt_bucket(table, key))
 
 
 @kernel(hot=True)
@@ -127,7 +158,7 @@ def tt_eval(data):
     return np.int64((data >> _S50) & _MASK_14) - 8192
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def tt_store(table, key, move, score, static_eval, depth, bound, ply, age):
     """Write an entry, replacing by depth and age (see module docstring)."""
     base = tt_bucket(table, key)

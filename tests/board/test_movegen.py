@@ -13,7 +13,7 @@ import chess
 import pytest
 
 import jitfish
-from tests.board.playout import PlayoutStats, play_games
+from tests.board.playout import PlayoutStats, choose_move, play_games
 from tests.perft_data import SUITES
 from tests.reference import reference_uci_moves
 
@@ -143,3 +143,45 @@ def test_random_games_from_perft_suite_positions_agree_with_python_chess():
 def test_hundred_thousand_positions_agree_with_python_chess(games):
     stats = games(seed=1000, positions=SLOW_POSITIONS_PER_TEST)
     assert_well_covered(stats, SLOW_POSITIONS_PER_TEST)
+
+
+@pytest.mark.parametrize("chess960", [False, True], ids=["standard", "chess960"])
+def test_gives_check_agrees_with_python_chess_in_random_games(chess960):
+    rng = random.Random(960 if chess960 else 7)
+    positions = checks = 0
+    while positions < 1500:
+        start = chess.Board.from_chess960_pos(rng.randrange(960)) if chess960 else chess.Board()
+        theirs = start.copy()
+        ours = jitfish.Board(start.fen(), chess960=chess960)
+        for _ in range(120):
+            moves = list(theirs.legal_moves)
+            if not moves:
+                break
+            expected = {theirs.uci(m, chess960=chess960) for m in moves if theirs.gives_check(m)}
+            found = {uci for uci in ours.legal_moves() if ours.gives_check(uci)}
+            assert found == expected, f"checking moves differ at {theirs.fen()}"
+            positions += 1
+            checks += len(expected)
+            move = choose_move(rng, theirs)
+            ours.push_uci(theirs.uci(move, chess960=chess960))
+            theirs.push(move)
+    assert checks > 500  # enough checking moves seen to mean something
+
+
+def test_gives_check_finds_discovered_castling_en_passant_and_promotion_checks():
+    cases = {
+        # every bishop move uncovers the rook's check
+        "4k3/8/8/8/8/8/4B3/4R1K1 w - - 0 1": {"e2d3", "e2c4", "e2b5", "e2a6", "e2d1", "e2f1", "e2f3", "e2g4", "e2h5"},
+        # the castled rook checks along the f-file
+        "5k2/8/8/8/8/8/8/4K2R w K - 0 1": {"e1g1", "h1h8", "h1f1"},
+        # en passant empties two squares of the fifth rank for the rook
+        "8/8/8/R2pP2k/8/8/8/4K3 w - d6 0 1": {"e5d6"},
+        # queen and rook promotions check, bishop and knight promotions do not
+        "2k5/4P3/8/8/8/8/8/4K3 w - - 0 1": {"e7e8q", "e7e8r"},
+    }
+    for fen, expected in cases.items():
+        ours = jitfish.Board(fen)
+        theirs = chess.Board(fen)
+        reference = {m.uci() for m in theirs.legal_moves if theirs.gives_check(m)}
+        found = {uci for uci in ours.legal_moves() if ours.gives_check(uci)}
+        assert found == reference == expected, fen
