@@ -3,8 +3,9 @@
 Order: the TT move; winning and even captures by MVV-LVA (most valuable
 victim, then least valuable attacker) and queen promotions; the two killers;
 the countermove; other quiet moves by history; captures that lose material
-(by SEE) last but for under-promotions.  Moves are picked by selection
-(one pass per move), which is cheaper than sorting when a cutoff comes early.
+(by SEE) last but for under-promotions.  The first few moves are picked by
+selection (one pass per move), which is cheaper than sorting when a cutoff
+comes early; a node that gets past them sorts the rest once.
 """
 
 from __future__ import annotations
@@ -81,3 +82,18 @@ def pick_move(moves, scores, index, end):
         moves[index] = move
         scores[index] = score
     return moves[index]
+
+
+@kernel(hot=True, inline=True)
+def sort_moves(moves, scores, start, end):
+    """Sort ``[start, end)`` by score, best first (insertion sort: the lists are short)."""
+    for i in range(start + 1, end):
+        move = moves[i]
+        score = scores[i]
+        j = i - 1
+        while j >= start and scores[j] < score:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = move
+        scores[j + 1] = score

@@ -32,7 +32,7 @@ from jitfish.eval.evaluation import evaluate
 from jitfish.search.history import (
     clear_killers, countermove_index, history_bonus, store_killer, update_history,
 )
-from jitfish.search.movepick import SCORE_TT_MOVE, pick_move, score_moves
+from jitfish.search.movepick import SCORE_TT_MOVE, pick_move, score_moves, sort_moves
 from jitfish.search.see import captured_type, see_ge, see_value
 from jitfish.search.tt import (
     tt_bound, tt_depth, tt_eval, tt_move, tt_prefetch, tt_probe, tt_score, tt_store,
@@ -69,6 +69,7 @@ SE_TT_DEPTH_SLACK = 3        # ... when the TT entry's draft is at least depth -
 SE_MARGIN = 2                # ... singular beta = tt score - this * depth
 DELTA_MARGIN = 200           # quiescence delta pruning: capture + margin must reach alpha
 ASPIRATION_DELTA = 25        # (driver) first aspiration half-window
+SELECTION_PICKS = 4          # moves picked by selection before the rest are sorted at once
 # ---------------------------------------------------------------------------
 
 # Per-ply stack fields.
@@ -385,7 +386,9 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
         if tt_move_first and i == 1:
             score_moves(bbs, state, tables, heuristics, moves, scores, base + 1, count - 1, hash_move, ply,
                         previous_move, True)
-        if skip_quiets or (tt_move_first and i == 0):
+        if i == SELECTION_PICKS and not skip_quiets:
+            sort_moves(moves, scores, base + i, base + count)
+        if skip_quiets or i >= SELECTION_PICKS or (tt_move_first and i == 0):
             move = moves[base + i]
         else:
             move = pick_move(moves, scores, base + i, base + count)

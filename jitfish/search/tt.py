@@ -54,10 +54,22 @@ _S50 = np.uint64(50)
 _S32 = np.uint64(32)
 
 
+CACHE_LINE_BYTES = 64
+
+
 def new_table(hash_mb: int) -> np.ndarray:
-    """A zeroed table of (about) ``hash_mb`` MiB, at least one bucket."""
+    """A zeroed table of (about) ``hash_mb`` MiB, at least one bucket, starting on a cache line.
+
+    A bucket is one 64-byte cache line only if the table starts on one; numpy's
+    large allocations start 16 bytes past a page, which would split every
+    bucket over two lines and cost a second memory access per probe.
+    """
     buckets = max(1, (int(hash_mb) << 20) // BUCKET_BYTES)
-    return np.zeros(buckets * BUCKET_WORDS, dtype=np.uint64)
+    words = buckets * BUCKET_WORDS
+    spare = CACHE_LINE_BYTES // 8
+    raw = np.zeros(words + spare, dtype=np.uint64)
+    skip = (-raw.ctypes.data % CACHE_LINE_BYTES) // 8
+    return raw[skip:skip + words]
 
 
 def hashfull(table: np.ndarray, age: int) -> int:

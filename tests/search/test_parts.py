@@ -58,3 +58,11 @@ def test_mate_moves_follows_uci():
     assert mate_moves(mated_in(4)) == -2
     assert mate_moves(150) is None
     assert mate_in(0) == MATE
+
+
+def test_transposition_table_buckets_start_on_cache_lines():
+    for megabytes in (1, 3, 16):
+        table = new_table(megabytes)
+        assert table.ctypes.data % 64 == 0
+        assert table.nbytes == (megabytes << 20) // 64 * 64
+        assert not table.any()
