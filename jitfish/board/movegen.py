@@ -286,9 +286,9 @@ def is_in_check(bbs, state, tables):
     return is_square_attacked(king_sq, us ^ 1, bbs[L.OCCUPIED], bbs, tables)
 
 
-@kernel(hot=True, inline=True)
-def gives_check(bbs, state, tables, move):
-    """Whether the legal ``move`` checks the opponent's king, found without making it.
+@kernel(hot=True)
+def _gives_check_exactly(bbs, state, tables, move):
+    """Whether the legal ``move`` checks the opponent's king, worked out from the occupancy it leaves.
 
     A check is direct (the moved or promoted piece attacks the king from its
     target square; the rook, when castling) or discovered (a slider of ours
@@ -335,3 +335,69 @@ def gives_check(bbs, state, tables, move):
     straight = (bbs[base + ROOK] | bbs[base + QUEEN]) & ~vacated
     return ((bishop_attacks(king_sq, occupied, tables) & diagonal)
             | (rook_attacks(king_sq, occupied, tables) & straight)) != 0
+
+
+@kernel(hot=True, inline=True)
+def check_squares(bbs, state, tables):
+    """What a node's moves need to tell checks cheaply (see :func:`gives_check_given`).
+
+    Returns the opponent's king square, our pieces that alone block a line
+    from one of our sliders to that king (moving one off the line
+    uncovers a check), and the squares from which a bishop and a rook
+    would attack the king.
+    """
+    us = state[L.SIDE_TO_MOVE]
+    king_sq = lsb(bbs[(us ^ 1) * 6 + KING])
+    occupied = bbs[L.OCCUPIED]
+    base = us * 6
+    snipers = ((rook_attacks(king_sq, EMPTY, tables) & (bbs[base + ROOK] | bbs[base + QUEEN]))
+               | (bishop_attacks(king_sq, EMPTY, tables) & (bbs[base + BISHOP] | bbs[base + QUEEN])))
+    discoverers = EMPTY
+    while snipers:
+        sniper = lsb(snipers)
+        snipers = pop_lsb(snipers)
+        blockers = tables[L.BETWEEN + sniper * 64 + king_sq] & occupied
+        if blockers and pop_lsb(blockers) == EMPTY:
+            discoverers |= blockers & bbs[L.OCCUPIED_WHITE + us]
+    return king_sq, discoverers, bishop_attacks(king_sq, occupied, tables), rook_attacks(king_sq, occupied, tables)
+
+
+@kernel(hot=True, inline=True)
+def gives_check_given(bbs, state, tables, move, king_sq, discoverers, diagonal_checks, straight_checks):
+    """:func:`gives_check` with the node's :func:`check_squares` computed once for all its moves.
+
+    A plain move checks directly when it lands on a square from which its
+    piece attacks the king (the occupancy before the move serves: a piece
+    never blocks its own line to the king), and by discovery when a
+    discoverer leaves the line it blocks.  Castling, en passant and
+    promotions change more squares and take the exact route.
+    """
+    if move >> 12:
+        return _gives_check_exactly(bbs, state, tables, move)
+    from_sq = move & 63
+    to_sq = (move >> 6) & 63
+    to_bit = ONE << np.uint64(to_sq)
+    piece_type = state[L.MAILBOX + from_sq] % 6
+    if piece_type == PAWN:
+        direct = tables[L.PAWN_ATTACKS + (state[L.SIDE_TO_MOVE] ^ 1) * 64 + king_sq]
+    elif piece_type == KNIGHT:
+        direct = tables[L.KNIGHT_ATTACKS + king_sq]
+    elif piece_type == BISHOP:
+        direct = diagonal_checks
+    elif piece_type == ROOK:
+        direct = straight_checks
+    elif piece_type == QUEEN:
+        direct = diagonal_checks | straight_checks
+    else:
+        direct = EMPTY
+    if direct & to_bit:
+        return True
+    return ((discoverers >> np.uint64(from_sq)) & ONE) != EMPTY and \
+        (tables[L.LINE + king_sq * 64 + from_sq] & to_bit) == EMPTY
+
+
+@kernel(hot=True)
+def gives_check(bbs, state, tables, move):
+    """Whether the legal ``move`` checks the opponent's king, found without making it."""
+    king_sq, discoverers, diagonal_checks, straight_checks = check_squares(bbs, state, tables)
+    return gives_check_given(bbs, state, tables, move, king_sq, discoverers, diagonal_checks, straight_checks)

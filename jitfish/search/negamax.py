@@ -25,7 +25,9 @@ from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import popcount
 from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
-from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, gives_check, is_in_check
+from jitfish.board.movegen import (
+    GEN_ALL, GEN_NOISY, check_squares, generate_moves, gives_check_given, is_in_check,
+)
 from jitfish.board.moves import MAX_MOVES
 from jitfish.board.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
 from jitfish.eval.evaluation import evaluate
@@ -371,6 +373,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
                     previous_move, True)
 
     # Step 11. Loop over the moves.
+    their_king, discoverers, diagonal_checks, straight_checks = check_squares(bbs, state, tables)
     best_score = -INF
     best_move = 0
     searched = 0
@@ -380,15 +383,18 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
     if not improving:
         lmp_limit //= 2
     skip_quiets = False
+    # Sort once past the first picks only where many moves will be searched; where late move
+    # pruning soon skips the quiet moves, a few selection passes are cheaper.
+    sort_rest = pv_node or in_check or depth > LMP_MAX_DEPTH or lmp_limit > 2 * SELECTION_PICKS
     for i in range(count):
         # Once quiet moves are being skipped, the rest are taken as they lie: only checks, losing
         # captures and under-promotions are left among them, not worth a selection pass to order.
         if tt_move_first and i == 1:
             score_moves(bbs, state, tables, heuristics, moves, scores, base + 1, count - 1, hash_move, ply,
                         previous_move, True)
-        if i == SELECTION_PICKS and not skip_quiets:
+        if i == SELECTION_PICKS and sort_rest and not skip_quiets:
             sort_moves(moves, scores, base + i, base + count)
-        if skip_quiets or i >= SELECTION_PICKS or (tt_move_first and i == 0):
+        if skip_quiets or (sort_rest and i >= SELECTION_PICKS) or (tt_move_first and i == 0):
             move = moves[base + i]
         else:
             move = pick_move(moves, scores, base + i, base + count)
@@ -398,7 +404,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
             continue
         victim = captured_type(state, move)
         quiet = victim < 0 and ((move >> 12) & 7) == 0
-        checks = gives_check(bbs, state, tables, move)
+        checks = gives_check_given(bbs, state, tables, move, their_king, discoverers, diagonal_checks,
+                                   straight_checks)
         if quiet:
             if skip_quiets and not checks:
                 continue
