@@ -34,21 +34,31 @@ GEN_ALL = 0
 GEN_NOISY = 1
 GEN_COUNT = 2
 
-@kernel(hot=True)
-def pinned_pieces(king_sq, us, bbs, tables):
-    """Pieces of colour ``us`` that stand alone between their king and an enemy slider."""
-    them = us ^ 1
+@kernel(hot=True, inline=True)
+def lone_blockers(king_sq, slider_colour, blocker_colour, bbs, tables):
+    """Pieces of ``blocker_colour`` that stand alone between ``king_sq`` and a slider of ``slider_colour``.
+
+    With the king's own colour as blockers these are the pinned pieces; with
+    the sliders' colour, the pieces whose move uncovers a check.
+    """
     occupied = bbs[L.OCCUPIED]
-    snipers = ((rook_attacks(king_sq, EMPTY, tables) & (bbs[them * 6 + ROOK] | bbs[them * 6 + QUEEN]))
-               | (bishop_attacks(king_sq, EMPTY, tables) & (bbs[them * 6 + BISHOP] | bbs[them * 6 + QUEEN])))
-    pinned = EMPTY
+    base = slider_colour * 6
+    snipers = ((rook_attacks(king_sq, EMPTY, tables) & (bbs[base + ROOK] | bbs[base + QUEEN]))
+               | (bishop_attacks(king_sq, EMPTY, tables) & (bbs[base + BISHOP] | bbs[base + QUEEN])))
+    found = EMPTY
     while snipers:
         sniper = lsb(snipers)
         snipers = pop_lsb(snipers)
         blockers = tables[L.BETWEEN + sniper * 64 + king_sq] & occupied
         if blockers and pop_lsb(blockers) == EMPTY:
-            pinned |= blockers & bbs[L.OCCUPIED_WHITE + us]
-    return pinned
+            found |= blockers & bbs[L.OCCUPIED_WHITE + blocker_colour]
+    return found
+
+
+@kernel(hot=True)
+def pinned_pieces(king_sq, us, bbs, tables):
+    """Pieces of colour ``us`` that stand alone between their king and an enemy slider."""
+    return lone_blockers(king_sq, us ^ 1, us, bbs, tables)
 
 
 @kernel(hot=True, inline=True)
@@ -349,16 +359,7 @@ def check_squares(bbs, state, tables):
     us = state[L.SIDE_TO_MOVE]
     king_sq = lsb(bbs[(us ^ 1) * 6 + KING])
     occupied = bbs[L.OCCUPIED]
-    base = us * 6
-    snipers = ((rook_attacks(king_sq, EMPTY, tables) & (bbs[base + ROOK] | bbs[base + QUEEN]))
-               | (bishop_attacks(king_sq, EMPTY, tables) & (bbs[base + BISHOP] | bbs[base + QUEEN])))
-    discoverers = EMPTY
-    while snipers:
-        sniper = lsb(snipers)
-        snipers = pop_lsb(snipers)
-        blockers = tables[L.BETWEEN + sniper * 64 + king_sq] & occupied
-        if blockers and pop_lsb(blockers) == EMPTY:
-            discoverers |= blockers & bbs[L.OCCUPIED_WHITE + us]
+    discoverers = lone_blockers(king_sq, us, us, bbs, tables)
     return king_sq, discoverers, bishop_attacks(king_sq, occupied, tables), rook_attacks(king_sq, occupied, tables)
 
 
