@@ -156,8 +156,7 @@ def _jitfish_is_ready(timeout: float = 180.0) -> bool:
 
 @pytest.mark.slow
 def test_jitfish_against_the_random_mover() -> None:
-    if not _jitfish_is_ready():
-        pytest.skip("python -m jitfish does not answer uci/isready yet")
+    assert _jitfish_is_ready(), "python -m jitfish did not answer uciok and readyok"
     jitfish = parse_engine_spec([f"cmd={sys.executable}", "arg=-m", "arg=jitfish", f"dir={REPO}", "name=Jitfish"])
     summary = play(jitfish, random_mover("random"), time_control=parse_time_control("10+0.1"), max_moves=40,
                    startup_timeout=180.0, concurrency=1)
