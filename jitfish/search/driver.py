@@ -326,6 +326,8 @@ class Searcher:
                     c[N.C_ROOT_MOVES:N.C_ROOT_MOVES + len(allowed)] = allowed
                 score, pv, aborted = self._aspiration(main, depth, previous_scores[line], on_info,
                                                       line + 1, started)
+                if aborted and depth == 1 and line == 0:
+                    score, pv, aborted = self._finish_first_iteration(main, on_info, started)
                 if aborted:
                     # A root move that fully beat the previous best before the
                     # stop is still an improvement: keep it.
@@ -367,6 +369,20 @@ class Searcher:
             ponder_move=move_to_uci(best_pv[1], chess960) if len(best_pv) > 1 else None,
             score_cp=cp, score_mate=mate, pv=[move_to_uci(m, chess960) for m in best_pv],
             depth=completed_depth, seldepth=seldepth, nodes=0, time=0.0, score=best_score, infos=infos)
+
+    def _finish_first_iteration(self, worker: _Worker, on_info, started):
+        """Redo depth 1 past a stop that came before it finished (a deadline already gone when the search
+        began, a tiny node limit, an early ``stop``): it takes about a millisecond, and the move played is
+        then one a search chose, not merely the first legal move.  The stop is set again afterwards."""
+        control = worker.control
+        node_limit = int(control[N.C_NODE_LIMIT])
+        control[N.C_STOP] = 0
+        control[N.C_NODE_LIMIT] = 1 << 62
+        try:
+            return self._aspiration(worker, 1, 0, on_info, 1, started)
+        finally:
+            control[N.C_NODE_LIMIT] = node_limit
+            control[N.C_STOP] = 1
 
     def _aspiration(self, worker: _Worker, depth: int, previous: int, on_info, multipv: int, started):
         """One iteration: a window around the previous score, widened on failure, full at last."""
