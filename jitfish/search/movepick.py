@@ -35,7 +35,7 @@ def mvv_lva(state, move, victim):
     return (victim + 1) * 16 - attacker + bonus
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def score_moves(bbs, state, tables, heuristics, moves, scores, start, count, tt_move, ply,
                 previous_move, use_see):
     """Fill ``scores[start:start + count]`` for ``moves[start:start + count]``."""

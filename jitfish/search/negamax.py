@@ -360,6 +360,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
     # The TT move goes first and the others are scored only if it does not cut off: at most
     # cut nodes it does, and scoring (with SEE on every capture) is then saved.
     tt_move_first = False
+    scored_from = 0
     if hash_move != 0:
         for j in range(base, base + count):
             if moves[j] == hash_move:
@@ -367,10 +368,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
                 moves[base] = hash_move
                 scores[base] = SCORE_TT_MOVE
                 tt_move_first = True
+                scored_from = 1
                 break
-    if not tt_move_first:
-        score_moves(bbs, state, tables, heuristics, moves, scores, base, count, hash_move, ply,
-                    previous_move, True)
 
     # Step 11. Loop over the moves.
     their_king, discoverers, diagonal_checks, straight_checks = check_squares(bbs, state, tables)
@@ -389,8 +388,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
     for i in range(count):
         # Once quiet moves are being skipped, the rest are taken as they lie: only checks, losing
         # captures and under-promotions are left among them, not worth a selection pass to order.
-        if tt_move_first and i == 1:
-            score_moves(bbs, state, tables, heuristics, moves, scores, base + 1, count - 1, hash_move, ply,
+        if i == scored_from:
+            score_moves(bbs, state, tables, heuristics, moves, scores, base + i, count - i, hash_move, ply,
                         previous_move, True)
         if i == SELECTION_PICKS and sort_rest and not skip_quiets:
             sort_moves(moves, scores, base + i, base + count)

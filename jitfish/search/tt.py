@@ -170,7 +170,7 @@ def tt_eval(data):
     return np.int64((data >> _S50) & _MASK_14) - 8192
 
 
-@kernel(hot=True, inline=True)
+@kernel(hot=True)
 def tt_store(table, key, move, score, static_eval, depth, bound, ply, age):
     """Write an entry, replacing by depth and age (see module docstring)."""
     base = tt_bucket(table, key)
