@@ -55,6 +55,17 @@ def _cache_is_cold(cache_dir: Path) -> bool:
     return not (cache_dir.is_dir() and any(cache_dir.rglob("*.nbi")))
 
 
+def _perft_is_cached() -> bool:
+    """Whether perft's kernel is in the cache, so that loading it compiles nothing.
+
+    Numba keeps the cache of a source folder in its own subfolder; the
+    dispatcher knows which (``_cache._cache_path``, not a public attribute).
+    """
+    from jitfish.board.perft import perft_kernel
+
+    return any(Path(perft_kernel._cache._cache_path).glob("perft.perft_kernel-*.nbc"))
+
+
 class UciProtocol:
     """One UCI session: call :meth:`handle` with each input line.
 
@@ -168,11 +179,12 @@ class UciProtocol:
             self.error(f"the engine failed to load: {_short(error)}")
         finally:
             self._loaded.set()
-        # Load perft after readyok only when the other kernels came from the cache.  After a cold start perft
-        # would compile too, and LLVM holds the GIL for seconds at a time: a search started meanwhile could not
-        # report its best move in time.  ``go perft`` then compiles it when first asked.
+        # Load perft after readyok only when it is in the cache already.  Compiling it would hold the GIL for
+        # seconds at a time (LLVM does), and a search started meanwhile could not report its best move in
+        # time; ``go perft`` then compiles it when first asked.
         compiled = cold or elapsed > SLOW_LOAD_SECONDS
-        if self.engine is not None and hasattr(self.engine, "warm_up_perft") and not compiled:
+        if (self.engine is not None and hasattr(self.engine, "warm_up_perft") and not compiled
+                and _perft_is_cached()):
             try:
                 self.engine.warm_up_perft()  # after readyok: a cold compile of perft never delays it
             except Exception as error:
