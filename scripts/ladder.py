@@ -273,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{candidate.name} vs {opponent.name}: {config.total_games} games at {args.tc}", file=sys.stderr)
         summary = run_match(config, backend, progress=not args.quiet)
         rows.append({"opponent": opponent.name, "key": key, "anchor_elo": opponent.anchor_elo, "summary": summary})
-        result = write_report(rows, candidate.name, args.tc, args.output_dir)  # after each opponent: resumable
+        write_report(rows, candidate.name, args.tc, args.output_dir)  # after each opponent: resumable
     result = write_report(rows, candidate.name, args.tc, args.output_dir)
     print((args.output_dir / "ladder.md").read_text())
     print(json.dumps(result["placement"]))

@@ -359,15 +359,13 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
     previous_move = stack[(ply - 1) * STACK_WIDTH + S_MOVE] if ply > 0 else 0
     # The TT move goes first and the others are scored only if it does not cut off: at most
     # cut nodes it does, and scoring (with SEE on every capture) is then saved.
-    tt_move_first = False
-    scored_from = 0
+    scored_from = 0  # 1 when the TT move stands first, unscored moves after it
     if hash_move != 0:
         for j in range(base, base + count):
             if moves[j] == hash_move:
                 moves[j] = moves[base]
                 moves[base] = hash_move
                 scores[base] = SCORE_TT_MOVE
-                tt_move_first = True
                 scored_from = 1
                 break
 
@@ -386,14 +384,14 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
     # pruning soon skips the quiet moves, a few selection passes are cheaper.
     sort_rest = pv_node or in_check or depth > LMP_MAX_DEPTH or lmp_limit > 2 * SELECTION_PICKS
     for i in range(count):
-        # Once quiet moves are being skipped, the rest are taken as they lie: only checks, losing
-        # captures and under-promotions are left among them, not worth a selection pass to order.
         if i == scored_from:
             score_moves(bbs, state, tables, heuristics, moves, scores, base + i, count - i, hash_move, ply,
                         previous_move, True)
         if i == SELECTION_PICKS and sort_rest and not skip_quiets:
             sort_moves(moves, scores, base + i, base + count)
-        if skip_quiets or (sort_rest and i >= SELECTION_PICKS) or (tt_move_first and i == 0):
+        # Once quiet moves are being skipped, the rest are taken as they lie: only checks, losing
+        # captures and under-promotions are left among them, not worth a selection pass to order.
+        if skip_quiets or (sort_rest and i >= SELECTION_PICKS) or i < scored_from:
             move = moves[base + i]
         else:
             move = pick_move(moves, scores, base + i, base + count)
