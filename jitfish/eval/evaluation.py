@@ -3,7 +3,9 @@
 Each term has one helper that adds its (mg, eg) contribution for one colour,
 from white's point of view; :func:`evaluate_white` sums them and
 :func:`evaluate` tapers by game phase and returns the score for the side to
-move.  A black piece uses the square mirrored vertically (``sq ^ 56``) and
+move.  Material and piece-square tables (:func:`psq_score`) change little
+from move to move, so the search keeps them per ply with :func:`psq_delta`
+and calls :func:`evaluate_with_psq` for the rest.  A black piece uses the square mirrored vertically (``sq ^ 56``) and
 the relative rank, so the evaluation is colour-symmetric by construction:
 ``evaluate(pos) == evaluate(colour-flipped mirror of pos)``.
 """
@@ -18,8 +20,9 @@ from jitfish.board.attacks import bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.squares import (
     SHIFT_1, SHIFT_7, SHIFT_8, SHIFT_9, SHIFT_16, SHIFT_32,
-    BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, ONE, PAWN, QUEEN, ROOK, WHITE,
+    BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, NO_PIECE, ONE, PAWN, QUEEN, ROOK, WHITE,
 )
+from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares
 from jitfish.eval import params as P
 
 PHASE_KNIGHT = 1
@@ -59,20 +62,70 @@ def adjacent_files(file):
 
 
 @kernel(hot=True, inline=True)
-def _pieces(bbs, weights, colour):
-    """Material and piece-square tables."""
+def _piece_square(weights, piece, sq):
+    """(mg, eg) of ``piece`` (colour * 6 + type) standing on ``sq``, material included, from white's view."""
+    colour = 1 if piece >= 6 else 0
+    piece_type = piece - 6 * colour
+    m = P.MATERIAL + piece_type
+    s = P.PST + piece_type * 64 + (sq ^ (56 * colour))
+    sign = 1 - 2 * colour
+    return sign * (weights[2 * m] + weights[2 * s]), sign * (weights[2 * m + 1] + weights[2 * s + 1])
+
+
+@kernel(hot=True)
+def psq_score(bbs, weights):
+    """Material and piece-square tables of both sides, (mg, eg) from white's point of view."""
     mg = 0
     eg = 0
-    flip = 56 * colour
-    for piece_type in range(6):
-        pieces = bbs[colour * 6 + piece_type]
+    for piece in range(12):
+        pieces = bbs[piece]
         while pieces:
-            sq = lsb(pieces) ^ flip
+            a, b = _piece_square(weights, piece, lsb(pieces))
             pieces = pop_lsb(pieces)
-            m = P.MATERIAL + piece_type
-            s = P.PST + piece_type * 64 + sq
-            mg += weights[2 * m] + weights[2 * s]
-            eg += weights[2 * m + 1] + weights[2 * s + 1]
+            mg += a
+            eg += b
+    return mg, eg
+
+
+@kernel(hot=True)
+def psq_delta(state, weights, move):
+    """How ``move`` (not yet made) changes :func:`psq_score`: the search keeps that score per ply.
+
+    Cheaper than summing every piece at each evaluation, and exact, so the
+    incremental and the full evaluation agree to the centipawn.
+    """
+    from_sq = move & 63
+    to_sq = (move >> 6) & 63
+    kind = move >> 15
+    piece = state[L.MAILBOX + from_sq]
+    mg, eg = _piece_square(weights, piece, from_sq)
+    mg = -mg
+    eg = -eg
+    if kind == MOVE_CASTLING:
+        # Encoded king-takes-rook: both pieces move.
+        king_to, rook_to = castling_squares(from_sq, to_sq)
+        rook = piece - KING + ROOK
+        a, b = _piece_square(weights, piece, king_to)
+        c, d = _piece_square(weights, rook, rook_to)
+        e, f = _piece_square(weights, rook, to_sq)
+        return mg + a + c - e, eg + b + d - f
+    promotion = (move >> 12) & 7
+    if promotion:
+        a, b = _piece_square(weights, piece - PAWN + promotion, to_sq)
+    else:
+        a, b = _piece_square(weights, piece, to_sq)
+    mg += a
+    eg += b
+    if kind == MOVE_EN_PASSANT:
+        captured_sq = to_sq - 8 if piece < 6 else to_sq + 8
+        victim = state[L.MAILBOX + captured_sq]
+    else:
+        captured_sq = to_sq
+        victim = state[L.MAILBOX + to_sq]
+    if victim != NO_PIECE:
+        a, b = _piece_square(weights, victim, captured_sq)
+        mg -= a
+        eg -= b
     return mg, eg
 
 
@@ -207,18 +260,17 @@ def game_phase(bbs):
 
 
 @kernel(hot=True, inline=True)
-def evaluate_white(bbs, state, tables, weights):
-    """(mg, eg) from white's point of view, tempo included for the side to move."""
+def _positional_terms(bbs, state, tables, weights):
+    """(mg, eg) from white's point of view of every term but material and piece-square tables."""
     mg = 0
     eg = 0
     for colour in range(2):
         sign = 1 - 2 * colour
-        a, b = _pieces(bbs, weights, colour)
         c, d = _pawn_structure(bbs, weights, colour)
         e, f = _mobility_and_attacks(bbs, tables, weights, colour)
         g, h = _king_shelter(bbs, tables, weights, colour)
-        mg += sign * (a + c + e + g)
-        eg += sign * (b + d + f + h)
+        mg += sign * (c + e + g)
+        eg += sign * (d + f + h)
     sign = 1 - 2 * state[L.SIDE_TO_MOVE]
     mg += sign * weights[2 * P.TEMPO]
     eg += sign * weights[2 * P.TEMPO + 1]
@@ -226,10 +278,30 @@ def evaluate_white(bbs, state, tables, weights):
 
 
 @kernel(hot=True)
-def evaluate(bbs, state, tables, weights):
-    """The tapered score in centipawns for the side to move."""
-    mg, eg = evaluate_white(bbs, state, tables, weights)
+def evaluate_white(bbs, state, tables, weights):
+    """(mg, eg) from white's point of view, tempo included for the side to move."""
+    mg, eg = psq_score(bbs, weights)
+    c, d = _positional_terms(bbs, state, tables, weights)
+    return mg + c, eg + d
+
+
+@kernel(hot=True, inline=True)
+def _taper(bbs, state, mg, eg):
     phase = game_phase(bbs)
     # Turn to the side to move before dividing, so that rounding is colour-symmetric.
     sign = 1 - 2 * state[L.SIDE_TO_MOVE]
     return (sign * (mg * phase + eg * (PHASE_MAX - phase))) // PHASE_MAX
+
+
+@kernel(hot=True)
+def evaluate(bbs, state, tables, weights):
+    """The tapered score in centipawns for the side to move."""
+    mg, eg = evaluate_white(bbs, state, tables, weights)
+    return _taper(bbs, state, mg, eg)
+
+
+@kernel(hot=True)
+def evaluate_with_psq(bbs, state, tables, weights, psq_mg, psq_eg):
+    """:func:`evaluate`, given the position's :func:`psq_score` (as the search keeps it)."""
+    mg, eg = _positional_terms(bbs, state, tables, weights)
+    return _taper(bbs, state, mg + psq_mg, eg + psq_eg)

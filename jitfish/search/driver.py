@@ -23,9 +23,11 @@ from jitfish.board.makemove import make_move
 from jitfish.board.movegen import GEN_ALL, generate_moves
 from jitfish.board.moves import MAX_MOVES, move_to_uci
 from jitfish.board.tables import lookup_tables
+from jitfish.eval.evaluation import psq_score
 from jitfish.eval.params import default_weights
+from jitfish.search import buffers as B
 from jitfish.search import negamax as N
-from jitfish.search.history import new_heuristics
+from jitfish.search.history import HEURISTICS_SIZE
 from jitfish.search.tt import hashfull as _hashfull, new_table, tt_probe
 from jitfish.types import INF, MATE_BOUND, MAX_PLY, mate_moves
 
@@ -89,31 +91,31 @@ class _Worker:
     """One thread's buffers: its position copy, heuristics, stacks and control array."""
 
     def __init__(self) -> None:
-        self.heuristics = new_heuristics()
-        self.stack = np.zeros(N.STACK_SIZE, dtype=np.int64)
-        self.pv = np.zeros(N.PV_SIZE, dtype=np.int32)
-        self.moves = np.zeros(N.MOVES_SIZE, dtype=np.int32)
-        self.scores = np.zeros(N.MOVES_SIZE, dtype=np.int32)
-        self.control = np.zeros(N.CONTROL_SIZE, dtype=np.int64)
+        # Two arrays for the kernel (see jitfish.search.buffers); the views name their parts.
+        self.control = np.zeros(B.CONTROL_SIZE, dtype=np.int64)
+        self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
+        self.heuristics = self.work[:HEURISTICS_SIZE]
+        self.pv = self.work[B.PV:B.PV + B.PV_SIZE]
         self.position = None
 
     def prepare(self, position, age: int, node_limit: int, root_moves: list[int]) -> None:
         self.position = position
         c = self.control
         c[:] = 0
-        c[N.C_NODE_LIMIT] = node_limit
-        c[N.C_AGE] = age
-        c[N.C_POLL_MASK] = POLL_NODES - 1
-        c[N.C_ROOT_COUNT] = len(root_moves)
-        c[N.C_ROOT_MOVES:N.C_ROOT_MOVES + len(root_moves)] = root_moves
-        self.stack[:] = 0
+        c[B.C_NODE_LIMIT] = node_limit
+        c[B.C_AGE] = age
+        c[B.C_POLL_MASK] = POLL_NODES - 1
+        c[B.C_ROOT_COUNT] = len(root_moves)
+        c[B.C_ROOT_MOVES:B.C_ROOT_MOVES + len(root_moves)] = root_moves
 
     def search_root(self, tt, weights, alpha: int, beta: int, depth: int) -> int:
         p = self.position
         # The stack is addressed from ply 0; ply -1 reads are guarded in the kernel.
+        # The search keeps the material and piece-square score move by move from the root's.
+        c = self.control
+        c[B.STACK + B.S_PSQ_MG], c[B.STACK + B.S_PSQ_EG] = psq_score(p.bbs, weights)
         return int(N.negamax(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), weights, tt,
-                             self.heuristics, self.stack, self.pv, self.moves, self.scores,
-                             self.control, alpha, beta, depth, 0, 0))
+                             self.work, c, alpha, beta, depth, 0, 0))
 
     def root_pv(self) -> list[int]:
         length = int(self.pv[0])
@@ -121,11 +123,11 @@ class _Worker:
 
     @property
     def stopped(self) -> bool:
-        return bool(self.control[N.C_STOP])
+        return bool(self.control[B.C_STOP])
 
     @property
     def nodes(self) -> int:
-        return int(self.control[N.C_NODES])
+        return int(self.control[B.C_NODES])
 
 
 class Searcher:
@@ -175,7 +177,7 @@ class Searcher:
         with self._lock:
             self._stop_requested = True
             for worker in self._workers:
-                worker.control[N.C_STOP] = 1
+                worker.control[B.C_STOP] = 1
             self._wake.notify_all()
 
     def ponderhit(self, soft_time: float | None, hard_time: float | None) -> None:
@@ -197,7 +199,7 @@ class Searcher:
                 remaining = deadline - time.perf_counter()
                 if remaining <= 0:
                     for worker in self._workers:
-                        worker.control[N.C_STOP] = 1
+                        worker.control[B.C_STOP] = 1
                     self._stop_requested = True
                     return
                 self._wake.wait(remaining)
@@ -249,7 +251,7 @@ class Searcher:
         reporter = None
         self._iteration_depth = 1
         if on_currmove is not None:
-            workers[0].control[N.C_CURRMOVE] = 0
+            workers[0].control[B.C_CURRMOVE] = 0
             reporter = threading.Thread(target=self._report_current_moves, daemon=True,
                                         args=(workers[0], on_currmove, started, chess960, finished))
             reporter.start()
@@ -264,7 +266,7 @@ class Searcher:
             with self._lock:
                 self._running = False
                 for worker in workers:
-                    worker.control[N.C_STOP] = 1
+                    worker.control[B.C_STOP] = 1
                 self._wake.notify_all()
             finished.set()
             for helper in helpers:
@@ -284,7 +286,7 @@ class Searcher:
         if finished.wait(delay):
             return
         while True:
-            packed = int(worker.control[N.C_CURRMOVE])
+            packed = int(worker.control[B.C_CURRMOVE])
             if packed and packed != last:
                 last = packed
                 on_currmove(self._iteration_depth, move_to_uci(packed & 0xFFFF_FFFF, chess960), packed >> 32)
@@ -322,8 +324,8 @@ class Searcher:
                 allowed = [m for m in legal_moves if m not in excluded]
                 c = main.control
                 if multipv > 1 or limits.searchmoves:
-                    c[N.C_ROOT_COUNT] = len(allowed)
-                    c[N.C_ROOT_MOVES:N.C_ROOT_MOVES + len(allowed)] = allowed
+                    c[B.C_ROOT_COUNT] = len(allowed)
+                    c[B.C_ROOT_MOVES:B.C_ROOT_MOVES + len(allowed)] = allowed
                 score, pv, aborted = self._aspiration(main, depth, previous_scores[line], on_info,
                                                       line + 1, started)
                 if aborted and depth == 1 and line == 0:
@@ -341,7 +343,7 @@ class Searcher:
                 break
             lines.sort(key=lambda line: -line[0])
             completed_depth = depth
-            seldepth = int(main.control[N.C_SELDEPTH])
+            seldepth = int(main.control[B.C_SELDEPTH])
             best_score, best_pv = lines[0][0], lines[0][1] or best_pv
             elapsed = time.perf_counter() - started
             nodes = sum(w.nodes for w in workers)
@@ -375,14 +377,14 @@ class Searcher:
         began, a tiny node limit, an early ``stop``): it takes about a millisecond, and the move played is
         then one a search chose, not merely the first legal move.  The stop is set again afterwards."""
         control = worker.control
-        node_limit = int(control[N.C_NODE_LIMIT])
-        control[N.C_STOP] = 0
-        control[N.C_NODE_LIMIT] = 1 << 62
+        node_limit = int(control[B.C_NODE_LIMIT])
+        control[B.C_STOP] = 0
+        control[B.C_NODE_LIMIT] = 1 << 62
         try:
             return self._aspiration(worker, 1, 0, on_info, 1, started)
         finally:
-            control[N.C_NODE_LIMIT] = node_limit
-            control[N.C_STOP] = 1
+            control[B.C_NODE_LIMIT] = node_limit
+            control[B.C_STOP] = 1
 
     def _aspiration(self, worker: _Worker, depth: int, previous: int, on_info, multipv: int, started):
         """One iteration: a window around the previous score, widened on failure, full at last."""
@@ -392,7 +394,7 @@ class Searcher:
         else:
             alpha, beta = -INF, INF
         while True:
-            worker.control[N.C_SELDEPTH] = 0
+            worker.control[B.C_SELDEPTH] = 0
             score = worker.search_root(self._tt, self._weights, alpha, beta, depth)
             if worker.stopped:
                 return score, worker.root_pv(), True

@@ -1,6 +1,7 @@
 """Move-ordering memory: killer moves, the history heuristic and countermoves.
 
-All three live in one ``int32`` array (``heuristics``), at the offsets below:
+All three live at the front of the search's ``int32`` work array
+(:mod:`jitfish.search.buffers`), at the offsets below:
 
 * killers: two quiet moves per ply that caused a beta cutoff there;
 * history: ``[side, from, to]`` scores of quiet moves, raised when a move cuts
@@ -22,10 +23,6 @@ HISTORY = KILLERS + 2 * (MAX_PLY + 2)
 COUNTERMOVES = HISTORY + 2 * 64 * 64
 HEURISTICS_SIZE = COUNTERMOVES + 64 * 64
 HISTORY_MAX = 16384
-
-
-def new_heuristics() -> np.ndarray:
-    return np.zeros(HEURISTICS_SIZE, dtype=np.int32)
 
 
 @kernel(hot=True)

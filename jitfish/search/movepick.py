@@ -1,11 +1,16 @@
 """Move ordering: score a generated move list, then hand moves out best first.
 
+Moves and their scores live in the search's ``work`` array, a score
+``SCORES`` slots after its move (:mod:`jitfish.search.buffers`).
+
 Order: the TT move; winning and even captures by MVV-LVA (most valuable
 victim, then least valuable attacker) and queen promotions; the two killers;
 the countermove; other quiet moves by history; captures that lose material
 (by SEE) last but for under-promotions.  The first few moves are picked by
 selection (one pass per move), which is cheaper than sorting when a cutoff
-comes early; a node that gets past them sorts the rest once.
+comes early; a node that gets past them sorts the rest once.  Negamax scores
+the captures first and the quiet moves only once the good captures are
+used up: most nodes cut off before that.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.squares import QUEEN
+from jitfish.search.buffers import SCORES
 from jitfish.search.history import KILLERS, countermove_index, history_index
 from jitfish.search.see import captured_type, see_ge
 
@@ -35,65 +41,104 @@ def mvv_lva(state, move, victim):
     return (victim + 1) * 16 - attacker + bonus
 
 
-@kernel(hot=True)
-def score_moves(bbs, state, tables, heuristics, moves, scores, start, count, tt_move, ply,
-                previous_move, use_see):
-    """Fill ``scores[start:start + count]`` for ``moves[start:start + count]``."""
-    side = state[L.SIDE_TO_MOVE]
-    killer_1 = heuristics[KILLERS + 2 * ply]
-    killer_2 = heuristics[KILLERS + 2 * ply + 1]
-    counter = heuristics[countermove_index(previous_move)]
-    for i in range(start, start + count):
-        move = moves[i]
-        if move == tt_move:
-            scores[i] = SCORE_TT_MOVE
-            continue
-        promotion = (move >> 12) & 7
-        victim = captured_type(state, move)
-        if promotion and promotion != QUEEN:
-            scores[i] = SCORE_UNDERPROMOTION + victim
-        elif victim >= 0 or promotion:
-            if not use_see or see_ge(bbs, state, tables, move, 0):
-                scores[i] = SCORE_GOOD_CAPTURE + mvv_lva(state, move, victim)
-            else:
-                scores[i] = SCORE_BAD_CAPTURE + mvv_lva(state, move, victim)
-        elif move == killer_1:
-            scores[i] = SCORE_KILLER_1
-        elif move == killer_2:
-            scores[i] = SCORE_KILLER_2
-        elif move == counter:
-            scores[i] = SCORE_COUNTERMOVE
-        else:
-            scores[i] = heuristics[history_index(side, move)]
+@kernel(hot=True, inline=True)
+def _noisy_score(bbs, state, tables, move, victim, use_see):
+    """A capture or promotion: under-promotions last, then captures losing by SEE, else MVV-LVA."""
+    promotion = (move >> 12) & 7
+    if promotion and promotion != QUEEN:
+        return SCORE_UNDERPROMOTION + victim
+    if not use_see or see_ge(bbs, state, tables, move, 0):
+        return SCORE_GOOD_CAPTURE + mvv_lva(state, move, victim)
+    return SCORE_BAD_CAPTURE + mvv_lva(state, move, victim)
 
 
 @kernel(hot=True, inline=True)
-def pick_move(moves, scores, index, end):
+def _quiet_score(heuristics, side, move, killer_1, killer_2, counter):
+    if move == killer_1:
+        return SCORE_KILLER_1
+    if move == killer_2:
+        return SCORE_KILLER_2
+    if move == counter:
+        return SCORE_COUNTERMOVE
+    return heuristics[history_index(side, move)]
+
+
+@kernel(hot=True)
+def score_moves(bbs, state, tables, work, start, count, tt_move, ply, previous_move, use_see):
+    """Score the moves in ``work[start:start + count]``."""
+    side = state[L.SIDE_TO_MOVE]
+    killer_1 = work[KILLERS + 2 * ply]
+    killer_2 = work[KILLERS + 2 * ply + 1]
+    counter = work[countermove_index(previous_move)]
+    for i in range(start, start + count):
+        move = work[i]
+        if move == tt_move:
+            work[i + SCORES] = SCORE_TT_MOVE
+            continue
+        victim = captured_type(state, move)
+        if victim >= 0 or (move >> 12) & 7:
+            work[i + SCORES] = _noisy_score(bbs, state, tables, move, victim, use_see)
+        else:
+            work[i + SCORES] = _quiet_score(work, side, move, killer_1, killer_2, counter)
+
+
+@kernel(hot=True)
+def score_noisy_first(bbs, state, tables, work, start, end):
+    """Move the captures and promotions of ``[start, end)`` to its front and score them (with SEE).
+
+    Returns where the quiet moves begin; they stay unscored until
+    :func:`score_quiets`, which a node cut off by a capture never needs.
+    """
+    quiets = start
+    for i in range(start, end):
+        move = work[i]
+        victim = captured_type(state, move)
+        if victim >= 0 or (move >> 12) & 7:
+            work[i] = work[quiets]
+            work[quiets] = move
+            work[quiets + SCORES] = _noisy_score(bbs, state, tables, move, victim, True)
+            quiets += 1
+    return quiets
+
+
+@kernel(hot=True)
+def score_quiets(state, work, start, end, ply, previous_move):
+    """Score the quiet moves of ``[start, end)``: killers, the countermove, then history."""
+    side = state[L.SIDE_TO_MOVE]
+    killer_1 = work[KILLERS + 2 * ply]
+    killer_2 = work[KILLERS + 2 * ply + 1]
+    counter = work[countermove_index(previous_move)]
+    for i in range(start, end):
+        work[i + SCORES] = _quiet_score(work, side, work[i], killer_1, killer_2, counter)
+
+
+@kernel(hot=True, inline=True)
+def pick_move(work, index, end):
     """Swap the best-scored move of ``[index, end)`` to ``index`` and return it."""
     best = index
     for i in range(index + 1, end):
-        if scores[i] > scores[best]:
+        if work[i + SCORES] > work[best + SCORES]:
             best = i
     if best != index:
-        move = moves[best]
-        score = scores[best]
-        moves[best] = moves[index]
-        scores[best] = scores[index]
-        moves[index] = move
-        scores[index] = score
-    return moves[index]
+        move = work[best]
+        score = work[best + SCORES]
+        work[best] = work[index]
+        work[best + SCORES] = work[index + SCORES]
+        work[index] = move
+        work[index + SCORES] = score
+    return work[index]
 
 
 @kernel(hot=True, inline=True)
-def sort_moves(moves, scores, start, end):
+def sort_moves(work, start, end):
     """Sort ``[start, end)`` by score, best first (insertion sort: the lists are short)."""
     for i in range(start + 1, end):
-        move = moves[i]
-        score = scores[i]
+        move = work[i]
+        score = work[i + SCORES]
         j = i - 1
-        while j >= start and scores[j] < score:
-            moves[j + 1] = moves[j]
-            scores[j + 1] = scores[j]
+        while j >= start and work[j + SCORES] < score:
+            work[j + 1] = work[j]
+            work[j + 1 + SCORES] = work[j + SCORES]
             j -= 1
-        moves[j + 1] = move
-        scores[j + 1] = score
+        work[j + 1] = move
+        work[j + 1 + SCORES] = score

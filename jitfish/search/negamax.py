@@ -1,18 +1,13 @@
-"""Negamax alpha-beta with principal variation search, and quiescence as its depth <= 0 branch.
+"""Negamax alpha-beta with principal variation search; depth 0 hands over to quiescence.
 
 One self-recursive kernel, called directly from Python once per aspiration
 window of each iteration (a cached kernel that *calls* a recursive one can
-crash Numba on the next start, issue #6061).  The steps are numbered as in
-Stockfish; each says what it does and why it is sound.
+crash Numba on the next start, issue #6061); the quiescence search it calls
+is iterative.  The steps are numbered as in Stockfish; each says what it
+does and why it is sound.
 
-Buffers (all preallocated by :mod:`jitfish.search.driver`):
-
-* ``tt``: the transposition table (:mod:`jitfish.search.tt`);
-* ``heuristics``: killers, history, countermoves (:mod:`jitfish.search.history`);
-* ``stack``: per-ply ``STACK_WIDTH`` int64 fields (static eval, move made, excluded move);
-* ``pv``: triangular PV table, row ``ply`` at ``ply * PV_STRIDE``: length, then moves;
-* ``moves`` / ``scores``: ``MAX_MOVES`` move slots per ply;
-* ``control``: node counter, stop flag and limits, searchmoves (see ``C_*``).
+Its buffers are laid out in :mod:`jitfish.search.buffers`; ``tt`` is the
+transposition table (:mod:`jitfish.search.tt`).
 """
 
 from __future__ import annotations
@@ -23,19 +18,25 @@ import numpy as np
 
 from jitfish.jit import kernel
 from jitfish.board import layout as L
-from jitfish.board.bitops import popcount
 from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
 from jitfish.board.movegen import (
-    GEN_ALL, GEN_NOISY, check_squares, generate_moves, gives_check_given, is_in_check,
+    GEN_ALL, check_squares, generate_moves, gives_check_given, is_in_check,
 )
 from jitfish.board.moves import MAX_MOVES
-from jitfish.board.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
-from jitfish.eval.evaluation import evaluate
+from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
+from jitfish.search.buffers import (
+    C_AGE, C_CURRMOVE, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, MOVES, NO_EVAL, PV, PV_STRIDE, SCORES, STACK,
+    STACK_WIDTH, S_EVAL, S_EXCLUDED, S_MOVE, evaluate_at, set_child_psq, set_null_move_psq, visit_node,
+)
+from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.history import (
     clear_killers, countermove_index, history_bonus, store_killer, update_history,
 )
-from jitfish.search.movepick import SCORE_TT_MOVE, pick_move, score_moves, sort_moves
-from jitfish.search.see import captured_type, see_ge, see_value
+from jitfish.search.movepick import (
+    SCORE_COUNTERMOVE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE, pick_move, score_noisy_first, score_quiets, sort_moves,
+)
+from jitfish.search.quiescence import quiescence
+from jitfish.search.see import captured_type, see_ge
 from jitfish.search.tt import (
     tt_bound, tt_depth, tt_eval, tt_move, tt_prefetch, tt_probe, tt_score, tt_store,
 )
@@ -69,68 +70,9 @@ LMR_HISTORY_DIVISOR = 8192   # history score per ply of reduction removed
 SE_MIN_DEPTH = 8             # singular extension: from this depth
 SE_TT_DEPTH_SLACK = 3        # ... when the TT entry's draft is at least depth - this
 SE_MARGIN = 2                # ... singular beta = tt score - this * depth
-DELTA_MARGIN = 200           # quiescence delta pruning: capture + margin must reach alpha
 ASPIRATION_DELTA = 25        # (driver) first aspiration half-window
 SELECTION_PICKS = 4          # moves picked by selection before the rest are sorted at once
 # ---------------------------------------------------------------------------
-
-# Per-ply stack fields.
-S_EVAL = 0
-S_MOVE = 1
-S_EXCLUDED = 2
-STACK_WIDTH = 4
-STACK_SIZE = (MAX_PLY + 4) * STACK_WIDTH
-NO_EVAL = -INF
-
-PV_STRIDE = MAX_PLY + 2
-PV_SIZE = PV_STRIDE * (MAX_PLY + 2)
-MOVES_SIZE = (MAX_PLY + 2) * MAX_MOVES
-
-# The control array.
-C_NODES = 0                  # nodes searched (this thread)
-C_STOP = 1                   # set to 1 (by anyone) to abort
-C_NODE_LIMIT = 2             # stop after this many nodes
-C_SELDEPTH = 3               # deepest ply reached
-C_AGE = 4                    # TT generation of this search
-C_POLL_MASK = 5              # poll the limits when nodes & mask == 0
-C_ROOT_COUNT = 6             # number of allowed root moves (0: all)
-C_CURRMOVE = 7               # root move being searched | its number << 32 (for currmove reports)
-C_ROOT_MOVES = 8             # allowed root moves
-CONTROL_SIZE = C_ROOT_MOVES + MAX_MOVES
-
-
-@kernel(hot=True)
-def _visit(control, ply):
-    """Count a node, and every few thousand nodes check the stop flag and node limit."""
-    nodes = control[C_NODES] + 1
-    control[C_NODES] = nodes
-    if ply > control[C_SELDEPTH]:
-        control[C_SELDEPTH] = ply
-    if (nodes & control[C_POLL_MASK]) == 0 and nodes >= control[C_NODE_LIMIT]:
-        control[C_STOP] = 1
-
-
-@kernel(hot=True)
-def _is_repetition(bbs, state, key_history):
-    """Whether the position occurred before, in the game or the search, since the last irreversible move."""
-    ply = state[L.GAME_PLY]
-    oldest = max(0, ply - state[L.HALFMOVE_CLOCK])
-    key = bbs[L.KEY]
-    i = ply - 4
-    while i >= oldest:
-        if key_history[i] == key:
-            return True
-        i -= 2
-    return False
-
-
-@kernel(hot=True)
-def _insufficient_material(bbs):
-    """No pawns, rooks or queens and at most one minor piece: nobody can mate."""
-    if bbs[PAWN] | bbs[6 + PAWN] | bbs[ROOK] | bbs[6 + ROOK] | bbs[QUEEN] | bbs[6 + QUEEN]:
-        return False
-    return popcount(bbs[KNIGHT] | bbs[6 + KNIGHT] | bbs[BISHOP] | bbs[6 + BISHOP]) <= 1
-
 
 @kernel(hot=True)
 def _has_non_pawn_material(bbs, side):
@@ -150,19 +92,19 @@ def _root_allowed(control, move):
 
 
 @kernel(hot=True)
-def _update_pv(pv, ply, move):
-    row = ply * PV_STRIDE
-    child = (ply + 1) * PV_STRIDE
-    length = pv[child]
-    pv[row + 1] = move
+def _update_pv(work, ply, move):
+    """The PV at ``ply`` becomes ``move`` followed by the child's PV."""
+    row = PV + ply * PV_STRIDE
+    child = row + PV_STRIDE
+    length = work[child]
+    work[row + 1] = move
     for i in range(length):
-        pv[row + 2 + i] = pv[child + 1 + i]
-    pv[row] = length + 1
+        work[row + 2 + i] = work[child + 1 + i]
+    work[row] = length + 1
 
 
 @kernel(hot=True)
-def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stack, pv, moves, scores,
-            control, alpha, beta, depth, ply, cut_node):
+def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, alpha, beta, depth, ply, cut_node):
     """The score of the position for the side to move, searched ``depth`` plies.
 
     Fails soft: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower
@@ -173,84 +115,35 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
     # types of the outer call (no literals): a cast in a recursive call
     # crashes a cached kernel on the next load (Numba issues #6061, #6713).
     # ``zero`` and ``one`` are int64 values the type checker cannot see as literals.
+    if depth <= 0:
+        return quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control, alpha, beta, ply)
     zero = ply - ply
     one = zero + 1
-    _visit(control, ply)
-    pv[ply * PV_STRIDE] = 0
+    visit_node(control, ply)
+    work[PV + ply * PV_STRIDE] = 0
     if control[C_STOP] != 0:
         return 0
     if ply >= MAX_PLY - 1:
-        return evaluate(bbs, state, tables, weights)
+        return evaluate_at(bbs, state, tables, weights, control, ply)
     in_check = is_in_check(bbs, state, tables)
     age = control[C_AGE]
-    base = ply * MAX_MOVES
+    base = MOVES + ply * MAX_MOVES
     key = bbs[L.KEY]
 
-    if depth <= 0 and not in_check:
-        # Quiescence: resolve captures so that the static evaluation is only
-        # trusted in quiet positions.  The side to move may "stand pat" on
-        # its evaluation instead of capturing.  (In check, the full search
-        # below runs at depth 1: every evasion is tried.)
-        found, data = tt_probe(tt, key)
-        if found:
-            entry_score = tt_score(data, ply)
-            entry_bound = tt_bound(data)
-            if ((entry_bound == BOUND_LOWER and entry_score >= beta)
-                    or (entry_bound == BOUND_UPPER and entry_score <= alpha)
-                    or entry_bound == BOUND_EXACT):
-                return entry_score
-            stand_pat = tt_eval(data)
-        else:
-            stand_pat = evaluate(bbs, state, tables, weights)
-        if stand_pat >= beta:
-            return stand_pat
-        if stand_pat > alpha:
-            alpha = stand_pat
-        best_score = stand_pat
-        best_move = 0
-        count = generate_moves(bbs, state, tables, moves, base, GEN_NOISY)
-        score_moves(bbs, state, tables, heuristics, moves, scores, base, count, 0, ply, 0, False)
-        for i in range(count):
-            move = pick_move(moves, scores, base + i, base + count)
-            # Delta pruning: even winning this piece for free cannot reach alpha.
-            if ((move >> 12) & 7) == 0 and \
-                    stand_pat + see_value(captured_type(state, move)) + DELTA_MARGIN <= alpha:
-                continue
-            # SEE pruning: a capture that loses material does not resolve anything.
-            if not see_ge(bbs, state, tables, move, 0):
-                continue
-            make_move(bbs, state, undo, key_history, tables, move)
-            tt_prefetch(tt, bbs[L.KEY])
-            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stack, pv,
-                             moves, scores, control, -beta, -alpha, zero, ply + 1, zero)
-            unmake_move(bbs, state, undo, key_history, tables)
-            if control[C_STOP] != 0:
-                return 0
-            if score > best_score:
-                best_score = score
-                if score > alpha:
-                    best_move = move
-                    if score >= beta:
-                        break
-                    alpha = score
-        tt_store(tt, key, best_move, best_score, stand_pat, 0,
-                 BOUND_LOWER if best_score >= beta else BOUND_UPPER, ply, age)
-        return best_score
-
-    depth = max(depth, 1)
     pv_node = beta - alpha > 1
     root = ply == 0
     us = state[L.SIDE_TO_MOVE]
-    excluded = stack[ply * STACK_WIDTH + S_EXCLUDED]
+    frame = STACK + ply * STACK_WIDTH   # this ply's stack fields in ``control``
+    excluded = control[frame + S_EXCLUDED]
 
     if not root:
         # Step 2. Draws: repetition, the fifty-move rule, insufficient material.
         # A mate given on the hundredth ply still counts, so a position with
         # the clock run out is a draw only if the side to move is not mated.
-        if _is_repetition(bbs, state, key_history) or _insufficient_material(bbs):
+        if is_repetition(bbs, state, key_history) or insufficient_material(bbs):
             return 0
         if state[L.HALFMOVE_CLOCK] >= 100:
-            if in_check and generate_moves(bbs, state, tables, moves, base, GEN_ALL) == 0:
+            if in_check and generate_moves(bbs, state, tables, work, base, GEN_ALL) == 0:
                 return mated_in(ply)
             return 0
 
@@ -288,16 +181,16 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
         if found:
             static_eval = tt_eval(data)
         else:
-            static_eval = evaluate(bbs, state, tables, weights)
+            static_eval = evaluate_at(bbs, state, tables, weights, control, ply)
         eval_estimate = static_eval
         # A TT score bounded on the right side is a better estimate.
         if found and ((entry_bound == BOUND_LOWER and entry_score > static_eval)
                       or (entry_bound == BOUND_UPPER and entry_score < static_eval)):
             eval_estimate = entry_score
-    stack[ply * STACK_WIDTH + S_EVAL] = static_eval
+    control[frame + S_EVAL] = static_eval
     improving = (not in_check and ply >= 2
-                 and static_eval > stack[(ply - 2) * STACK_WIDTH + S_EVAL])
-    clear_killers(heuristics, ply + 1)
+                 and static_eval > control[frame - 2 * STACK_WIDTH + S_EVAL])
+    clear_killers(work, ply + 1)
 
     if not pv_node and not in_check and excluded == 0:
         # Step 6. Reverse futility pruning: so far above beta that a quiet
@@ -309,15 +202,15 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
         # Step 7. Null move pruning: if passing still fails high, a real move
         # almost surely does.  Not with only king and pawns (zugzwang), not
         # twice in a row.
-        previous = stack[(ply - 1) * STACK_WIDTH + S_MOVE] if ply > 0 else 1
+        previous = control[frame - STACK_WIDTH + S_MOVE] if ply > 0 else 1
         if (depth >= NMP_MIN_DEPTH and eval_estimate >= beta and previous != 0
                 and _has_non_pawn_material(bbs, us)):
             reduction = (NMP_BASE_REDUCTION + depth // NMP_DEPTH_DIVISOR
                          + min((eval_estimate - beta) // NMP_EVAL_DIVISOR, NMP_EVAL_MAX))
-            stack[ply * STACK_WIDTH + S_MOVE] = 0
+            control[frame + S_MOVE] = 0
+            set_null_move_psq(control, ply)
             make_null_move(bbs, state, undo, key_history, tables)
-            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stack, pv,
-                             moves, scores, control, -beta, -beta + 1, depth - reduction - 1, ply + 1,
+            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, -beta, -beta + 1, depth - reduction - 1, ply + 1,
                              one - cut_node)
             unmake_null_move(bbs, state, undo, key_history, tables)
             if control[C_STOP] != 0:
@@ -339,33 +232,33 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
             and entry_bound == BOUND_LOWER and entry_depth >= depth - SE_TT_DEPTH_SLACK
             and abs(entry_score) < MATE_BOUND):
         singular_beta = entry_score - SE_MARGIN * depth
-        stack[ply * STACK_WIDTH + S_EXCLUDED] = hash_move
-        score = negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stack, pv,
-                        moves, scores, control, singular_beta - 1, singular_beta, (depth - 1) // 2, ply,
+        control[frame + S_EXCLUDED] = hash_move
+        score = negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, singular_beta - 1, singular_beta, (depth - 1) // 2, ply,
                         cut_node)
-        stack[ply * STACK_WIDTH + S_EXCLUDED] = 0
+        control[frame + S_EXCLUDED] = 0
         if control[C_STOP] != 0:
             return 0
         if score < singular_beta:
             singular_extension = 1
         elif singular_beta >= beta:
             return singular_beta
-        pv[ply * PV_STRIDE] = 0
+        work[PV + ply * PV_STRIDE] = 0
 
     # Step 10. Generate and order the moves.
-    count = generate_moves(bbs, state, tables, moves, base, GEN_ALL)
+    count = generate_moves(bbs, state, tables, work, base, GEN_ALL)
     if count == 0:
         return mated_in(ply) if in_check else 0
-    previous_move = stack[(ply - 1) * STACK_WIDTH + S_MOVE] if ply > 0 else 0
+    previous_move = control[frame - STACK_WIDTH + S_MOVE] if ply > 0 else 0
     # The TT move goes first and the others are scored only if it does not cut off: at most
-    # cut nodes it does, and scoring (with SEE on every capture) is then saved.
+    # cut nodes it does, and scoring (with SEE on every capture) is then saved.  The quiet moves
+    # wait until the good captures are tried.
     scored_from = 0  # 1 when the TT move stands first, unscored moves after it
     if hash_move != 0:
         for j in range(base, base + count):
-            if moves[j] == hash_move:
-                moves[j] = moves[base]
-                moves[base] = hash_move
-                scores[base] = SCORE_TT_MOVE
+            if work[j] == hash_move:
+                work[j] = work[base]
+                work[base] = hash_move
+                work[base + SCORES] = SCORE_TT_MOVE
                 scored_from = 1
                 break
 
@@ -383,18 +276,30 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
     # Sort once past the first picks only where many moves will be searched; where late move
     # pruning soon skips the quiet moves, a few selection passes are cheaper.
     sort_rest = pv_node or in_check or depth > LMP_MAX_DEPTH or lmp_limit > 2 * SELECTION_PICKS
+    end = base + count
+    unscored = end   # the quiet moves at [unscored, end) are not scored yet
     for i in range(count):
+        here = base + i
         if i == scored_from:
-            score_moves(bbs, state, tables, heuristics, moves, scores, base + i, count - i, hash_move, ply,
-                        previous_move, True)
-        if i == SELECTION_PICKS and sort_rest and not skip_quiets:
-            sort_moves(moves, scores, base + i, base + count)
-        # Once quiet moves are being skipped, the rest are taken as they lie: only checks, losing
-        # captures and under-promotions are left among them, not worth a selection pass to order.
-        if skip_quiets or (sort_rest and i >= SELECTION_PICKS) or i < scored_from:
-            move = moves[base + i]
+            unscored = score_noisy_first(bbs, state, tables, work, here, end)
+        if i < scored_from or skip_quiets or (sort_rest and i > SELECTION_PICKS):
+            # Once quiet moves are being skipped, the rest are taken as they lie: only checks, losing
+            # captures and under-promotions are left among them, not worth a selection pass to order.
+            move = work[here]
         else:
-            move = pick_move(moves, scores, base + i, base + count)
+            # Good captures go before any quiet move, so quiet moves are scored only once none is left.
+            if unscored < end:
+                if here < unscored:
+                    pick_move(work, here, unscored)
+                if here >= unscored or work[here + SCORES] < SCORE_GOOD_CAPTURE or (sort_rest and i == SELECTION_PICKS):
+                    score_quiets(state, work, unscored, end, ply, previous_move)
+                    unscored = end
+            if unscored == end:
+                if sort_rest and i == SELECTION_PICKS:
+                    sort_moves(work, here, end)
+                else:
+                    pick_move(work, here, end)
+            move = work[here]
         if move == excluded:
             continue
         if root and not _root_allowed(control, move):
@@ -430,9 +335,10 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
 
         if prune and not checks:
             continue
+        set_child_psq(control, state, weights, ply, move)
         make_move(bbs, state, undo, key_history, tables, move)
         tt_prefetch(tt, bbs[L.KEY])
-        stack[ply * STACK_WIDTH + S_MOVE] = move
+        control[frame + S_MOVE] = move
         if root:
             control[C_CURRMOVE] = move | ((searched + 1) << 32)
 
@@ -448,8 +354,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
         # window, later ones with a null window (reduced if late and quiet),
         # re-searched when they unexpectedly beat alpha.
         if searched == 0:
-            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stack, pv,
-                             moves, scores, control, -beta, -alpha, new_depth, ply + 1, zero)
+            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, -beta, -alpha, new_depth, ply + 1, zero)
         else:
             reduction = 0
             if depth >= LMR_MIN_DEPTH and searched >= 1 + 2 * pv_node and quiet:
@@ -461,21 +366,20 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
                 reduction += cut_node
                 if checks or in_check:
                     reduction -= 1
-                if scores[base + i] >= (1 << 26):   # killers and the countermove
+                if here >= unscored:   # a quiet check taken while the other quiet moves are skipped
+                    score_quiets(state, work, here, here + 1, ply, previous_move)
+                if work[here + SCORES] >= SCORE_COUNTERMOVE:   # killers and the countermove
                     reduction -= 1
                 else:
-                    reduction -= scores[base + i] // LMR_HISTORY_DIVISOR
+                    reduction -= work[here + SCORES] // LMR_HISTORY_DIVISOR
                 reduction = max(0, min(reduction, new_depth - 1))
-            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stack, pv,
-                             moves, scores, control, -alpha - 1, -alpha, new_depth - reduction, ply + 1,
+            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, -alpha - 1, -alpha, new_depth - reduction, ply + 1,
                              one)
             if score > alpha and reduction > 0:
-                score = -negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stack,
-                                 pv, moves, scores, control, -alpha - 1, -alpha, new_depth, ply + 1,
+                score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, -alpha - 1, -alpha, new_depth, ply + 1,
                                  one - cut_node)
             if pv_node and alpha < score < beta:
-                score = -negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stack,
-                                 pv, moves, scores, control, -beta, -alpha, new_depth, ply + 1, zero)
+                score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, -beta, -alpha, new_depth, ply + 1, zero)
         unmake_move(bbs, state, undo, key_history, tables)
         if control[C_STOP] != 0:
             return 0
@@ -486,20 +390,20 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, heuristics, stac
             if score > alpha:
                 best_move = move
                 if pv_node:
-                    _update_pv(pv, ply, move)
+                    _update_pv(work, ply, move)
                 if score >= beta:
                     # A quiet move that refutes: remember it, and lower the
                     # history of the quiet moves tried before it.
                     if quiet:
                         bonus = history_bonus(depth)
-                        store_killer(heuristics, ply, move)
-                        update_history(heuristics, us, move, bonus)
+                        store_killer(work, ply, move)
+                        update_history(work, us, move, bonus)
                         if ply > 0:
-                            heuristics[countermove_index(previous_move)] = move
+                            work[countermove_index(previous_move)] = move
                         for j in range(base, base + i):
-                            other = moves[j]
+                            other = work[j]
                             if captured_type(state, other) < 0 and ((other >> 12) & 7) == 0:
-                                update_history(heuristics, us, other, -bonus)
+                                update_history(work, us, other, -bonus)
                     break
                 alpha = score
 

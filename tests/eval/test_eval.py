@@ -105,3 +105,63 @@ def test_weights_ship_with_the_package():
     pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
     assert "eval/*.json" in pyproject["tool"]["setuptools"]["package-data"]["jitfish"]
     assert WEIGHTS_FILE.name == "weights.json" and WEIGHTS_FILE.exists()
+
+
+def _psq_after_each_move(fen: str, plies: int, seed: int, weights, chess960: bool) -> tuple[int, set[str]]:
+    """Play random legal moves from ``fen``; at each one compare the kept score with a recount.
+
+    Returns how many moves were checked and which special kinds were among them.
+    """
+    from jitfish.eval.evaluation import psq_delta, psq_score
+
+    rng = np.random.default_rng(seed)
+    board = jitfish.Board(fen, chess960=chess960)
+    p = board.position
+    mg, eg = psq_score(p.bbs, weights)
+    checked = 0
+    kinds = set()
+    for _ in range(plies):
+        moves = board._encoded_legal_moves()
+        if not len(moves):
+            break
+        move = int(moves[rng.integers(len(moves))])
+        kinds.add({1: "en passant", 2: "castling"}.get(move >> 15, "promotion" if (move >> 12) & 7 else "normal"))
+        dmg, deg = psq_delta(p.state, weights, move)
+        board.push(move)
+        mg, eg = mg + dmg, eg + deg
+        assert (mg, eg) == psq_score(p.bbs, weights), (fen, board.fen())
+        checked += 1
+    return checked, kinds
+
+
+@pytest.mark.parametrize("fen, chess960, special", [
+    (jitfish.STARTING_FEN, False, "normal"),
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", False, "castling"),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", False, "en passant"),
+    ("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", False, "promotion"),
+    ("1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9", True, "castling"),
+])
+def test_kept_material_and_piece_square_score_matches_a_recount(fen, chess960, special):
+    """The search adds ``psq_delta`` move by move; any drift would skew every evaluation."""
+    rng = np.random.default_rng(7)
+    for weights in (default_weights(), rng.integers(-300, 300, WEIGHTS_SIZE).astype(np.int64)):
+        checked, kinds = 0, set()
+        for seed in range(25):
+            n, k = _psq_after_each_move(fen, 60, seed, weights, chess960)
+            checked += n
+            kinds |= k
+        assert checked >= 300
+        assert special in kinds
+
+
+def test_evaluation_from_kept_score_equals_full_evaluation():
+    from jitfish.eval.evaluation import evaluate_with_psq, psq_score
+    from jitfish.eval.evaluation import evaluate as evaluate_kernel
+
+    tables = lookup_tables()
+    weights = default_weights()
+    for fen in POSITIONS:
+        p = jitfish.Board(fen).position
+        mg, eg = psq_score(p.bbs, weights)
+        assert evaluate_with_psq(p.bbs, p.state, tables, weights, mg, eg) == \
+            evaluate_kernel(p.bbs, p.state, tables, weights), fen
