@@ -1,4 +1,4 @@
-"""The one JIT decorator: its flags, its cache directory, and proof that ``_nrt=False`` still works.
+"""The one JIT decorator: its flags, its cache directory, and proof that its two uses of Numba internals work.
 
 ``_nrt`` is not a documented Numba option.  If a Numba release ignored it,
 hot kernels would silently get reference counting back and perft would run
@@ -7,11 +7,16 @@ LLVM IR must hold no ``NRT_incref``/``NRT_decref`` calls.  Code loaded from
 the on-disk cache cannot be inspected (Numba disables it), so each kernel is
 recompiled, uncached, from its own Python function with exactly the options
 the decorator gave it, for the signature the session already called it with.
+
+The other internal is ``numba.np.arrayobj.fix_integer_index``, wrapped so that
+Jitfish's kernels index arrays without Python's negative-index wraparound;
+small probe functions show that the wrap acts in Jitfish's code and only there.
 """
 
 from __future__ import annotations
 
 import os
+import types
 import subprocess
 import sys
 
@@ -158,3 +163,34 @@ def test_cache_root_can_be_moved_with_an_environment_variable(tmp_path):
     assert result.returncode == 0, result.stderr
     cache_dir, numba_dir = result.stdout.split()
     assert cache_dir == numba_dir == str(tmp_path / jitfish.jit.CACHE_DIR.name)
+
+
+# --- Array indexing without Python's negative-index wraparound ---------------------------
+
+def _element(array, index):
+    return array[index]
+
+
+def _element_compiled_in(module: str):
+    """``_element`` compiled (uncached) as if it were defined in ``module``."""
+    clone = types.FunctionType(_element.__code__, _element.__globals__, "element")
+    clone.__module__ = module
+    return numba.njit(boundscheck=False)(clone)
+
+
+def test_own_kernels_index_arrays_without_wraparound():
+    """Index -1 of a view must read the slot before the view: no end-relative step was compiled in.
+
+    If a Numba release renamed the function Jitfish wraps, this fails (and the search slows by a third).
+    """
+    base = np.array([10, 20, 30, 40], dtype=np.int64)
+    view = base[1:]
+    assert _element_compiled_in("jitfish.probe")(view, -1) == 10
+    assert _element_compiled_in("jitfish.probe")(view, 2) == 40
+
+
+def test_other_numba_code_keeps_python_negative_indexing():
+    """Importing Jitfish must not change the meaning of anyone else's Numba code."""
+    base = np.array([10, 20, 30, 40], dtype=np.int64)
+    view = base[1:]
+    assert _element_compiled_in("notebook.user_code")(view, -1) == 40
