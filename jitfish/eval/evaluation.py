@@ -5,8 +5,10 @@ from white's point of view; :func:`evaluate_white` sums them and
 :func:`evaluate` tapers by game phase and returns the score for the side to
 move.  Material and piece-square tables (:func:`psq_score`) change little
 from move to move, so the search keeps them per ply with :func:`psq_delta`
-and calls :func:`evaluate_with_psq` for the rest.  A black piece uses the square mirrored vertically (``sq ^ 56``) and
-the relative rank, so the evaluation is colour-symmetric by construction:
+and calls :func:`evaluate_with_psq` for the rest.
+
+A black piece uses the square mirrored vertically (``sq ^ 56``) and the
+relative rank, so the evaluation is colour-symmetric by construction:
 ``evaluate(pos) == evaluate(colour-flipped mirror of pos)``.
 """
 

@@ -43,6 +43,7 @@ S_MOVE = 1                   # move made from this ply (0: null move)
 S_EXCLUDED = 2               # move left out by a singular-extension search
 S_PSQ_MG = 10                # material + piece-square score (white's view), kept move by move
 S_PSQ_EG = 11
+S_CHECK_KNOWN = 12           # set by the parent just before the call: 1 + whether its move gave check
 # ... and a quiescence node's frame, kept here while its child is searched.
 S_Q_ALPHA = 3
 S_Q_BETA = 4
@@ -51,7 +52,7 @@ S_Q_BEST_MOVE = 6
 S_Q_STAND_PAT = 7            # static eval, or NO_EVAL in check
 S_Q_COUNT = 8                # moves generated
 S_Q_NEXT = 9                 # index of the next move to try
-STACK_WIDTH = 12
+STACK_WIDTH = 13
 STACK_SIZE = (MAX_PLY + 4) * STACK_WIDTH
 CONTROL_SIZE = STACK + STACK_SIZE
 NO_EVAL = -INF

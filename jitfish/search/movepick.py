@@ -10,7 +10,8 @@ the countermove; other quiet moves by history; captures that lose material
 selection (one pass per move), which is cheaper than sorting when a cutoff
 comes early; a node that gets past them sorts the rest once.  Negamax scores
 the captures first and the quiet moves only once the good captures are
-used up: most nodes cut off before that.
+used up, and checks a capture's exchange by SEE only when it comes up: most
+nodes cut off before either is needed.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ SCORE_KILLER_2 = SCORE_KILLER_1 - 1
 SCORE_COUNTERMOVE = SCORE_KILLER_1 - 2
 SCORE_BAD_CAPTURE = -(1 << 28)
 SCORE_UNDERPROMOTION = -(1 << 29)
+SEE_CHECKED = 1              # low bit of a good capture's score: its exchange was checked by SEE
 
 
 @kernel(hot=True)
@@ -42,14 +44,17 @@ def mvv_lva(state, move, victim):
 
 
 @kernel(hot=True, inline=True)
-def _noisy_score(bbs, state, tables, move, victim, use_see):
-    """A capture or promotion: under-promotions last, then captures losing by SEE, else MVV-LVA."""
+def _noisy_score(state, move, victim):
+    """A capture or promotion: under-promotions last, else MVV-LVA among the good captures.
+
+    The exchange is not checked yet (the low bit is clear): SEE is costly and
+    most nodes cut off before their later captures are reached, so
+    :func:`pick_checked` checks a capture only when it comes up.
+    """
     promotion = (move >> 12) & 7
     if promotion and promotion != QUEEN:
         return SCORE_UNDERPROMOTION + victim
-    if not use_see or see_ge(bbs, state, tables, move, 0):
-        return SCORE_GOOD_CAPTURE + mvv_lva(state, move, victim)
-    return SCORE_BAD_CAPTURE + mvv_lva(state, move, victim)
+    return SCORE_GOOD_CAPTURE + 2 * mvv_lva(state, move, victim)
 
 
 @kernel(hot=True, inline=True)
@@ -64,8 +69,8 @@ def _quiet_score(heuristics, side, move, killer_1, killer_2, counter):
 
 
 @kernel(hot=True)
-def score_moves(bbs, state, tables, work, start, count, tt_move, ply, previous_move, use_see):
-    """Score the moves in ``work[start:start + count]``."""
+def score_moves(state, work, start, count, tt_move, ply, previous_move):
+    """Score the moves in ``work[start:start + count]``, captures by MVV-LVA alone."""
     side = state[L.SIDE_TO_MOVE]
     killer_1 = work[KILLERS + 2 * ply]
     killer_2 = work[KILLERS + 2 * ply + 1]
@@ -77,14 +82,14 @@ def score_moves(bbs, state, tables, work, start, count, tt_move, ply, previous_m
             continue
         victim = captured_type(state, move)
         if victim >= 0 or (move >> 12) & 7:
-            work[i + SCORES] = _noisy_score(bbs, state, tables, move, victim, use_see)
+            work[i + SCORES] = _noisy_score(state, move, victim)
         else:
             work[i + SCORES] = _quiet_score(work, side, move, killer_1, killer_2, counter)
 
 
 @kernel(hot=True)
-def score_noisy_first(bbs, state, tables, work, start, end):
-    """Move the captures and promotions of ``[start, end)`` to its front and score them (with SEE).
+def score_noisy_first(state, work, start, end):
+    """Move the captures and promotions of ``[start, end)`` to its front and score them.
 
     Returns where the quiet moves begin; they stay unscored until
     :func:`score_quiets`, which a node cut off by a capture never needs.
@@ -96,7 +101,7 @@ def score_noisy_first(bbs, state, tables, work, start, end):
         if victim >= 0 or (move >> 12) & 7:
             work[i] = work[quiets]
             work[quiets] = move
-            work[quiets + SCORES] = _noisy_score(bbs, state, tables, move, victim, True)
+            work[quiets + SCORES] = _noisy_score(state, move, victim)
             quiets += 1
     return quiets
 
@@ -142,3 +147,43 @@ def sort_moves(work, start, end):
             j -= 1
         work[j + 1] = move
         work[j + 1 + SCORES] = score
+
+
+@kernel(hot=True, inline=True)
+def is_unchecked_capture(score):
+    """A capture ordered among the good ones whose exchange SEE has not checked yet."""
+    return SCORE_GOOD_CAPTURE <= score < SCORE_TT_MOVE and (score & SEE_CHECKED) == 0
+
+
+@kernel(hot=True, inline=True)
+def is_checked_capture(score):
+    """A capture that SEE found to win or trade material."""
+    return SCORE_GOOD_CAPTURE <= score < SCORE_TT_MOVE and (score & SEE_CHECKED) != 0
+
+
+@kernel(hot=True)
+def check_capture(bbs, state, tables, work, index):
+    """Check the exchange of the good-capture candidate at ``index``: mark it, or demote it."""
+    score = work[index + SCORES]
+    if see_ge(bbs, state, tables, work[index], 0):
+        work[index + SCORES] = score | SEE_CHECKED
+        return True
+    work[index + SCORES] = score - SCORE_GOOD_CAPTURE + SCORE_BAD_CAPTURE
+    return False
+
+
+@kernel(hot=True, inline=True)
+def pick_checked(bbs, state, tables, work, index, end):
+    """:func:`pick_move`, with the SEE of a capture picked as good checked first (a loser is put back)."""
+    while True:
+        pick_move(work, index, end)
+        if not is_unchecked_capture(work[index + SCORES]) or check_capture(bbs, state, tables, work, index):
+            return work[index]
+
+
+@kernel(hot=True)
+def check_captures(bbs, state, tables, work, start, end):
+    """Check the exchange of every good-capture candidate in ``[start, end)`` (before sorting them)."""
+    for i in range(start, end):
+        if is_unchecked_capture(work[i + SCORES]):
+            check_capture(bbs, state, tables, work, i)

@@ -26,14 +26,16 @@ from jitfish.board.moves import MAX_MOVES
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.search.buffers import (
     C_AGE, C_CURRMOVE, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, MOVES, NO_EVAL, PV, PV_STRIDE, SCORES, STACK,
-    STACK_WIDTH, S_EVAL, S_EXCLUDED, S_MOVE, evaluate_at, set_child_psq, set_null_move_psq, visit_node,
+    STACK_WIDTH, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, evaluate_at, set_child_psq, set_null_move_psq,
+    visit_node,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.history import (
     clear_killers, countermove_index, history_bonus, store_killer, update_history,
 )
 from jitfish.search.movepick import (
-    SCORE_COUNTERMOVE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE, pick_move, score_noisy_first, score_quiets, sort_moves,
+    SCORE_COUNTERMOVE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE, check_captures, is_checked_capture, pick_checked,
+    score_noisy_first, score_quiets, sort_moves,
 )
 from jitfish.search.quiescence import quiescence
 from jitfish.search.see import captured_type, see_ge
@@ -104,7 +106,8 @@ def _update_pv(work, ply, move):
 
 
 @kernel(hot=True)
-def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, alpha, beta, depth, ply, cut_node):
+def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+            alpha, beta, depth, ply, cut_node):
     """The score of the position for the side to move, searched ``depth`` plies.
 
     Fails soft: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower
@@ -125,7 +128,10 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, a
         return 0
     if ply >= MAX_PLY - 1:
         return evaluate_at(bbs, state, tables, weights, control, ply)
-    in_check = is_in_check(bbs, state, tables)
+    frame = STACK + ply * STACK_WIDTH   # this ply's stack fields in ``control``
+    # The parent already knows whether its move gave check (the root's field is 0: unknown).
+    check_known = control[frame + S_CHECK_KNOWN]
+    in_check = check_known == 2 if check_known != 0 else is_in_check(bbs, state, tables)
     age = control[C_AGE]
     base = MOVES + ply * MAX_MOVES
     key = bbs[L.KEY]
@@ -133,7 +139,6 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, a
     pv_node = beta - alpha > 1
     root = ply == 0
     us = state[L.SIDE_TO_MOVE]
-    frame = STACK + ply * STACK_WIDTH   # this ply's stack fields in ``control``
     excluded = control[frame + S_EXCLUDED]
 
     if not root:
@@ -208,9 +213,11 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, a
             reduction = (NMP_BASE_REDUCTION + depth // NMP_DEPTH_DIVISOR
                          + min((eval_estimate - beta) // NMP_EVAL_DIVISOR, NMP_EVAL_MAX))
             control[frame + S_MOVE] = 0
+            control[frame + STACK_WIDTH + S_CHECK_KNOWN] = 1   # passing cannot give check
             set_null_move_psq(control, ply)
             make_null_move(bbs, state, undo, key_history, tables)
-            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, -beta, -beta + 1, depth - reduction - 1, ply + 1,
+            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+                             -beta, -beta + 1, depth - reduction - 1, ply + 1,
                              one - cut_node)
             unmake_null_move(bbs, state, undo, key_history, tables)
             if control[C_STOP] != 0:
@@ -233,7 +240,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, a
             and abs(entry_score) < MATE_BOUND):
         singular_beta = entry_score - SE_MARGIN * depth
         control[frame + S_EXCLUDED] = hash_move
-        score = negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, singular_beta - 1, singular_beta, (depth - 1) // 2, ply,
+        score = negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+                        singular_beta - 1, singular_beta, (depth - 1) // 2, ply,
                         cut_node)
         control[frame + S_EXCLUDED] = 0
         if control[C_STOP] != 0:
@@ -250,8 +258,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, a
         return mated_in(ply) if in_check else 0
     previous_move = control[frame - STACK_WIDTH + S_MOVE] if ply > 0 else 0
     # The TT move goes first and the others are scored only if it does not cut off: at most
-    # cut nodes it does, and scoring (with SEE on every capture) is then saved.  The quiet moves
-    # wait until the good captures are tried.
+    # cut nodes it does, and scoring is then saved.  The quiet moves wait until the good
+    # captures are tried (see movepick).
     scored_from = 0  # 1 when the TT move stands first, unscored moves after it
     if hash_move != 0:
         for j in range(base, base + count):
@@ -281,7 +289,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, a
     for i in range(count):
         here = base + i
         if i == scored_from:
-            unscored = score_noisy_first(bbs, state, tables, work, here, end)
+            unscored = score_noisy_first(state, work, here, end)
         if i < scored_from or skip_quiets or (sort_rest and i > SELECTION_PICKS):
             # Once quiet moves are being skipped, the rest are taken as they lie: only checks, losing
             # captures and under-promotions are left among them, not worth a selection pass to order.
@@ -290,15 +298,17 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, a
             # Good captures go before any quiet move, so quiet moves are scored only once none is left.
             if unscored < end:
                 if here < unscored:
-                    pick_move(work, here, unscored)
-                if here >= unscored or work[here + SCORES] < SCORE_GOOD_CAPTURE or (sort_rest and i == SELECTION_PICKS):
+                    pick_checked(bbs, state, tables, work, here, unscored)
+                if (here >= unscored or work[here + SCORES] < SCORE_GOOD_CAPTURE
+                        or (sort_rest and i == SELECTION_PICKS)):
                     score_quiets(state, work, unscored, end, ply, previous_move)
                     unscored = end
             if unscored == end:
                 if sort_rest and i == SELECTION_PICKS:
+                    check_captures(bbs, state, tables, work, here, end)
                     sort_moves(work, here, end)
                 else:
-                    pick_move(work, here, end)
+                    pick_checked(bbs, state, tables, work, here, end)
             move = work[here]
         if move == excluded:
             continue
@@ -329,8 +339,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, a
                 elif depth <= SEE_MAX_DEPTH and not see_ge(bbs, state, tables, move,
                                                             -SEE_QUIET_MARGIN * depth * depth):
                     prune = True
-            elif depth <= SEE_MAX_DEPTH and not see_ge(bbs, state, tables, move,
-                                                        -SEE_CAPTURE_MARGIN * depth):
+            elif (depth <= SEE_MAX_DEPTH and not is_checked_capture(work[here + SCORES])
+                  and not see_ge(bbs, state, tables, move, -SEE_CAPTURE_MARGIN * depth)):
                 prune = True
 
         if prune and not checks:
@@ -339,6 +349,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, a
         make_move(bbs, state, undo, key_history, tables, move)
         tt_prefetch(tt, bbs[L.KEY])
         control[frame + S_MOVE] = move
+        control[frame + STACK_WIDTH + S_CHECK_KNOWN] = 2 if checks else 1
         if root:
             control[C_CURRMOVE] = move | ((searched + 1) << 32)
 
@@ -354,7 +365,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, a
         # window, later ones with a null window (reduced if late and quiet),
         # re-searched when they unexpectedly beat alpha.
         if searched == 0:
-            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, -beta, -alpha, new_depth, ply + 1, zero)
+            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+                             -beta, -alpha, new_depth, ply + 1, zero)
         else:
             reduction = 0
             if depth >= LMR_MIN_DEPTH and searched >= 1 + 2 * pv_node and quiet:
@@ -373,13 +385,16 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, a
                 else:
                     reduction -= work[here + SCORES] // LMR_HISTORY_DIVISOR
                 reduction = max(0, min(reduction, new_depth - 1))
-            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, -alpha - 1, -alpha, new_depth - reduction, ply + 1,
+            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+                             -alpha - 1, -alpha, new_depth - reduction, ply + 1,
                              one)
             if score > alpha and reduction > 0:
-                score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, -alpha - 1, -alpha, new_depth, ply + 1,
+                score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+                                 -alpha - 1, -alpha, new_depth, ply + 1,
                                  one - cut_node)
             if pv_node and alpha < score < beta:
-                score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control, -beta, -alpha, new_depth, ply + 1, zero)
+                score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+                                 -beta, -alpha, new_depth, ply + 1, zero)
         unmake_move(bbs, state, undo, key_history, tables)
         if control[C_STOP] != 0:
             return 0

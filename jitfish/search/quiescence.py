@@ -23,8 +23,10 @@ from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, is_in_check
 from jitfish.board.moves import MAX_MOVES
 from jitfish.search.buffers import (
-    C_AGE, C_STOP, MOVES, NO_EVAL, PV, PV_STRIDE, STACK, S_Q_ALPHA, S_Q_BEST_MOVE, S_Q_BEST_SCORE, S_Q_BETA, S_Q_COUNT,
-    S_Q_NEXT, S_Q_STAND_PAT, STACK_WIDTH, evaluate_at, set_child_psq, visit_node,
+    C_AGE, C_STOP, MOVES, NO_EVAL, PV, PV_STRIDE, STACK, S_Q_ALPHA, S_Q_BEST_MOVE, S_Q_BEST_SCORE, S_Q_BETA,
+    S_Q_COUNT,
+    S_CHECK_KNOWN, S_Q_NEXT, S_Q_STAND_PAT, STACK_WIDTH, evaluate_at, set_child_psq,
+    visit_node,
 )
 from jitfish.search.movepick import pick_move, score_moves
 from jitfish.search.see import captured_type, see_ge, see_value
@@ -79,7 +81,10 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                 if not settled:
                     base = MOVES + ply * MAX_MOVES
                     count = 0
-                    if is_in_check(bbs, state, tables):
+                    # Negamax knows whether the move into the first node gave check; the
+                    # fields of the plies below hold older values.
+                    check_known = control[STACK + ply * STACK_WIDTH + S_CHECK_KNOWN] if ply == top else 0
+                    if check_known == 2 or (check_known == 0 and is_in_check(bbs, state, tables)):
                         stand_pat = NO_EVAL
                         best_score = -INF
                         count = generate_moves(bbs, state, tables, work, base, GEN_ALL)
@@ -99,8 +104,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                             alpha = max(alpha, stand_pat)
                             count = generate_moves(bbs, state, tables, work, base, GEN_NOISY)
                     if not settled:
-                        score_moves(bbs, state, tables, work, base, count, hash_move,
-                                    ply, 0, False)
+                        score_moves(state, work, base, count, hash_move, ply, 0)
                         frame = STACK + ply * STACK_WIDTH
                         control[frame + S_Q_ALPHA] = alpha
                         control[frame + S_Q_BETA] = beta
@@ -127,7 +131,8 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
             if score > control[frame + S_Q_BEST_SCORE]:
                 control[frame + S_Q_BEST_SCORE] = score
                 if score > control[frame + S_Q_ALPHA]:
-                    control[frame + S_Q_BEST_MOVE] = work[MOVES + ply * MAX_MOVES + control[frame + S_Q_NEXT] - 1]
+                    made = MOVES + ply * MAX_MOVES + control[frame + S_Q_NEXT] - 1
+                    control[frame + S_Q_BEST_MOVE] = work[made]
                     if score >= control[frame + S_Q_BETA]:
                         control[frame + S_Q_NEXT] = control[frame + S_Q_COUNT]   # cut off
                     else:

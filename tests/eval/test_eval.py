@@ -125,7 +125,8 @@ def _psq_after_each_move(fen: str, plies: int, seed: int, weights, chess960: boo
         if not len(moves):
             break
         move = int(moves[rng.integers(len(moves))])
-        kinds.add({1: "en passant", 2: "castling"}.get(move >> 15, "promotion" if (move >> 12) & 7 else "normal"))
+        promotion = "promotion" if (move >> 12) & 7 else "normal"
+        kinds.add({1: "en passant", 2: "castling"}.get(move >> 15, promotion))
         dmg, deg = psq_delta(p.state, weights, move)
         board.push(move)
         mg, eg = mg + dmg, eg + deg
