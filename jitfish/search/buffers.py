@@ -14,7 +14,8 @@ seven machine words):
   countermoves, laid out from 0 by :mod:`jitfish.search.history`), from
   ``PV`` the triangular PV table (row ``ply`` at ``PV + ply * PV_STRIDE``:
   length, then moves), from ``MOVES`` ``MAX_MOVES`` move slots per ply, and
-  each slot's ordering score ``SCORES`` slots further on.
+  each slot's ordering score ``SCORES`` slots further on, then from ``LMR``
+  the late-move reduction table (filled once, by negamax's formula).
 """
 
 from __future__ import annotations
@@ -64,7 +65,9 @@ MOVES_SIZE = (MAX_PLY + 2) * MAX_MOVES
 PV = HEURISTICS_SIZE
 MOVES = PV + PV_SIZE
 SCORES = MOVES_SIZE          # from a move's slot to its score's
-WORK_SIZE = MOVES + 2 * MOVES_SIZE
+LMR = MOVES + 2 * MOVES_SIZE  # late-move reductions by [depth * LMR_SIDE + move number], written once
+LMR_SIDE = 64
+WORK_SIZE = LMR + LMR_SIDE * LMR_SIDE
 
 
 @kernel(hot=True)
@@ -78,7 +81,7 @@ def visit_node(control, ply):
         control[C_STOP] = 1
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def set_child_psq(control, state, weights, ply, move):
     """Before ``move`` is made at ``ply``: the material and piece-square score of the position after it."""
     mg, eg = psq_delta(state, weights, move)
@@ -96,7 +99,7 @@ def set_null_move_psq(control, ply):
     control[here + STACK_WIDTH + S_PSQ_EG] = control[here + S_PSQ_EG]
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def evaluate_at(bbs, state, tables, weights, control, ply):
     """The static evaluation at ``ply``, from the material and piece-square score kept on the stack."""
     here = STACK + ply * STACK_WIDTH

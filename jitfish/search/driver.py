@@ -96,6 +96,7 @@ class _Worker:
         self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
         self.heuristics = self.work[:HEURISTICS_SIZE]
         self.pv = self.work[B.PV:B.PV + B.PV_SIZE]
+        self.work[B.LMR:B.LMR + B.LMR_SIDE * B.LMR_SIDE] = N.late_move_reductions()
         self.position = None
 
     def prepare(self, position, age: int, node_limit: int, root_moves: list[int]) -> None:

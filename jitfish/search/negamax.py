@@ -25,9 +25,9 @@ from jitfish.board.movegen import (
 from jitfish.board.moves import MAX_MOVES
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.search.buffers import (
-    C_AGE, C_CURRMOVE, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, MOVES, NO_EVAL, PV, PV_STRIDE, SCORES, STACK,
-    STACK_WIDTH, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, evaluate_at, set_child_psq, set_null_move_psq,
-    visit_node,
+    C_AGE, C_CURRMOVE, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, LMR, LMR_SIDE, MOVES, NO_EVAL, PV, PV_STRIDE,
+    SCORES, STACK, STACK_WIDTH, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, evaluate_at, set_child_psq,
+    set_null_move_psq, visit_node,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.history import (
@@ -75,6 +75,19 @@ SE_MARGIN = 2                # ... singular beta = tt score - this * depth
 ASPIRATION_DELTA = 25        # (driver) first aspiration half-window
 SELECTION_PICKS = 4          # moves picked by selection before the rest are sorted at once
 # ---------------------------------------------------------------------------
+
+def late_move_reductions() -> np.ndarray:
+    """The reduction table negamax reads from ``work[LMR:]``: ``[depth * LMR_SIDE + move number]``.
+
+    ``LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR``, truncated; computed
+    once here rather than with two logarithms per reduced move.
+    """
+    table = np.zeros((LMR_SIDE, LMR_SIDE), dtype=np.int32)
+    for depth in range(1, LMR_SIDE):
+        for number in range(1, LMR_SIDE):
+            table[depth, number] = int(LMR_BASE + math.log(depth) * math.log(number) / LMR_DIVISOR)
+    return table.ravel()
+
 
 @kernel(hot=True)
 def _has_non_pawn_material(bbs, side):
@@ -370,7 +383,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         else:
             reduction = 0
             if depth >= LMR_MIN_DEPTH and searched >= 1 + 2 * pv_node and quiet:
-                reduction = np.int64(LMR_BASE + math.log(depth) * math.log(searched + 1) / LMR_DIVISOR)
+                reduction = np.int64(work[LMR + min(depth, LMR_SIDE - 1) * LMR_SIDE
+                                          + min(searched + 1, LMR_SIDE - 1)])
                 if not pv_node:
                     reduction += 1
                 if not improving:

@@ -66,3 +66,29 @@ def test_transposition_table_buckets_start_on_cache_lines():
         assert table.ctypes.data % 64 == 0
         assert table.nbytes == (megabytes << 20) // 64 * 64
         assert not table.any()
+
+
+def test_late_move_reduction_table_follows_its_formula():
+    from jitfish.search.buffers import LMR_SIDE
+    from jitfish.search.negamax import late_move_reductions
+
+    table = late_move_reductions()
+    assert table.shape == (LMR_SIDE * LMR_SIDE,)
+    # 0.75 + ln(d) ln(m) / 2.25, truncated: (3, 4) -> 1.43, (8, 20) -> 3.52, (20, 40) -> 5.66.
+    assert table[3 * LMR_SIDE + 4] == 1
+    assert table[8 * LMR_SIDE + 20] == 3
+    assert table[20 * LMR_SIDE + 40] == 5
+    assert table[1 * LMR_SIDE + 30] == 0        # ln 1 = 0: base only, truncated
+    assert (np.diff(table.reshape(LMR_SIDE, LMR_SIDE)[1:, 1:], axis=1) >= 0).all()   # later moves, more
+
+
+def test_searcher_work_array_holds_the_reduction_table():
+    from jitfish.search.buffers import LMR, LMR_SIDE
+    from jitfish.search.driver import Searcher
+    from jitfish.search.negamax import late_move_reductions
+
+    searcher = Searcher(hash_mb=1)
+    searcher.search(jitfish.Board(), jitfish.SearchLimits(depth=4))
+    searcher.clear()
+    work = searcher._workers[0].work
+    assert (work[LMR:LMR + LMR_SIDE * LMR_SIDE] == late_move_reductions()).all()
