@@ -16,6 +16,8 @@ nodes cut off before either is needed.
 
 from __future__ import annotations
 
+import numpy as np
+
 from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.squares import QUEEN
@@ -165,7 +167,8 @@ def is_checked_capture(score):
 def check_capture(bbs, state, tables, work, index):
     """Check the exchange of the good-capture candidate at ``index``: mark it, or demote it."""
     score = work[index + SCORES]
-    if see_ge(bbs, state, tables, work[index], 0):
+    # An int64 move and threshold, as negamax passes them: one compiled see_ge serves both.
+    if see_ge(bbs, state, tables, np.int64(work[index]), index - index):
         work[index + SCORES] = score | SEE_CHECKED
         return True
     work[index + SCORES] = score - SCORE_GOOD_CAPTURE + SCORE_BAD_CAPTURE

@@ -135,6 +135,9 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         return quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control, alpha, beta, ply)
     zero = ply - ply
     one = zero + 1
+    # Likewise the move generator's mode: an int64 value, not a literal, so that the search
+    # shares one compiled generate_moves with the Python API instead of compiling one per mode.
+    all_moves = zero + GEN_ALL
     visit_node(control, ply)
     work[PV + ply * PV_STRIDE] = 0
     if control[C_STOP] != 0:
@@ -161,7 +164,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         if is_repetition(bbs, state, key_history) or insufficient_material(bbs):
             return 0
         if state[L.HALFMOVE_CLOCK] >= 100:
-            if in_check and generate_moves(bbs, state, tables, work, base, GEN_ALL) == 0:
+            if in_check and generate_moves(bbs, state, tables, work, base, all_moves) == 0:
                 return mated_in(ply)
             return 0
 
@@ -266,7 +269,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         work[PV + ply * PV_STRIDE] = 0
 
     # Step 10. Generate and order the moves.
-    count = generate_moves(bbs, state, tables, work, base, GEN_ALL)
+    count = generate_moves(bbs, state, tables, work, base, all_moves)
     if count == 0:
         return mated_in(ply) if in_check else 0
     previous_move = control[frame - STACK_WIDTH + S_MOVE] if ply > 0 else 0
@@ -306,7 +309,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         if i < scored_from or skip_quiets or (sort_rest and i > SELECTION_PICKS):
             # Once quiet moves are being skipped, the rest are taken as they lie: only checks, losing
             # captures and under-promotions are left among them, not worth a selection pass to order.
-            move = work[here]
+            move = np.int64(work[here])
         else:
             # Good captures go before any quiet move, so quiet moves are scored only once none is left.
             if unscored < end:
@@ -322,7 +325,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
                     sort_moves(work, here, end)
                 else:
                     pick_checked(bbs, state, tables, work, here, end)
-            move = work[here]
+            move = np.int64(work[here])
         if move == excluded:
             continue
         if root and not _root_allowed(control, move):

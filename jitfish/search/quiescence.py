@@ -17,6 +17,8 @@ calls a *recursive* one is what trips Numba's cache, issue #6061).
 
 from __future__ import annotations
 
+import numpy as np
+
 from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
@@ -53,6 +55,11 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
     """
     top = ply
     age = control[C_AGE]
+    # int64 values rather than literals: the callees are then compiled once, for the types the
+    # Python API and negamax call them with, not once more for each constant.
+    all_moves = ply - ply + GEN_ALL
+    noisy_moves = ply - ply + GEN_NOISY
+    see_floor = ply - ply + SEE_MIN_GAIN
     step = STEP_ENTER
     value = 0   # the score of the node being left
     while True:
@@ -87,7 +94,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                     if check_known == 2 or (check_known == 0 and is_in_check(bbs, state, tables)):
                         stand_pat = NO_EVAL
                         best_score = -INF
-                        count = generate_moves(bbs, state, tables, work, base, GEN_ALL)
+                        count = generate_moves(bbs, state, tables, work, base, all_moves)
                         if count == 0:
                             value = mated_in(ply)
                             settled = True
@@ -102,7 +109,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                             settled = True
                         else:
                             alpha = max(alpha, stand_pat)
-                            count = generate_moves(bbs, state, tables, work, base, GEN_NOISY)
+                            count = generate_moves(bbs, state, tables, work, base, noisy_moves)
                     if not settled:
                         score_moves(state, work, base, count, hash_move, ply, 0)
                         frame = STACK + ply * STACK_WIDTH
@@ -147,7 +154,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
         stand_pat = control[frame + S_Q_STAND_PAT]
         move = 0
         while i < count:
-            candidate = pick_move(work, base + i, base + count)
+            candidate = np.int64(pick_move(work, base + i, base + count))
             i += 1
             if stand_pat != NO_EVAL:
                 # Delta pruning: even winning this piece for free cannot reach alpha.
@@ -155,7 +162,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                         stand_pat + see_value(captured_type(state, candidate)) + DELTA_MARGIN <= alpha:
                     continue
                 # SEE pruning: a capture that loses material does not resolve anything.
-                if not see_ge(bbs, state, tables, candidate, SEE_MIN_GAIN):
+                if not see_ge(bbs, state, tables, candidate, see_floor):
                     continue
             move = candidate
             break
