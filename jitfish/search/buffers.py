@@ -24,6 +24,7 @@ from jitfish.jit import kernel
 from jitfish.board.moves import MAX_MOVES
 from jitfish.eval.evaluation import evaluate_with_psq, psq_delta
 from jitfish.search.history import HEURISTICS_SIZE
+from jitfish.search.tt import tt_eval
 from jitfish.types import INF, MAX_PLY
 
 # The control array.
@@ -44,7 +45,10 @@ S_MOVE = 1                   # move made from this ply (0: null move)
 S_EXCLUDED = 2               # move left out by a singular-extension search
 S_PSQ_MG = 10                # material + piece-square score (white's view), kept move by move
 S_PSQ_EG = 11
-S_CHECK_KNOWN = 12           # set by the parent just before the call: 1 + whether its move gave check
+S_CHECK_KNOWN = 12           # set by the parent just before the call: one of the three below
+CHECK_UNKNOWN = 0            # (the root, and quiescence's inner nodes: test it)
+GAVE_NO_CHECK = 1
+GAVE_CHECK = 2
 # ... and a quiescence node's frame, kept here while its child is searched.
 S_Q_ALPHA = 3
 S_Q_BETA = 4
@@ -97,6 +101,14 @@ def set_null_move_psq(control, ply):
     here = STACK + ply * STACK_WIDTH
     control[here + STACK_WIDTH + S_PSQ_MG] = control[here + S_PSQ_MG]
     control[here + STACK_WIDTH + S_PSQ_EG] = control[here + S_PSQ_EG]
+
+
+@kernel(hot=True, inline=True)
+def static_eval_at(bbs, state, tables, weights, control, ply, found, data):
+    """The static evaluation at ``ply``: stored in the TT entry ``data`` if ``found``, else computed."""
+    if found:
+        return tt_eval(data)
+    return evaluate_at(bbs, state, tables, weights, control, ply)
 
 
 @kernel(hot=True, inline=True)

@@ -295,9 +295,8 @@ class Searcher:
                 return
 
     def _helper_loop(self, worker: _Worker, index: int, max_depth: int) -> None:
-        score = 0
         for depth in range(1 + index % 2, max_depth + 1):
-            score = worker.search_root(self._tt, self._weights, -INF, INF, depth)
+            worker.search_root(self._tt, self._weights, -INF, INF, depth)
             if worker.stopped:
                 return
 

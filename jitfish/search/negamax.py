@@ -26,8 +26,8 @@ from jitfish.board.moves import MAX_MOVES
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.search.buffers import (
     C_AGE, C_CURRMOVE, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, LMR, LMR_SIDE, MOVES, NO_EVAL, PV, PV_STRIDE,
-    SCORES, STACK, STACK_WIDTH, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, evaluate_at, set_child_psq,
-    set_null_move_psq, visit_node,
+    SCORES, STACK, STACK_WIDTH, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, CHECK_UNKNOWN, GAVE_CHECK,
+    GAVE_NO_CHECK, evaluate_at, set_child_psq, set_null_move_psq, static_eval_at, visit_node,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.history import (
@@ -40,7 +40,7 @@ from jitfish.search.movepick import (
 from jitfish.search.quiescence import quiescence
 from jitfish.search.see import captured_type, see_ge
 from jitfish.search.tt import (
-    tt_bound, tt_depth, tt_eval, tt_move, tt_prefetch, tt_probe, tt_score, tt_store,
+    bound_settles, tt_bound, tt_depth, tt_move, tt_prefetch, tt_probe, tt_score, tt_store,
 )
 from jitfish.types import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, INF, MATE_BOUND, MAX_PLY, mate_in, mated_in,
@@ -147,7 +147,10 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
     frame = STACK + ply * STACK_WIDTH   # this ply's stack fields in ``control``
     # The parent already knows whether its move gave check (the root's field is 0: unknown).
     check_known = control[frame + S_CHECK_KNOWN]
-    in_check = check_known == 2 if check_known != 0 else is_in_check(bbs, state, tables)
+    if check_known == CHECK_UNKNOWN:
+        in_check = is_in_check(bbs, state, tables)
+    else:
+        in_check = check_known == GAVE_CHECK
     age = control[C_AGE]
     base = MOVES + ply * MAX_MOVES
     key = bbs[L.KEY]
@@ -188,9 +191,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         entry_bound = tt_bound(data)
         entry_depth = tt_depth(data)
         if (not pv_node and excluded == 0 and entry_depth >= depth
-                and ((entry_bound == BOUND_LOWER and entry_score >= beta)
-                     or (entry_bound == BOUND_UPPER and entry_score <= alpha)
-                     or entry_bound == BOUND_EXACT)):
+                and bound_settles(entry_bound, entry_score, alpha, beta)):
             return entry_score
 
     # Step 5. Static evaluation (none in check), and whether it improved on
@@ -199,10 +200,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         static_eval = NO_EVAL
         eval_estimate = NO_EVAL
     else:
-        if found:
-            static_eval = tt_eval(data)
-        else:
-            static_eval = evaluate_at(bbs, state, tables, weights, control, ply)
+        static_eval = static_eval_at(bbs, state, tables, weights, control, ply, found, data)
         eval_estimate = static_eval
         # A TT score bounded on the right side is a better estimate.
         if found and ((entry_bound == BOUND_LOWER and entry_score > static_eval)
@@ -229,7 +227,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
             reduction = (NMP_BASE_REDUCTION + depth // NMP_DEPTH_DIVISOR
                          + min((eval_estimate - beta) // NMP_EVAL_DIVISOR, NMP_EVAL_MAX))
             control[frame + S_MOVE] = 0
-            control[frame + STACK_WIDTH + S_CHECK_KNOWN] = 1   # passing cannot give check
+            control[frame + STACK_WIDTH + S_CHECK_KNOWN] = GAVE_NO_CHECK   # passing cannot give check
             set_null_move_psq(control, ply)
             make_null_move(bbs, state, undo, key_history, tables)
             score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
@@ -365,7 +363,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         make_move(bbs, state, undo, key_history, tables, move)
         tt_prefetch(tt, bbs[L.KEY])
         control[frame + S_MOVE] = move
-        control[frame + STACK_WIDTH + S_CHECK_KNOWN] = 2 if checks else 1
+        control[frame + STACK_WIDTH + S_CHECK_KNOWN] = GAVE_CHECK if checks else GAVE_NO_CHECK
         if root:
             control[C_CURRMOVE] = move | ((searched + 1) << 32)
 
@@ -433,7 +431,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
                         if ply > 0:
                             work[countermove_index(previous_move)] = move
                         for j in range(base, base + i):
-                            other = work[j]
+                            other = np.int64(work[j])   # as ``move``: one compiled update_history
                             if captured_type(state, other) < 0 and ((other >> 12) & 7) == 0:
                                 update_history(work, us, other, -bonus)
                     break

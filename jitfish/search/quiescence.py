@@ -25,17 +25,16 @@ from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, is_in_check
 from jitfish.board.moves import MAX_MOVES
 from jitfish.search.buffers import (
-    C_AGE, C_STOP, MOVES, NO_EVAL, PV, PV_STRIDE, STACK, S_Q_ALPHA, S_Q_BEST_MOVE, S_Q_BEST_SCORE, S_Q_BETA,
-    S_Q_COUNT,
-    S_CHECK_KNOWN, S_Q_NEXT, S_Q_STAND_PAT, STACK_WIDTH, evaluate_at, set_child_psq,
-    visit_node,
+    C_AGE, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, MOVES, NO_EVAL, PV, PV_STRIDE, STACK, STACK_WIDTH,
+    S_CHECK_KNOWN, S_Q_ALPHA, S_Q_BEST_MOVE, S_Q_BEST_SCORE, S_Q_BETA, S_Q_COUNT, S_Q_NEXT, S_Q_STAND_PAT,
+    evaluate_at, set_child_psq, static_eval_at, visit_node,
 )
 from jitfish.search.movepick import pick_move, score_moves
 from jitfish.search.see import captured_type, see_ge, see_value
 from jitfish.search.tt import (
-    tt_bound, tt_eval, tt_move, tt_prefetch, tt_probe, tt_score, tt_store,
+    bound_settles, tt_bound, tt_move, tt_prefetch, tt_probe, tt_score, tt_store,
 )
-from jitfish.types import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, INF, MAX_PLY, mated_in
+from jitfish.types import BOUND_LOWER, BOUND_UPPER, INF, MAX_PLY, mated_in
 
 DELTA_MARGIN = 200           # delta pruning: a capture must reach alpha with this much to spare
 SEE_MIN_GAIN = 0             # captures that lose material by SEE are not searched
@@ -79,9 +78,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                 if found:
                     entry_score = tt_score(data, ply)
                     entry_bound = tt_bound(data)
-                    if ((entry_bound == BOUND_LOWER and entry_score >= beta)
-                            or (entry_bound == BOUND_UPPER and entry_score <= alpha)
-                            or entry_bound == BOUND_EXACT):
+                    if bound_settles(entry_bound, entry_score, alpha, beta):
                         value = entry_score
                         settled = True
                     hash_move = tt_move(data)
@@ -90,8 +87,11 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                     count = 0
                     # Negamax knows whether the move into the first node gave check; the
                     # fields of the plies below hold older values.
-                    check_known = control[STACK + ply * STACK_WIDTH + S_CHECK_KNOWN] if ply == top else 0
-                    if check_known == 2 or (check_known == 0 and is_in_check(bbs, state, tables)):
+                    check_known = CHECK_UNKNOWN
+                    if ply == top:
+                        check_known = control[STACK + ply * STACK_WIDTH + S_CHECK_KNOWN]
+                    if check_known == GAVE_CHECK or (check_known == CHECK_UNKNOWN
+                                                     and is_in_check(bbs, state, tables)):
                         stand_pat = NO_EVAL
                         best_score = -INF
                         count = generate_moves(bbs, state, tables, work, base, all_moves)
@@ -99,10 +99,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                             value = mated_in(ply)
                             settled = True
                     else:
-                        if found:
-                            stand_pat = tt_eval(data)
-                        else:
-                            stand_pat = evaluate_at(bbs, state, tables, weights, control, ply)
+                        stand_pat = static_eval_at(bbs, state, tables, weights, control, ply, found, data)
                         best_score = stand_pat
                         if stand_pat >= beta:
                             value = stand_pat

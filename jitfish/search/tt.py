@@ -30,7 +30,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from jitfish.jit import kernel
-from jitfish.types import MATE_BOUND, BOUND_EXACT
+from jitfish.types import MATE_BOUND, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
 
 BUCKET_ENTRIES = 4
 ENTRY_WORDS = 2
@@ -168,6 +168,13 @@ def tt_score(data, ply):
 @kernel(hot=True)
 def tt_eval(data):
     return np.int64((data >> _S50) & _MASK_14) - 8192
+
+
+@kernel(hot=True, inline=True)
+def bound_settles(bound, score, alpha, beta):
+    """Whether a stored score with this bound decides the node for the window (alpha, beta)."""
+    return ((bound == BOUND_LOWER and score >= beta) or (bound == BOUND_UPPER and score <= alpha)
+            or bound == BOUND_EXACT)
 
 
 @kernel(hot=True)

@@ -15,7 +15,7 @@ from jitfish.board.tables import lookup_tables
 from jitfish.eval import evaluate, evaluate_terms
 from jitfish.eval.evaluation import evaluate_white
 from jitfish.eval.params import (
-    OFFSETS, TERMS, WEIGHTS_FILE, WEIGHTS_SIZE, default_weights, load_weights, weights_from_dict,
+    OFFSETS, TERMS, WEIGHTS_FILE, WEIGHTS_SIZE, default_weights, weights_from_dict,
     weights_to_dict,
 )
 
