@@ -138,13 +138,21 @@ class SprtState:
         return {**asdict(config), **asdict(self)}
 
 
+SPRT_MIN_PAIRS = 8
+"""Complete opening pairs before the test may decide.  The LLR's variance is estimated from the samples, and
+from a handful of them (one lost game, one won pair) it is near zero, so the LLR would cross a bound by chance:
+a match stopped after its first game that way."""
+
+
 def sprt_state(stats: PairingStats, config: SprtConfig) -> SprtState:
-    """LLR from opening pairs when any are complete, from single games otherwise."""
-    if sum(stats.pentanomial) > 0:
+    """LLR from opening pairs when any are complete, from single games otherwise (shown, never decisive)."""
+    pairs = sum(stats.pentanomial)
+    if pairs > 0:
         llr, model = llr_pentanomial(stats.pentanomial, config.elo0, config.elo1), "pentanomial"
     else:
         llr, model = llr_trinomial(stats.wins, stats.draws, stats.losses, config.elo0, config.elo1), "trinomial"
-    return SprtState(llr, config.lower_bound, config.upper_bound, config.decide(llr), model)
+    decision = config.decide(llr) if pairs >= SPRT_MIN_PAIRS else None
+    return SprtState(llr, config.lower_bound, config.upper_bound, decision, model)
 
 
 def _clean(value: Any) -> Any:

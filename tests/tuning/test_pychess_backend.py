@@ -89,11 +89,14 @@ def test_crash_in_a_longer_match_keeps_going() -> None:
 
 
 def test_sprt_stops_early() -> None:
+    from tuning.results import SPRT_MIN_PAIRS
+
     summary = play(random_mover("winner"), random_mover("loser", "--crash-after", "0"), rounds=50,
                    concurrency=1, sprt=SprtConfig(0, 5, 0.05, 0.05))
     assert summary["stopped_early"] and summary["sprt"]["decision"] == "H1"
     assert summary["sprt"]["llr"] >= summary["sprt"]["upper_bound"]
-    assert summary["games"] < 10 and summary["games"] % 2 == 0
+    # It stops as soon as the test may decide: after SPRT_MIN_PAIRS complete opening pairs.
+    assert summary["games"] == 2 * SPRT_MIN_PAIRS
 
 
 def test_engine_that_cannot_start_is_an_error() -> None:

@@ -78,3 +78,18 @@ def test_parse_sprt() -> None:
         parse_sprt(["elo2=3"])
     with pytest.raises(ValueError):
         parse_sprt(["elo0=5", "elo1=0"])
+
+
+def test_a_handful_of_games_never_decides() -> None:
+    # One lost game (or one won pair) has almost no spread: its LLR is far past a bound, but a
+    # match must not stop on it.
+    from tuning.results import PairingStats, SPRT_MIN_PAIRS, sprt_state
+
+    config = SprtConfig(-10, 0)
+    one_loss = PairingStats("a", "b", losses=1)
+    assert config.decide(sprt_state(one_loss, config).llr) == "H0"
+    assert sprt_state(one_loss, config).decision is None
+    few_pairs = PairingStats("a", "b", wins=2 * (SPRT_MIN_PAIRS - 1), pentanomial=(0, 0, 0, 0, SPRT_MIN_PAIRS - 1))
+    assert sprt_state(few_pairs, config).decision is None
+    enough = PairingStats("a", "b", wins=2 * SPRT_MIN_PAIRS, pentanomial=(0, 0, 0, 0, SPRT_MIN_PAIRS))
+    assert sprt_state(enough, config).decision == "H1"
