@@ -36,7 +36,8 @@ C_AGE = 4                    # TT generation of this search
 C_POLL_MASK = 5              # poll the limits when nodes & mask == 0
 C_ROOT_COUNT = 6             # number of allowed root moves (0: all)
 C_CURRMOVE = 7               # root move being searched | its number << 32 (for currmove reports)
-C_ROOT_MOVES = 8             # allowed root moves
+C_NMP_MIN_PLY = 8            # no null move before this ply (set during a null-move verification search)
+C_ROOT_MOVES = 9             # allowed root moves
 STACK = C_ROOT_MOVES + MAX_MOVES   # where the per-ply stack begins
 
 # Per-ply stack fields: negamax's ...

@@ -22,7 +22,7 @@ from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.squares import QUEEN
 from jitfish.search.buffers import SCORES
-from jitfish.search.history import KILLERS, countermove_index, history_index
+from jitfish.search.history import KILLERS, countermove_index, history_index, update_history
 from jitfish.search.see import captured_type, see_ge
 
 SCORE_TT_MOVE = 1 << 30
@@ -33,6 +33,7 @@ SCORE_COUNTERMOVE = SCORE_KILLER_1 - 2
 SCORE_BAD_CAPTURE = -(1 << 28)
 SCORE_UNDERPROMOTION = -(1 << 29)
 SEE_CHECKED = 1              # low bit of a good capture's score: its exchange was checked by SEE
+SEARCHED_QUIET = -(1 << 31)  # the score slot of a quiet move once searched (below every real score)
 
 
 @kernel(hot=True)
@@ -190,3 +191,21 @@ def check_captures(bbs, state, tables, work, start, end):
     for i in range(start, end):
         if is_unchecked_capture(work[i + SCORES]):
             check_capture(bbs, state, tables, work, i)
+
+
+@kernel(hot=True, inline=True)
+def mark_searched_quiet(work, index):
+    """Record that the quiet move at ``index`` was searched (its score is no longer needed: the
+    picker only looks at the moves after the one it handed out)."""
+    work[index + SCORES] = SEARCHED_QUIET
+
+
+@kernel(hot=True)
+def penalise_searched_quiets(work, side, start, end, bonus):
+    """Lower the history of the quiet moves of ``[start, end)`` that were searched before a cut-off.
+
+    Moves that were pruned, excluded or not allowed at the root carry other scores and are left alone.
+    """
+    for j in range(start, end):
+        if work[j + SCORES] == SEARCHED_QUIET:
+            update_history(work, side, np.int64(work[j]), -bonus)   # int64 as negamax's: one compile

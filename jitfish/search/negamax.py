@@ -22,11 +22,12 @@ from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmak
 from jitfish.board.movegen import (
     GEN_ALL, check_squares, generate_moves, gives_check_given, is_in_check,
 )
+from jitfish.board.bitops import popcount
 from jitfish.board.moves import MAX_MOVES
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.search.buffers import (
-    C_AGE, C_CURRMOVE, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, LMR, LMR_SIDE, MOVES, NO_EVAL, PV, PV_STRIDE,
-    SCORES, STACK, STACK_WIDTH, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, CHECK_UNKNOWN, GAVE_CHECK,
+    C_AGE, C_CURRMOVE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, LMR, LMR_SIDE, MOVES, NO_EVAL, PV,
+    PV_STRIDE, SCORES, STACK, STACK_WIDTH, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, CHECK_UNKNOWN, GAVE_CHECK,
     GAVE_NO_CHECK, evaluate_at, set_child_psq, set_null_move_psq, static_eval_at, visit_node,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
@@ -34,8 +35,8 @@ from jitfish.search.history import (
     clear_killers, countermove_index, history_bonus, store_killer, update_history,
 )
 from jitfish.search.movepick import (
-    SCORE_COUNTERMOVE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE, check_captures, is_checked_capture, pick_checked,
-    score_noisy_first, score_quiets, sort_moves,
+    SCORE_COUNTERMOVE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE, check_captures, is_checked_capture,
+    mark_searched_quiet, penalise_searched_quiets, pick_checked, score_noisy_first, score_quiets, sort_moves,
 )
 from jitfish.search.quiescence import quiescence
 from jitfish.search.see import captured_type, see_ge
@@ -52,10 +53,14 @@ from jitfish.types import (
 RFP_MAX_DEPTH = 8            # reverse futility: only this close to the leaves
 RFP_MARGIN = 80              # ... static eval must beat beta by this per ply
 NMP_MIN_DEPTH = 3            # null move: from this depth
+NMP_MIN_PIECES = 2           # ... with at least this many pieces besides king and pawns (zugzwang)
 NMP_BASE_REDUCTION = 3       # ... reduce by this
 NMP_DEPTH_DIVISOR = 4        # ... plus depth / this
 NMP_EVAL_DIVISOR = 200       # ... plus (eval - beta) / this
 NMP_EVAL_MAX = 3             # ... (at most this much)
+NMP_VERIFY_DEPTH = 12        # ... from this depth a cut-off is verified (zugzwang)
+NMP_VERIFY_PLIES_NUM = 3     # ... with no null move for the next 3/4 of the reduced depth
+NMP_VERIFY_PLIES_DEN = 4
 IIR_MIN_DEPTH = 4            # internal iterative reduction without a TT move
 FUTILITY_MAX_DEPTH = 6       # futility pruning of quiet moves near the leaves
 FUTILITY_BASE = 100          # ... when eval + base + margin * depth <= alpha
@@ -90,9 +95,15 @@ def late_move_reductions() -> np.ndarray:
 
 
 @kernel(hot=True)
-def _has_non_pawn_material(bbs, side):
+def _pieces(bbs, side):
+    """The side's knights, bishops, rooks and queens."""
     base = side * 6
-    return (bbs[base + KNIGHT] | bbs[base + BISHOP] | bbs[base + ROOK] | bbs[base + QUEEN]) != 0
+    return bbs[base + KNIGHT] | bbs[base + BISHOP] | bbs[base + ROOK] | bbs[base + QUEEN]
+
+
+@kernel(hot=True)
+def _has_non_pawn_material(bbs, side):
+    return _pieces(bbs, side) != 0
 
 
 @kernel(hot=True)
@@ -219,25 +230,45 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
             return eval_estimate
 
         # Step 7. Null move pruning: if passing still fails high, a real move
-        # almost surely does.  Not with only king and pawns (zugzwang), not
-        # twice in a row.
+        # almost surely does -- except in zugzwang, where every real move is
+        # worse than none.  So not with fewer than two pieces besides king and
+        # pawns (where zugzwang is common), not twice in a row, and not against
+        # a beta that is itself a mate score: there the question is whether
+        # *every* move is mated, which passing cannot answer.  A deep cut-off
+        # is verified by searching the real moves to the reduced depth, with no
+        # null move for the next plies.
         previous = control[frame - STACK_WIDTH + S_MOVE] if ply > 0 else 1
         if (depth >= NMP_MIN_DEPTH and eval_estimate >= beta and previous != 0
-                and _has_non_pawn_material(bbs, us)):
+                and beta > -MATE_BOUND and ply >= control[C_NMP_MIN_PLY]
+                and popcount(_pieces(bbs, us)) >= NMP_MIN_PIECES):
             reduction = (NMP_BASE_REDUCTION + depth // NMP_DEPTH_DIVISOR
                          + min((eval_estimate - beta) // NMP_EVAL_DIVISOR, NMP_EVAL_MAX))
+            null_depth = depth - reduction - 1
             control[frame + S_MOVE] = 0
             control[frame + STACK_WIDTH + S_CHECK_KNOWN] = GAVE_NO_CHECK   # passing cannot give check
             set_null_move_psq(control, ply)
             make_null_move(bbs, state, undo, key_history, tables)
             score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
-                             -beta, -beta + 1, depth - reduction - 1, ply + 1,
+                             -beta, -beta + 1, null_depth, ply + 1,
                              one - cut_node)
             unmake_null_move(bbs, state, undo, key_history, tables)
             if control[C_STOP] != 0:
                 return 0
             if score >= beta:
-                return beta if score >= MATE_BOUND else score
+                if score >= MATE_BOUND:
+                    score = beta   # a mate found after passing is not proven
+                if depth < NMP_VERIFY_DEPTH or control[C_NMP_MIN_PLY] != 0:
+                    return score
+                # Verification (before moves are generated: it reuses this ply's buffers).
+                control[C_NMP_MIN_PLY] = ply + NMP_VERIFY_PLIES_NUM * null_depth // NMP_VERIFY_PLIES_DEN
+                verified = negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+                                   beta - 1, beta, null_depth, ply, zero)
+                control[C_NMP_MIN_PLY] = 0
+                if control[C_STOP] != 0:
+                    return 0
+                if verified >= beta:
+                    return score
+                work[PV + ply * PV_STRIDE] = 0
 
     # Step 8. Internal iterative reduction: with no TT move the ordering is
     # poor; search shallower and let the next iteration do the work.
@@ -414,6 +445,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         if control[C_STOP] != 0:
             return 0
         searched += 1
+        if quiet:
+            mark_searched_quiet(work, here)
 
         if score > best_score:
             best_score = score
@@ -423,17 +456,16 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
                     _update_pv(work, ply, move)
                 if score >= beta:
                     # A quiet move that refutes: remember it, and lower the
-                    # history of the quiet moves tried before it.
+                    # history of the quiet moves searched before it (not of
+                    # those pruned, excluded or left out at the root: they
+                    # did not fail, they were not tried).
                     if quiet:
                         bonus = history_bonus(depth)
                         store_killer(work, ply, move)
                         update_history(work, us, move, bonus)
                         if ply > 0:
                             work[countermove_index(previous_move)] = move
-                        for j in range(base, base + i):
-                            other = np.int64(work[j])   # as ``move``: one compiled update_history
-                            if captured_type(state, other) < 0 and ((other >> 12) & 7) == 0:
-                                update_history(work, us, other, -bonus)
+                        penalise_searched_quiets(work, us, base, here, bonus)
                     break
                 alpha = score
 

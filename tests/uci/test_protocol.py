@@ -403,3 +403,24 @@ def test_long_search_reports_currmove_and_currmovenumber_of_legal_root_moves(uci
         assert words[3] == "currmove" and words[4] in legal
         assert words[5] == "currmovenumber" and 1 <= int(words[6]) <= len(legal)
     uci.ready()
+
+
+def test_go_mate_after_pondered_games_answers_once_the_mate_is_found(uci):
+    # Issue 15's transcript: two pondered searches leave history and table entries behind, then
+    # ``go mate 2`` must find 1.Ra6 bxa6 2.b7# and answer by itself, without ``stop``.
+    uci.send("setoption name Ponder value true")
+    uci.send("position startpos moves e2e4 e7e5 g1f3 b8c6")
+    uci.send("go ponder wtime 4000 btime 4000 winc 0 binc 0")
+    uci.send("ponderhit")
+    uci.read_until("bestmove", 30)
+    uci.send("position startpos moves d2d4 d7d5")
+    uci.send("go ponder wtime 4000 btime 4000 winc 0 binc 0")
+    uci.send("stop")
+    uci.read_until("bestmove", 30)
+    uci.send("setoption name Ponder value false")
+    uci.send("position fen kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1")
+    uci.send("go mate 2")
+    lines = uci.read_until("bestmove", 30)
+    assert lines[-1].startswith("bestmove a1a6")
+    scores = [line for line in lines if " score " in line]
+    assert "score mate 2" in scores[-1]
