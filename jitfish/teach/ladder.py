@@ -38,6 +38,7 @@ from jitfish.types import INF, mate_moves
 MAX_LADDER_DEPTH = 12
 DEFAULT_MINIMAX_BUDGET = 5_000_000   # nodes: minimax is skipped at depths whose tree is larger
 ASPIRATION_WINDOW = 50               # centipawns each side of the previous iteration's value
+ASPIRATION_MIN_DEPTH = 4             # shallower iterations swing too much for a narrow window (as the engine)
 TT_ENTRIES = 1 << 18
 PERFT_BUDGET = 10_000_000            # the minimax tree is counted (by perft) while a level is smaller
 
@@ -94,6 +95,11 @@ class LadderReport:
     results: dict[tuple[str, int], DepthResult] = field(default_factory=dict)
     skipped: dict[tuple[str, int], str] = field(default_factory=dict)
     disagreements: list[str] = field(default_factory=list)   # filled for suites (per position)
+
+    def __str__(self) -> str:
+        from jitfish.teach.report import format_report
+
+        return format_report(self)
 
     def get(self, algorithm: str, depth: int) -> DepthResult | None:
         return self.results.get((algorithm, depth))
@@ -183,8 +189,12 @@ def _features(name: str) -> int:
             "quiescence": K.TRANSPOSITION_TABLE | K.PVS | K.NULL_MOVE | K.REDUCTIONS | K.QUIESCENCE}[name]
 
 
-def _call(name: str, position, buffers: _Buffers, depth: int, alpha: int = -INF, beta: int = INF) -> int:
-    """One search of ``position`` from the root; the counters keep adding up."""
+def _call(name: str, position, buffers: _Buffers, depth: int, alpha: int = -INF, beta: int = INF,
+          features: int | None = None) -> int:
+    """One search of ``position`` from the root; the counters keep adding up.
+
+    ``features`` overrides the rung's refinements of ``enhanced_search``.
+    """
     from jitfish.board.tables import lookup_tables
     from jitfish.eval.params import default_weights
     from jitfish.teach import kernels as K
@@ -197,7 +207,9 @@ def _call(name: str, position, buffers: _Buffers, depth: int, alpha: int = -INF,
     if name == "alphabeta":
         return int(K.alphabeta(p.bbs, p.state, p.undo, p.key_history, tables, weights, b.moves, b.pv,
                                b.counters, alpha, beta, depth, 0))
-    return int(K.enhanced_search(p.bbs, p.state, p.undo, p.key_history, tables, weights, _features(name),
+    if features is None:
+        features = _features(name)
+    return int(K.enhanced_search(p.bbs, p.state, p.undo, p.key_history, tables, weights, features,
                                  b.moves, b.scores, b.killers, b.tt_keys, b.tt_entries, b.pv, b.counters,
                                  alpha, beta, depth, 0))
 
@@ -233,7 +245,7 @@ def _run_deepening(name: str, board, depth: int, buffers: _Buffers) -> list[Dept
     started = time.perf_counter()
     results, value = [], 0
     for d in range(1, depth + 1):
-        if name == "deepening" or d == 1:
+        if name == "deepening" or d < ASPIRATION_MIN_DEPTH:
             value = _call(name, position, buffers, d)
         else:
             value = _aspiration(name, position, buffers, d, value)
@@ -343,8 +355,11 @@ def ladder_suite(positions, depth: int = 3, algorithms=None,
     return total
 
 
-def warm_up() -> float:
-    """Load (or compile) the teaching kernels; return the seconds it took."""
+def warm_up(engine: bool = True) -> float:
+    """Load (or compile) the teaching kernels, and the engine's search too if ``engine``; return the seconds taken.
+
+    Run before measuring, so that no rung's time includes loading code.
+    """
     from jitfish.board.board import Board
 
     started = time.perf_counter()
@@ -352,4 +367,6 @@ def warm_up() -> float:
     buffers = _Buffers(tt_entries=1 << 10)
     for name in ALGORITHM_NAMES[:-1]:
         _run_fixed(name, board, 2, buffers)
+    if engine:
+        _run_engine(board, 2)
     return time.perf_counter() - started
