@@ -98,7 +98,7 @@ def add_teach_parser(commands) -> None:
     teach = commands.add_parser("teach", help="search algorithms side by side, for learning")
     modes = teach.add_subparsers(dest="mode", required=True)
     ladder = modes.add_parser("ladder", help="nodes, time, value and EBF per depth for each algorithm")
-    ladder.add_argument("--fen", default=EXAMPLE_FEN, help="position (default: an Italian-game opening)")
+    ladder.add_argument("--fen", default=EXAMPLE_FEN, help="position (default: after 1.e4 e5 2.Nf3 Nc6)")
     ladder.add_argument("--epd", help="a suite: FEN or EPD file, one position a line (sums are reported)")
     ladder.add_argument("--limit", type=int, help="use only the first N positions of --epd")
     ladder.add_argument("--depth", type=int, default=5, help=f"deepest depth, 1-{MAX_LADDER_DEPTH} (default 5)")

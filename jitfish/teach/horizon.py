@@ -115,5 +115,5 @@ def load_positions(path: str | Path = POSITIONS_FILE) -> list[tuple[str, int, st
         fields = [f.strip() for f in line.split(";")]
         if len(fields) < 2 or not fields[1].startswith("depth "):
             raise ValueError(f"{path}:{number}: expected 'FEN; depth N; comment'")
-        entries.append((fields[0], int(fields[1].split()[1]), fields[2] if len(fields) > 2 else ""))
+        entries.append((fields[0], int(fields[1].split()[1]), "; ".join(fields[2:])))
     return entries

@@ -149,7 +149,10 @@ class LadderReport:
 
 
 def format_value(value: int) -> str:
+    """Centipawns with a sign, ``#N`` for mate in N moves, ``#-N`` when mated in N, ``mated`` when mated now."""
     mate = mate_moves(value)
+    if mate == 0:
+        return "mated"
     if mate is not None:
         return f"#{mate}" if mate > 0 else f"#-{-mate}"
     return f"{value:+d}"

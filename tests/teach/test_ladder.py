@@ -11,16 +11,18 @@ import pytest
 
 import jitfish
 from jitfish.teach.ladder import (
-    ALGORITHM_NAMES, BY_NAME, _Buffers, _run_fixed, _run_deepening, ladder, ladder_suite, minimax_tree_sizes,
+    ALGORITHM_NAMES, BY_NAME, _Buffers, _run_deepening, _run_fixed, format_value, ladder, ladder_suite,
+    minimax_tree_sizes,
 )
 from jitfish.teach.plot import plot_nodes
+from jitfish.types import MATE
 from tests.teach.conftest import suite_positions
 
 pytestmark = pytest.mark.usefixtures("teaching_kernels")
 
 DEPTH_4_LEAVES = 100_000
 EXACT_DEEPENING = ("deepening", "pvs")
-ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+OPENING = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 
 
 def cases() -> list[tuple[str, int]]:
@@ -35,7 +37,7 @@ def test_the_suite_holds_a_few_hundred_positions_and_a_depth_4_subset():
 
 
 def test_minimax_visits_the_whole_perft_tree():
-    board = jitfish.Board(ITALIAN)
+    board = jitfish.Board(OPENING)
     buffers = _Buffers()
     sizes = minimax_tree_sizes(board, 3)
     for depth in (1, 2, 3):
@@ -78,7 +80,7 @@ def test_deepening_and_pvs_keep_minimax_value_at_every_iteration():
 
 
 def test_report_flags_inexact_rungs_with_a_reason_and_never_an_exact_one():
-    report = ladder(ITALIAN, 4, [n for n in ALGORITHM_NAMES if n != "engine"])
+    report = ladder(OPENING, 4, [n for n in ALGORITHM_NAMES if n != "engine"])
     flags = report.flags()
     assert not any(flag.startswith("ERROR") for flag in flags)
     assert any("quiescence gives" in flag and BY_NAME["quiescence"].differs_because in flag for flag in flags)
@@ -90,15 +92,15 @@ def test_report_flags_inexact_rungs_with_a_reason_and_never_an_exact_one():
 
 
 def test_engine_rung_reports_the_engines_own_iterations():
-    report = ladder(ITALIAN, 3, ["alphabeta", "engine"])
+    report = ladder(OPENING, 3, ["alphabeta", "engine"])
     engine = [report.get("engine", d) for d in (1, 2, 3)]
     assert all(result is not None and result.nodes > 0 for result in engine)
     assert engine[0].nodes <= engine[1].nodes <= engine[2].nodes   # totals of the run so far
-    assert jitfish.Board(ITALIAN).is_legal(engine[2].best_move)
+    assert jitfish.Board(OPENING).is_legal(engine[2].best_move)
 
 
 def test_minimax_is_skipped_over_its_budget_and_the_reason_printed():
-    report = ladder(ITALIAN, 3, ["minimax", "ordering"], minimax_budget=1000)
+    report = ladder(OPENING, 3, ["minimax", "ordering"], minimax_budget=1000)
     assert report.get("minimax", 2) is not None and report.get("minimax", 3) is None
     assert "over the budget" in str(report)
     assert report.get("ordering", 3) is not None
@@ -115,9 +117,9 @@ def test_suite_sums_the_single_ladders():
 
 def test_bad_arguments_are_value_errors():
     with pytest.raises(ValueError, match="depth"):
-        ladder(ITALIAN, 0)
+        ladder(OPENING, 0)
     with pytest.raises(ValueError, match="unknown algorithm"):
-        ladder(ITALIAN, 2, ["negascout"])
+        ladder(OPENING, 2, ["negascout"])
     with pytest.raises(ValueError):
         ladder("not a fen", 2)
     with pytest.raises(ValueError):
@@ -125,6 +127,17 @@ def test_bad_arguments_are_value_errors():
 
 
 def test_plot_nodes_writes_a_png(tmp_path):
-    report = ladder(ITALIAN, 3, ["minimax", "alphabeta", "pvs"])
+    report = ladder(OPENING, 3, ["minimax", "alphabeta", "pvs"])
     plot_nodes(report, str(tmp_path / "nodes.png"))
     assert (tmp_path / "nodes.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_mated_root_is_reported_as_mated_by_every_rung():
+    report = ladder("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 2, ["minimax", "pvs"])
+    assert report.get("minimax", 1).value == report.get("pvs", 2).value == -MATE
+    assert "mated" in str(report) and report.flags() == []
+
+
+def test_values_are_printed_as_centipawns_or_mates():
+    assert [format_value(v) for v in (35, -7, 0, MATE - 3, -MATE + 2, -MATE)] == \
+        ["+35", "-7", "+0", "#2", "#-1", "mated"]
