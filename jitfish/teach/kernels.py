@@ -34,7 +34,7 @@ from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, is_in_check
-from jitfish.board.moves import MAX_MOVES
+from jitfish.board.moves import MAX_MOVES, MOVE_EN_PASSANT
 from jitfish.board.squares import BISHOP, KNIGHT, NO_PIECE, QUEEN, ROOK
 from jitfish.eval.evaluation import evaluate
 from jitfish.types import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, INF, MATE_BOUND, mated_in
@@ -105,8 +105,8 @@ def _update_pv(pv, ply, move):
 @kernel
 def _is_quiet(state, move):
     """Neither a capture (en passant included) nor a promotion."""
-    kind = move >> 15
-    return (move >> 12) & 7 == 0 and kind != 1 and state[L.MAILBOX + ((move >> 6) & 63)] == NO_PIECE
+    return (move >> 12) & 7 == 0 and move >> 15 != MOVE_EN_PASSANT and \
+        state[L.MAILBOX + ((move >> 6) & 63)] == NO_PIECE
 
 
 @kernel
@@ -122,7 +122,12 @@ def _order_moves(state, moves, scores, ply, count, hash_move, killers):
             score = ORDER_HASH_MOVE
         elif not _is_quiet(state, move):
             victim = state[L.MAILBOX + ((move >> 6) & 63)]
-            victim_value = ORDER_VALUES[0] if victim == NO_PIECE else ORDER_VALUES[victim % 6]
+            if victim != NO_PIECE:
+                victim_value = ORDER_VALUES[victim % 6]
+            elif move >> 15 == MOVE_EN_PASSANT:
+                victim_value = ORDER_VALUES[0]        # en passant takes a pawn
+            else:
+                victim_value = 0                      # a promotion onto an empty square
             if (move >> 12) & 7 == QUEEN:
                 victim_value += ORDER_VALUES[4]
             attacker_value = ORDER_VALUES[state[L.MAILBOX + (move & 63)] % 6]
