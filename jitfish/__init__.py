@@ -38,6 +38,8 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     if name == "search":  # the package is callable: jitfish.search(board, depth=8)
         return importlib.import_module("jitfish.search")
+    if name == "teach":  # teaching mode, imported only when asked for
+        return importlib.import_module("jitfish.teach")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'jitfish' has no attribute {name!r}")
@@ -47,7 +49,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY) | {"search"})
+    return sorted(set(globals()) | set(_LAZY) | {"search", "teach"})
 
 
 __all__ = ["Board", "STARTING_FEN", "perft", "perft_divide", "search", "Searcher", "SearchLimits",

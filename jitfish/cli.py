@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="search the bench positions; print the node count (signature)")
     bench.add_argument("depth", type=int, nargs="?", default=None, help="search depth (default: the bench depth)")
     bench.set_defaults(handler=_bench_command)
+    from jitfish.teach.cli import add_teach_parser  # argparse only: no kernel is imported
+
+    add_teach_parser(commands)
     return parser
 
 

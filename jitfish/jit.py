@@ -26,6 +26,11 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 
 # The sources compiled code can depend on.  Protocol, CLI and tooling code is
 # left out so that editing it does not throw away every compiled kernel.
+# ``teach`` is left out too: the engine never calls its kernels, and editing a
+# lesson should not cost every user of the engine a cold compile.  Its kernels
+# all live in one file (``teach/kernels.py``), so Numba's own check (a cached
+# function is recompiled when its file changes) covers them; what they call in
+# ``board`` and ``eval`` is digested here.
 KERNEL_SOURCES = ("jit.py", "types.py", "board", "search", "eval")
 
 

@@ -1,0 +1,56 @@
+"""Teaching mode: minimax, alpha-beta, PVS and quiescence side by side, measured and drawn.
+
+Notebook use::
+
+    from jitfish import teach
+    report = teach.ladder("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", depth=5)
+    print(report)                        # nodes, time, value, best move, EBF, % of the minimax tree
+    teach.plot_nodes(report, "nodes.png")
+    print(teach.horizon("R7/P4k2/8/8/8/8/r7/6K1 w - - 0 1", depth=3).text())
+    teach.draw_tree(teach.alphabeta_tree(teach.TEXTBOOK_TREE), "tree.png")
+
+Names load on first use: importing :mod:`jitfish` or this package compiles
+nothing.  The teaching kernels (:mod:`jitfish.teach.kernels`) compile, or
+load from Numba's cache, the first time a search runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "ladder": "jitfish.teach.ladder",
+    "ladder_suite": "jitfish.teach.ladder",
+    "warm_up": "jitfish.teach.ladder",
+    "minimax_tree_sizes": "jitfish.teach.ladder",
+    "ALGORITHMS": "jitfish.teach.ladder",
+    "ALGORITHM_NAMES": "jitfish.teach.ladder",
+    "LadderReport": "jitfish.teach.ladder",
+    "format_report": "jitfish.teach.report",
+    "plot_nodes": "jitfish.teach.plot",
+    "horizon": "jitfish.teach.horizon",
+    "load_positions": "jitfish.teach.horizon",
+    "TEXTBOOK_TREE": "jitfish.teach.toytree",
+    "build_tree": "jitfish.teach.toytree",
+    "minimax_value": "jitfish.teach.toytree",
+    "alphabeta_tree": "jitfish.teach.toytree",
+    "tree_from_position": "jitfish.teach.toytree",
+    "draw_tree": "jitfish.teach.toytree",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'jitfish.teach' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+__all__ = sorted(_LAZY)

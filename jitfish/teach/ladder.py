@@ -1,0 +1,375 @@
+"""The ladder: one position searched by each algorithm in turn, depth by depth, measured.
+
+Each rung adds one idea to the one below it:
+
+====================  ==========================================================  ======
+rung                  what it adds                                                exact?
+====================  ==========================================================  ======
+``minimax``           every move, every line (negamax without pruning)            yes
+``alphabeta``         alpha-beta pruning, moves in the generator's order          yes
+``ordering``          captures first (MVV-LVA), then killer moves                 yes
+``deepening``         iterative deepening and a transposition table               yes
+``pvs``               principal variation search and aspiration windows           yes
+``pruning``           null-move pruning and late-move reductions                  no
+``quiescence``        captures played out at the horizon                          no
+``engine``            Jitfish's own search (all the above, and more)              no
+====================  ==========================================================  ======
+
+"Exact" rungs return minimax's value at every depth (the report checks it).
+Rungs without iterative deepening search each depth from scratch; the others
+reach depth ``d`` by searching 1, 2, ..., ``d``, and their node counts and
+times at ``d`` are the totals of that whole run (what it costs to get there).
+
+The minimax tree of depth ``d`` has ``perft(0) + ... + perft(d)`` nodes, so
+the fraction of it a search visits is known even where minimax itself is too
+slow to run.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from jitfish.board.moves import MAX_MOVES, move_to_uci
+from jitfish.types import INF, mate_moves
+
+MAX_LADDER_DEPTH = 12
+DEFAULT_MINIMAX_BUDGET = 5_000_000   # nodes: minimax is skipped at depths whose tree is larger
+ASPIRATION_WINDOW = 50               # centipawns each side of the previous iteration's value
+ASPIRATION_MIN_DEPTH = 4             # shallower iterations swing too much for a narrow window (as the engine)
+TT_ENTRIES = 1 << 18
+PERFT_BUDGET = 10_000_000            # the minimax tree is counted (by perft) while a level is smaller
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    name: str
+    title: str
+    exact: bool
+    differs_because: str = ""
+
+
+ALGORITHMS = (
+    Algorithm("minimax", "plain minimax (negamax, no pruning)", True),
+    Algorithm("alphabeta", "alpha-beta, moves in generator order", True),
+    Algorithm("ordering", "alpha-beta + move ordering (MVV-LVA, killers)", True),
+    Algorithm("deepening", "+ iterative deepening and a transposition table", True),
+    Algorithm("pvs", "PVS (NegaScout) + aspiration windows", True),
+    Algorithm("pruning", "+ null move and late-move reductions", False,
+              "null move and reductions cut or shorten lines on the word of a shallower search, "
+              "which is not exact"),
+    Algorithm("quiescence", "+ quiescence search", False,
+              "its leaves are worth more than a static evaluation: captures are played out first"),
+    Algorithm("engine", "Jitfish's own search (the above and more)", False,
+              "the engine prunes (futility, late moves, SEE), extends checks and searches captures"),
+)
+ALGORITHM_NAMES = tuple(a.name for a in ALGORITHMS)
+BY_NAME = {a.name: a for a in ALGORITHMS}
+
+
+@dataclass
+class DepthResult:
+    """One algorithm at one depth."""
+    algorithm: str
+    depth: int
+    nodes: int
+    leaves: int
+    time: float          # seconds
+    value: int           # centipawns for the side to move, or a mate score
+    pv: list[str]
+
+    @property
+    def best_move(self) -> str:
+        return self.pv[0] if self.pv else "-"
+
+
+@dataclass
+class LadderReport:
+    """The measurements of one ladder run (or the sums over a suite)."""
+    fens: list[str]
+    depth: int
+    algorithms: list[str]
+    minimax_tree: dict[int, int]                          # depth -> nodes of the full tree (perft sums)
+    results: dict[tuple[str, int], DepthResult] = field(default_factory=dict)
+    skipped: dict[tuple[str, int], str] = field(default_factory=dict)
+    disagreements: list[str] = field(default_factory=list)   # filled for suites (per position)
+
+    def __str__(self) -> str:
+        from jitfish.teach.report import format_report
+
+        return format_report(self)
+
+    def get(self, algorithm: str, depth: int) -> DepthResult | None:
+        return self.results.get((algorithm, depth))
+
+    def nodes(self, algorithm: str) -> list[tuple[int, int]]:
+        """(depth, nodes) for every depth the algorithm ran."""
+        return [(d, r.nodes) for d in range(1, self.depth + 1) if (r := self.get(algorithm, d))]
+
+    def branching_factor(self, algorithm: str, depth: int) -> float | None:
+        """Effective branching factor: nodes at ``depth`` over nodes at ``depth - 1``."""
+        here, below = self.get(algorithm, depth), self.get(algorithm, depth - 1)
+        if here is None or below is None or below.nodes == 0:
+            return None
+        return here.nodes / below.nodes
+
+    def tree_fraction(self, algorithm: str, depth: int) -> float | None:
+        """The nodes visited as a fraction of the minimax tree's (above 1 is possible: re-searches, quiescence)."""
+        result = self.get(algorithm, depth)
+        return None if result is None else result.nodes / self.minimax_tree[depth]
+
+    def reference_value(self, depth: int) -> int | None:
+        """Minimax's value at ``depth``, or that of the first exact rung that ran (they are equal)."""
+        for algorithm in ALGORITHMS:
+            result = self.get(algorithm.name, depth)
+            if algorithm.exact and result is not None:
+                return result.value
+        return None
+
+    def flags(self) -> list[str]:
+        """Where a rung's value differs from minimax's, and why (an exact rung that differs is a bug)."""
+        lines = list(self.disagreements)
+        if len(self.fens) != 1:
+            return lines
+        for depth in range(1, self.depth + 1):
+            reference = self.reference_value(depth)
+            for name in self.algorithms:
+                result = self.get(name, depth)
+                if result is None or reference is None or result.value == reference:
+                    continue
+                algorithm = BY_NAME[name]
+                said = f"depth {depth}: {name} gives {format_value(result.value)}, minimax {format_value(reference)}"
+                if algorithm.exact:
+                    lines.append(f"ERROR {said}: this search is exact and must agree")
+                else:
+                    lines.append(f"{said}: {algorithm.differs_because}")
+        return lines
+
+
+def format_value(value: int) -> str:
+    """Centipawns with a sign, ``#N`` for mate in N moves, ``#-N`` when mated in N, ``mated`` when mated now."""
+    mate = mate_moves(value)
+    if mate == 0:
+        return "mated"
+    if mate is not None:
+        return f"#{mate}" if mate > 0 else f"#-{-mate}"
+    return f"{value:+d}"
+
+
+class _Buffers:
+    """The arrays the teaching kernels work in (allocated once per ladder run)."""
+
+    def __init__(self, tt_entries: int = TT_ENTRIES) -> None:
+        from jitfish.teach import kernels as K
+
+        self.moves = np.zeros(K.MAX_TEACH_PLY * MAX_MOVES, dtype=np.int32)
+        self.scores = np.zeros(K.MAX_TEACH_PLY * MAX_MOVES, dtype=np.int64)
+        self.killers = np.zeros(2 * K.MAX_TEACH_PLY, dtype=np.int64)
+        self.tt_keys = np.zeros(tt_entries, dtype=np.uint64)
+        self.tt_entries = np.zeros(tt_entries * K.TT_FIELDS, dtype=np.int64)
+        self.pv = np.zeros(K.MAX_TEACH_PLY * K.PV_STRIDE, dtype=np.int64)
+        self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+
+    def clear(self) -> None:
+        self.killers[:] = 0
+        self.tt_keys[:] = 0
+        self.tt_entries[:] = 0
+        self.counters[:] = 0
+
+    def root_pv(self, chess960: bool) -> list[str]:
+        return [move_to_uci(int(m), chess960) for m in self.pv[1:1 + int(self.pv[0])]]
+
+
+def _features(name: str) -> int:
+    from jitfish.teach import kernels as K
+
+    return {"ordering": 0,
+            "deepening": K.TRANSPOSITION_TABLE,
+            "pvs": K.TRANSPOSITION_TABLE | K.PVS,
+            "pruning": K.TRANSPOSITION_TABLE | K.PVS | K.NULL_MOVE | K.REDUCTIONS,
+            "quiescence": K.TRANSPOSITION_TABLE | K.PVS | K.NULL_MOVE | K.REDUCTIONS | K.QUIESCENCE}[name]
+
+
+def _call(name: str, position, buffers: _Buffers, depth: int, alpha: int = -INF, beta: int = INF,
+          features: int | None = None) -> int:
+    """One search of ``position`` from the root; the counters keep adding up.
+
+    ``features`` overrides the rung's refinements of ``enhanced_search``.
+    """
+    from jitfish.board.tables import lookup_tables
+    from jitfish.eval.params import default_weights
+    from jitfish.teach import kernels as K
+
+    p, b = position, buffers
+    tables, weights = lookup_tables(), default_weights()
+    if name == "minimax":
+        return int(K.minimax(p.bbs, p.state, p.undo, p.key_history, tables, weights, b.moves, b.pv, b.counters,
+                             depth, 0))
+    if name == "alphabeta":
+        return int(K.alphabeta(p.bbs, p.state, p.undo, p.key_history, tables, weights, b.moves, b.pv,
+                               b.counters, alpha, beta, depth, 0))
+    if features is None:
+        features = _features(name)
+    return int(K.enhanced_search(p.bbs, p.state, p.undo, p.key_history, tables, weights, features,
+                                 b.moves, b.scores, b.killers, b.tt_keys, b.tt_entries, b.pv, b.counters,
+                                 alpha, beta, depth, 0))
+
+
+def _aspiration(name: str, position, buffers: _Buffers, depth: int, previous: int) -> int:
+    """Search with a narrow window around the last value; a value outside it reopens that side and searches again."""
+    alpha, beta = previous - ASPIRATION_WINDOW, previous + ASPIRATION_WINDOW
+    while True:
+        value = _call(name, position, buffers, depth, alpha, beta)
+        if value <= alpha:
+            alpha = -INF
+        elif value >= beta:
+            beta = INF
+        else:
+            return value
+
+
+def _run_fixed(name: str, board, depth: int, buffers: _Buffers) -> DepthResult:
+    """A search to ``depth`` from scratch (the rungs without iterative deepening)."""
+    buffers.clear()
+    position = board.position.copy()
+    started = time.perf_counter()
+    value = _call(name, position, buffers, depth)
+    elapsed = time.perf_counter() - started
+    return DepthResult(name, depth, int(buffers.counters[0]), int(buffers.counters[1]), elapsed, value,
+                       buffers.root_pv(board.chess960))
+
+
+def _run_deepening(name: str, board, depth: int, buffers: _Buffers) -> list[DepthResult]:
+    """Iterative deepening to ``depth``: each iteration's totals so far (aspiration windows from ``pvs`` up)."""
+    buffers.clear()
+    position = board.position.copy()
+    started = time.perf_counter()
+    results, value = [], 0
+    for d in range(1, depth + 1):
+        if name == "deepening" or d < ASPIRATION_MIN_DEPTH:
+            value = _call(name, position, buffers, d)
+        else:
+            value = _aspiration(name, position, buffers, d, value)
+        results.append(DepthResult(name, d, int(buffers.counters[0]), int(buffers.counters[1]),
+                                   time.perf_counter() - started, value, buffers.root_pv(board.chess960)))
+    return results
+
+
+def _run_engine(board, depth: int) -> list[DepthResult]:
+    from jitfish.search.driver import Searcher, SearchLimits
+
+    result = Searcher(hash_mb=16).search(board, SearchLimits(depth=depth))
+    return [DepthResult("engine", info.depth, info.nodes, 0, info.time, info.score, info.pv)
+            for info in result.infos if info.multipv == 1]
+
+
+def minimax_tree_sizes(board, depth: int) -> dict[int, int | None]:
+    """Nodes of the full minimax tree to each depth: ``perft(0) + ... + perft(d)``.
+
+    ``None`` once the tree is too big to count quickly (``PERFT_BUDGET`` leaves a level before).
+    """
+    sizes: dict[int, int | None] = {0: 1}
+    total, level = 1, 1
+    for d in range(1, depth + 1):
+        if level > PERFT_BUDGET:
+            sizes[d] = None
+            continue
+        level = board.perft(d)
+        total += level
+        sizes[d] = total
+    return sizes
+
+
+def _check_arguments(depth: int, algorithms) -> list[str]:
+    if not 1 <= depth <= MAX_LADDER_DEPTH:
+        raise ValueError(f"ladder depth must be between 1 and {MAX_LADDER_DEPTH}, got {depth}")
+    names = list(ALGORITHM_NAMES if algorithms is None else algorithms)
+    unknown = [n for n in names if n not in BY_NAME]
+    if unknown or not names:
+        raise ValueError(f"unknown algorithm(s) {unknown}; choose from {', '.join(ALGORITHM_NAMES)}")
+    return [n for n in ALGORITHM_NAMES if n in names]   # ladder order
+
+
+def _as_board(position):
+    from jitfish.board.board import Board
+
+    return position if isinstance(position, Board) else Board(position)
+
+
+def ladder(position, depth: int = 4, algorithms=None, minimax_budget: int = DEFAULT_MINIMAX_BUDGET) -> LadderReport:
+    """Search ``position`` (a :class:`jitfish.Board` or a FEN) to ``depth`` with each algorithm.
+
+    ``algorithms`` picks rungs by name (default: all, see ``ALGORITHM_NAMES``);
+    minimax (and plain alpha-beta, its close cousin) is skipped at depths whose
+    full tree exceeds ``minimax_budget`` nodes.  The first call compiles the
+    teaching kernels (see the README for how long that takes).
+    """
+    names = _check_arguments(depth, algorithms)
+    board = _as_board(position)
+    report = LadderReport([board.fen()], depth, names, minimax_tree_sizes(board, depth))
+    buffers = _Buffers()
+    for name in names:
+        if name in ("minimax", "alphabeta", "ordering"):
+            for d in range(1, depth + 1):
+                if name != "ordering" and report.minimax_tree[d] > minimax_budget:
+                    report.skipped[(name, d)] = f"tree of {report.minimax_tree[d]:,} nodes is over the budget"
+                    continue
+                report.results[(name, d)] = _run_fixed(name, board, d, buffers)
+        elif name == "engine":
+            for result in _run_engine(board, depth):
+                report.results[(name, result.depth)] = result
+        else:
+            for result in _run_deepening(name, board, depth, buffers):
+                report.results[(name, result.depth)] = result
+    return report
+
+
+def ladder_suite(positions, depth: int = 3, algorithms=None,
+                 minimax_budget: int = DEFAULT_MINIMAX_BUDGET) -> LadderReport:
+    """The ladder over several positions: nodes, leaves and times summed; values compared position by position.
+
+    A rung is kept at a depth only if it ran on every position; the report's
+    ``disagreements`` list each position where a rung's value differs from
+    minimax's (for exact rungs, an error).
+    """
+    boards = [_as_board(p) for p in positions]
+    if not boards:
+        raise ValueError("the suite holds no positions")
+    names = _check_arguments(depth, algorithms)
+    total = LadderReport([b.fen() for b in boards], depth, names, {d: 0 for d in range(depth + 1)})
+    for index, board in enumerate(boards):
+        single = ladder(board, depth, names, minimax_budget)
+        for d in range(depth + 1):
+            total.minimax_tree[d] += single.minimax_tree[d]
+        for line in single.flags():
+            total.disagreements.append(f"position {index + 1} ({board.fen()}): {line}")
+        for key, result in single.results.items():
+            if key in total.skipped:
+                continue
+            into = total.results.setdefault(key, DepthResult(key[0], key[1], 0, 0, 0.0, 0, []))
+            into.nodes += result.nodes
+            into.leaves += result.leaves
+            into.time += result.time
+        for key, reason in single.skipped.items():
+            total.skipped[key] = f"position {index + 1}: {reason}"
+            total.results.pop(key, None)
+    return total
+
+
+def warm_up(engine: bool = True) -> float:
+    """Load (or compile) the teaching kernels, and the engine's search too if ``engine``; return the seconds taken.
+
+    Run before measuring, so that no rung's time includes loading code.
+    """
+    from jitfish.board.board import Board
+
+    started = time.perf_counter()
+    board = Board("4k3/8/8/3p4/4P3/8/8/4K2R w K - 0 1")
+    buffers = _Buffers(tt_entries=1 << 10)
+    for name in ALGORITHM_NAMES[:-1]:
+        _run_fixed(name, board, 2, buffers)
+    if engine:
+        _run_engine(board, 2)
+    return time.perf_counter() - started

@@ -1,0 +1,249 @@
+"""Small game trees for the blackboard: minimax and alpha-beta by hand, with the pruned branches marked.
+
+A tree is given as nested lists whose numbers are the leaf values, from the
+point of view of the root player (MAX); the levels alternate MAX, MIN, MAX...
+The textbook example (Russell and Norvig, *AIMA*, figure "alpha-beta")::
+
+    >>> result = alphabeta_tree(TEXTBOOK_TREE)
+    >>> result.value
+    3
+    >>> [leaf.value for leaf in result.pruned_leaves]
+    [4, 6]
+
+:func:`tree_from_position` builds such a tree from a chess position (the
+first few moves of each side, leaves scored by Jitfish's evaluation), and
+:func:`draw_tree` draws any searched tree with matplotlib.
+
+Everything here is plain Python: the trees are tiny, and the point is to read
+the search, not to time it.  Nothing here imports Numba.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+TEXTBOOK_TREE = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+INFINITY = float("inf")
+
+
+@dataclass
+class Node:
+    """A node of a toy tree; the search fills in ``value``, ``window``, ``visited`` and ``pruned``."""
+    maximizing: bool
+    children: list["Node"] = field(default_factory=list)
+    value: float | None = None        # given for leaves; computed for interior nodes
+    label: str = ""                    # the move leading here (position trees), else ""
+    path: tuple[int, ...] = ()         # child indices from the root
+    window: tuple[float, float] | None = None   # (alpha, beta) when alpha-beta entered the node
+    visited: bool = False
+    pruned: bool = False               # in a subtree alpha-beta cut off
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.children
+
+    def walk(self):
+        """This node and all below it, depth first, left to right."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def leaves(self) -> list["Node"]:
+        return [node for node in self.walk() if node.is_leaf]
+
+
+def build_tree(nested, maximizing: bool = True, path: tuple[int, ...] = ()) -> Node:
+    """A :class:`Node` tree from nested lists of numbers (a number is a leaf)."""
+    if isinstance(nested, (int, float)) and not isinstance(nested, bool):
+        return Node(maximizing, value=nested, path=path)
+    if not isinstance(nested, (list, tuple)) or not nested:
+        raise ValueError(f"a toy tree is a number or a non-empty list of toy trees, got {nested!r}")
+    children = [build_tree(child, not maximizing, path + (i,)) for i, child in enumerate(nested)]
+    return Node(maximizing, children, path=path)
+
+
+def _as_tree(tree) -> Node:
+    return tree if isinstance(tree, Node) else build_tree(tree)
+
+
+def minimax_value(tree) -> float:
+    """The minimax value: MAX takes the largest child value, MIN the smallest."""
+    node = _as_tree(tree)
+    if node.is_leaf:
+        return node.value
+    values = [minimax_value(child) for child in node.children]
+    return max(values) if node.maximizing else min(values)
+
+
+@dataclass
+class ToyResult:
+    value: float
+    root: Node
+
+    @property
+    def visited_leaves(self) -> list[Node]:
+        return [leaf for leaf in self.root.leaves() if leaf.visited]
+
+    @property
+    def pruned_leaves(self) -> list[Node]:
+        return [leaf for leaf in self.root.leaves() if leaf.pruned]
+
+
+def alphabeta_tree(tree) -> ToyResult:
+    """Alpha-beta over a toy tree, left to right; every node learns whether it was visited or pruned."""
+    root = build_tree(tree) if not isinstance(tree, Node) else tree
+    for node in root.walk():
+        node.visited = node.pruned = False
+        node.window = None
+        if not node.is_leaf:
+            node.value = None
+    value = _alphabeta(root, -INFINITY, INFINITY)
+    return ToyResult(value, root)
+
+
+def _alphabeta(node: Node, alpha: float, beta: float) -> float:
+    # 1. Record the visit and the window (alpha, beta) the node is searched with.
+    node.visited = True
+    node.window = (alpha, beta)
+    if node.is_leaf:
+        return node.value
+    # 2. MAX raises alpha, MIN lowers beta; once alpha >= beta the other player
+    #    already has a better choice higher up, so the remaining children cannot matter.
+    best = -INFINITY if node.maximizing else INFINITY
+    for i, child in enumerate(node.children):
+        value = _alphabeta(child, alpha, beta)
+        if node.maximizing:
+            best = max(best, value)
+            alpha = max(alpha, best)
+        else:
+            best = min(best, value)
+            beta = min(beta, best)
+        if alpha >= beta:
+            # 3. Cut-off: mark the children not searched (and all below them) as pruned.
+            for skipped in node.children[i + 1:]:
+                for below in skipped.walk():
+                    below.pruned = True
+            break
+    node.value = best
+    return best
+
+
+def tree_from_position(position, depth: int = 2, width: int = 3) -> Node:
+    """A toy tree from a chess position: ``width`` moves per node (captures first), ``depth`` plies.
+
+    Leaves hold Jitfish's static evaluation from the point of view of the
+    side to move at the root (MAX); a mate scores +-100000, a stalemate 0.
+    The tree is a sample of the game tree, small enough to draw, not all of it.
+    """
+    import chess
+
+    from jitfish.board.board import Board
+    from jitfish.eval import evaluate
+
+    if not 1 <= depth <= 4 or not 1 <= width <= 6:
+        raise ValueError("a position tree takes depth 1-4 and width 1-6, so that it stays drawable")
+    board = position.to_chess() if isinstance(position, Board) else chess.Board(position)
+    root_turn = board.turn
+
+    def expand(node: Node, plies_left: int) -> None:
+        moves = sorted(board.legal_moves, key=lambda m: not board.is_capture(m))[:width]
+        if plies_left == 0 or not moves:
+            if board.is_checkmate():
+                node.value = -100000 if board.turn == root_turn else 100000
+            elif not moves:
+                node.value = 0
+            else:
+                score = evaluate(Board(board.fen()))
+                node.value = score if board.turn == root_turn else -score
+            return
+        for i, move in enumerate(moves):
+            child = Node(not node.maximizing, label=board.san(move), path=node.path + (i,))
+            board.push(move)
+            expand(child, plies_left - 1)
+            board.pop()
+            node.children.append(child)
+
+    root = Node(True)
+    expand(root, depth)
+    return root
+
+
+def _layout(root: Node) -> dict[tuple[int, ...], tuple[float, float]]:
+    """x, y of every node: leaves evenly spaced, a parent centred over its children."""
+    places: dict[tuple[int, ...], tuple[float, float]] = {}
+    next_leaf = [0]
+
+    def place(node: Node, level: int) -> float:
+        if node.is_leaf:
+            x = float(next_leaf[0])
+            next_leaf[0] += 1
+        else:
+            xs = [place(child, level + 1) for child in node.children]
+            x = (xs[0] + xs[-1]) / 2
+        places[node.path] = (x, -level)
+        return x
+
+    place(root, 0)
+    return places
+
+
+def _show(value: float | None) -> str:
+    if value is None:
+        return "?"
+    if value == INFINITY:
+        return "+\u221e"
+    if value == -INFINITY:
+        return "-\u221e"
+    return f"{value:g}"
+
+
+def draw_tree(result: ToyResult | Node, path: str | None = None, title: str | None = None):
+    """Draw a searched tree: MAX as up-triangles, MIN as down-triangles, pruned branches grey and cut in red.
+
+    Visited interior nodes show their value and, beneath, the window
+    ``[alpha, beta]`` they were searched with.  Saves to ``path`` (PNG or SVG
+    by extension) when given; returns the matplotlib figure.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    root = result.root if isinstance(result, ToyResult) else result
+    places = _layout(root)
+    leaves = len(root.leaves())
+    levels = 1 - min(y for _, y in places.values())
+    figure, axes = plt.subplots(figsize=(max(6.0, 0.75 * leaves), 1.6 * levels + 0.8))
+    for node in root.walk():
+        x, y = places[node.path]
+        for child in node.children:
+            cx, cy = places[child.path]
+            style = dict(color="0.75", linestyle="--") if child.pruned else dict(color="black")
+            axes.plot([x, cx], [y, cy], zorder=1, **style)
+            if child.pruned and not node.pruned:   # the branch where the cut-off happened
+                mx, my = (x + cx) / 2, (y + cy) / 2
+                axes.plot([mx - 0.15, mx + 0.15], [my - 0.08, my + 0.08], color="red", linewidth=3, zorder=3)
+            if child.label:
+                axes.text((x + cx) / 2, (y + cy) / 2, child.label, fontsize=8, ha="right", va="bottom",
+                          color="0.4" if child.pruned else "navy")
+        marker = "s" if node.is_leaf else ("^" if node.maximizing else "v")
+        face = "0.92" if node.pruned else ("white" if node.is_leaf else ("#cfe3ff" if node.maximizing else "#ffd9cc"))
+        axes.scatter([x], [y], s=1000, marker=marker, facecolor=face,
+                     edgecolor="0.7" if node.pruned else "black", zorder=2)
+        axes.text(x, y, _show(node.value), ha="center", va="center", fontsize=8,
+                  color="0.6" if node.pruned else "black", zorder=4)
+        if node.window is not None and not node.is_leaf:
+            axes.text(x + 0.22, y + 0.05, f"[{_show(node.window[0])}, {_show(node.window[1])}]", ha="left",
+                      va="bottom", fontsize=7, color="0.3", zorder=5,
+                      bbox=dict(facecolor="white", edgecolor="none", pad=0.5))
+    axes.set_axis_off()
+    axes.set_xlim(-0.7, leaves - 0.3)
+    axes.set_ylim(-levels + 0.4, 0.5)
+    value = root.value
+    axes.set_title(title or f"alpha-beta: value {_show(value)}, "
+                   f"{sum(1 for leaf in root.leaves() if leaf.pruned)} of {leaves} leaves pruned (grey)")
+    figure.tight_layout()
+    if path is not None:
+        figure.savefig(path, dpi=90)
+        plt.close(figure)
+    return figure

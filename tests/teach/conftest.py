@@ -1,0 +1,26 @@
+"""Shared set-up for the teaching-mode tests: the teaching kernels, loaded or compiled once per session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "teach"
+
+
+@pytest.fixture(scope="session")
+def teaching_kernels() -> None:
+    from jitfish.teach.ladder import warm_up
+
+    warm_up(engine=False)
+
+
+def suite_positions() -> list[tuple[str, int]]:
+    """(FEN, perft(4)) of the test suite."""
+    positions = []
+    for line in (DATA / "positions.epd").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            fen, count = line.split(";D4")
+            positions.append((fen.strip(), int(count)))
+    return positions
