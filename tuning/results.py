@@ -144,6 +144,17 @@ from a handful of them (one lost game, one won pair) it is near zero, so the LLR
 a match stopped after its first game that way."""
 
 
+def spread_is_known(pentanomial: Sequence[int]) -> bool:
+    """Whether the pair scores show their spread: two outcomes seen, or every pair at one extreme.
+
+    Pairs that all end 1-1 (as closely matched engines at fixed nodes often do) give a variance of almost
+    nothing and an LLR past either bound after nine pairs, though nothing is known yet.  All-won or all-lost
+    pairs are different: a mean at the extreme leaves no room for any spread.
+    """
+    seen = [index for index, count in enumerate(pentanomial) if count > 0]
+    return len(seen) >= 2 or seen in ([0], [len(pentanomial) - 1])
+
+
 def sprt_state(stats: PairingStats, config: SprtConfig) -> SprtState:
     """LLR from opening pairs when any are complete, from single games otherwise (shown, never decisive)."""
     pairs = sum(stats.pentanomial)
@@ -151,8 +162,8 @@ def sprt_state(stats: PairingStats, config: SprtConfig) -> SprtState:
         llr, model = llr_pentanomial(stats.pentanomial, config.elo0, config.elo1), "pentanomial"
     else:
         llr, model = llr_trinomial(stats.wins, stats.draws, stats.losses, config.elo0, config.elo1), "trinomial"
-    decision = config.decide(llr) if pairs >= SPRT_MIN_PAIRS else None
-    return SprtState(llr, config.lower_bound, config.upper_bound, decision, model)
+    decisive = pairs >= SPRT_MIN_PAIRS and spread_is_known(stats.pentanomial)
+    return SprtState(llr, config.lower_bound, config.upper_bound, config.decide(llr) if decisive else None, model)
 
 
 def _clean(value: Any) -> Any:

@@ -93,3 +93,17 @@ def test_a_handful_of_games_never_decides() -> None:
     assert sprt_state(few_pairs, config).decision is None
     enough = PairingStats("a", "b", wins=2 * SPRT_MIN_PAIRS, pentanomial=(0, 0, 0, 0, SPRT_MIN_PAIRS))
     assert sprt_state(enough, config).decision == "H1"
+
+
+def test_pairs_that_all_split_do_not_decide() -> None:
+    # Nine pairs each won once by either engine: the LLR is far past the upper bound of a
+    # non-regression test (the variance is the 0.001 stand-in), yet nothing is known.
+    from tuning.results import PairingStats, sprt_state
+
+    config = SprtConfig(-10, 0)
+    splits = PairingStats("a", "b", wins=9, losses=9, pentanomial=(0, 0, 9, 0, 0))
+    assert sprt_state(splits, config).llr > config.upper_bound
+    assert sprt_state(splits, config).decision is None
+    spread = PairingStats("a", "b", wins=11, losses=9, pentanomial=(0, 0, 9, 1, 0))
+    # One pair won outright shows the spread, and the LLR falls back between the bounds.
+    assert config.lower_bound < sprt_state(spread, config).llr < config.upper_bound
