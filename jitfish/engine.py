@@ -496,10 +496,6 @@ class Engine:
 
     def bench(self, depth: int | None = None) -> str:
         """``bench``: the bench positions searched to a fixed depth (a fresh table, one thread)."""
-        from jitfish.search.bench import BENCH_DEPTH, run_bench
+        from jitfish.search.bench import BENCH_DEPTH, bench_report, run_bench
 
-        nodes, seconds = run_bench(depth or BENCH_DEPTH, quiet=True)
-        return "\n".join(["===========================",
-                          f"Total time (ms): {int(seconds * 1000)}",
-                          f"Nodes searched: {nodes}",
-                          f"Nodes/second: {int(nodes / max(seconds, 1e-9))}"])
+        return bench_report(*run_bench(depth or BENCH_DEPTH, quiet=True))
