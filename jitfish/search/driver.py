@@ -28,7 +28,7 @@ from jitfish.eval.params import default_weights
 from jitfish.search import buffers as B
 from jitfish.search import negamax as N
 from jitfish.search.history import HEURISTICS_SIZE
-from jitfish.search.tt import hashfull as _hashfull, new_table, tt_probe
+from jitfish.search.tt import AGE_MASK, hashfull as _hashfull, new_table, probe
 from jitfish.types import INF, MATE_BOUND, MAX_PLY, mate_moves
 
 POLL_NODES = 1024
@@ -232,7 +232,7 @@ class Searcher:
             return SearchResult("0000", None, None if in_check else 0, 0 if in_check else None, [], 0, 0, 0,
                                 time.perf_counter() - started, score=-N.INF if in_check else 0)
 
-        self._age = (self._age + 1) & 63
+        self._age = (self._age + 1) & AGE_MASK
         node_limit = int(limits.nodes) if limits.nodes else (1 << 62)
         max_depth = min(int(limits.depth), MAX_DEPTH) if limits.depth else MAX_DEPTH
         hard = limits.movetime if limits.movetime is not None else limits.hard_time
@@ -416,13 +416,12 @@ class Searcher:
         tables = lookup_tables()
         p = position.copy()
         make_move(p.bbs, p.state, p.undo, p.key_history, tables, pv[0])
-        found, data = tt_probe(self._tt, p.bbs[L.KEY])
-        if found:
-            move = int(data) & 0x3FFFF  # the move field, decoded in Python
+        entry = probe(self._tt, p.bbs[L.KEY])
+        if entry is not None:
             legal = np.zeros(MAX_MOVES, dtype=np.int32)
             count = generate_moves(p.bbs, p.state, tables, legal, 0, GEN_ALL)
-            if move in legal[:count]:
-                return pv + [move]
+            if entry.move in legal[:count]:
+                return pv + [entry.move]
         return pv
 
 
