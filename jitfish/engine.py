@@ -4,9 +4,12 @@ The UCI layer turns lines into calls on an :class:`Engine` (``set_position``,
 ``go``, ``stop``, ``ponderhit``, ``perft``, ``new_game``, option setters) and
 gets results back through callbacks (:class:`EngineCallbacks`), so it holds no
 chess logic.  The engine owns the board, the :class:`~jitfish.search.Searcher`,
-the opening book, time management and the playing-strength rules; searches run
-in a thread of their own so that ``stop``, ``ponderhit`` and ``isready`` are
-answered at any moment.
+the opening book (:mod:`jitfish.book`) and the playing-strength rules
+(:mod:`jitfish.strength`); each ``go`` gets a
+:class:`~jitfish.search.timeman.TimeController`, the one owner of its clock.
+Searches run in a thread of their own so that ``stop``, ``ponderhit`` and
+``isready`` are answered at any moment.  The engine layer never imports the
+protocol layer (:mod:`jitfish.uci`).
 """
 
 from __future__ import annotations
@@ -16,28 +19,22 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field, fields
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from jitfish.board.board import Board
 from jitfish.board.moves import move_to_uci
 from jitfish.board.position import STARTING_FEN
 from jitfish.search import SearchInfo, SearchLimits, SearchResult, Searcher
-from jitfish.search.timeman import StabilityClock, TimeLimits, ponderhit_limits, time_limits
-from jitfish.uci.options import MAX_ELO, MIN_ELO
+from jitfish.search.timeman import TimeController
+from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL, SKILL_MULTIPV, pick_weaker_move, skill_for_elo
+
+if TYPE_CHECKING:
+    from jitfish.book import Book
 
 # Win/draw/loss model (UCI_ShowWDL): the chance to win is a logistic curve of
 # the score, centred WDL_CENTRE_CP above zero with a spread of WDL_SCALE_CP.
 WDL_CENTRE_CP = 200.0
 WDL_SCALE_CP = 100.0
-# Skill Level (as Stockfish): search at least SKILL_MULTIPV lines, then pick a
-# move from them with a seeded random push that grows as the level drops.
-SKILL_MULTIPV = 4
-SKILL_MAX_LEVEL = 20
-SKILL_PUSH_CAP_CP = 100
-# UCI_LimitStrength: Elo maps linearly onto Skill Level 0..19 and onto a node
-# budget that doubles every ELO_PER_DOUBLING points above the weakest setting.
-ELO_NODES_AT_MIN = 200
-ELO_PER_DOUBLING = 200
 
 
 @dataclass
@@ -57,6 +54,11 @@ class GoParams:
     ponder: bool = False
     searchmoves: list[str] = field(default_factory=list)
     received_at: float = field(default_factory=time.perf_counter)
+
+    @property
+    def analysing(self) -> bool:
+        """``go infinite`` and ``go ponder``: no clock runs, and the answer waits for ``stop`` or ``ponderhit``."""
+        return self.infinite or self.ponder
 
 
 @dataclass
@@ -102,39 +104,21 @@ def win_draw_loss(score_cp: int | None, score_mate: int | None) -> tuple[int, in
     return win_i, 1000 - win_i - loss_i, loss_i
 
 
-def skill_for_elo(elo: int, min_elo: int, max_elo: int) -> tuple[int, int]:
-    """(Skill Level, node budget) playing at about ``elo``."""
-    share = (min(max(elo, min_elo), max_elo) - min_elo) / max(max_elo - min_elo, 1)
-    level = min(int(share * SKILL_MAX_LEVEL), SKILL_MAX_LEVEL - 1)
-    nodes = int(ELO_NODES_AT_MIN * 2 ** ((elo - min_elo) / ELO_PER_DOUBLING))
-    return level, nodes
+class _InfoRelay:
+    """The search's ``on_info``: passes on the lines the user asked for, keeps the last iteration's lines."""
 
+    def __init__(self, on_info: Callable[[SearchInfo], None], shown_multipv: int) -> None:
+        self._on_info = on_info
+        self._shown_multipv = shown_multipv
+        self.last_iteration: list[SearchInfo] = []
 
-def pick_weaker_move(lines: list[SearchInfo], level: int, rng: random.Random) -> str:
-    """Stockfish's Skill Level rule over the lines of the last iteration (best first).
-
-    Each line scores ``score + (weakness * (top - score) + delta * random(weakness)) / 128``
-    and the highest wins: the random push grows as ``level`` drops, so weaker
-    levels often pick a worse line, yet never one far worse than ``delta``.
-    """
-    scored = [(line, _comparable_score(line)) for line in lines if line.pv]
-    if not scored:
-        return lines[0].pv[0] if lines and lines[0].pv else "0000"
-    top = scored[0][1]
-    weakness = 120 - 2 * level
-    delta = min(top - scored[-1][1], SKILL_PUSH_CAP_CP)
-    best_move, best_value = scored[0][0].pv[0], -math.inf
-    for line, score in scored:
-        push = (weakness * (top - score) + delta * rng.randrange(weakness)) / 128
-        if score + push >= best_value:
-            best_value, best_move = score + push, line.pv[0]
-    return best_move
-
-
-def _comparable_score(info: SearchInfo) -> int:
-    if info.score_mate is not None:
-        return 100_000 - info.score_mate if info.score_mate > 0 else -100_000 - info.score_mate
-    return info.score_cp or 0
+    def __call__(self, info: SearchInfo) -> None:
+        if info.multipv <= self._shown_multipv:
+            self._on_info(info)
+        if info.bound == "":
+            if info.multipv == 1:
+                self.last_iteration = []
+            self.last_iteration.append(info)
 
 
 class Engine:
@@ -153,18 +137,12 @@ class Engine:
         self.board = Board()
         self.has_position = False
         self._position_moves: tuple[str, list[str]] = ("", [])  # what self.board was set from
-        self.book = None  # jitfish.uci.book.Book when BookFile is set
+        self.book: Book | None = None  # set by BookFile
         self._rng = random.Random(0x5EED)
         self._thread: threading.Thread | None = None
         self._searching = False
-        self._lock = threading.Lock()
-        self._released = threading.Event()  # stop or ponderhit arrived
-        self._stop_requested = False
-        self._ponder_mode = False
-        self._ponderhit_deadlines: tuple[float, float] | None = None  # absolute (soft, hard)
-        self._go_limits: TimeLimits | None = None
-        self._search_started_at = 0.0
         self._go: GoParams | None = None
+        self._timer = TimeController()  # the clock of the current (or last) go
 
     # --- loading ----------------------------------------------------------
     def warm_up(self) -> None:
@@ -194,7 +172,7 @@ class Engine:
             self._position_moves = ("", [])
 
     def set_book_file(self, path: str) -> None:
-        from jitfish.uci.book import Book
+        from jitfish.book import Book
 
         self.book = None
         if path:
@@ -246,43 +224,29 @@ class Engine:
         """Start a search in a thread; the best move arrives through ``on_bestmove``."""
         if self.is_searching():
             raise RuntimeError("a search is already running")
-        self._released.clear()
-        self._stop_requested = False
-        self._ponderhit_deadlines = None
-        self._ponder_mode = params.ponder
+        board = self.board.copy()
+        time_left, increment = (params.wtime, params.winc) if board.turn else (params.btime, params.binc)
+        self._timer = TimeController.for_go(time_left, increment, params.movestogo, params.movetime,
+                                            self.settings.move_overhead_ms, pondering=params.analysing,
+                                            origin=params.received_at)
         self._go = params
         self._searching = True
-        self._search_started_at = params.received_at
-        board = self.board.copy()
-        self._go_limits = self._clock_limits(params, board.turn)
         self._thread = threading.Thread(target=self._search_thread, args=(board, params),
                                         name="jitfish-search", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         """End the running search (or release a finished ponder/infinite one)."""
-        with self._lock:
-            self._stop_requested = True
-            self._released.set()
+        self._timer.stop()
         self.searcher.stop()
 
     def ponderhit(self) -> None:
         """The opponent played the pondered move: the search becomes a timed one."""
-        with self._lock:
-            if not self._ponder_mode or self._released.is_set():
-                return
-            self._ponder_mode = False
-            now = time.perf_counter()
-            limits = self._go_limits
-            if limits is not None:
-                limits = ponderhit_limits(limits, now - self._search_started_at)
-                self._ponderhit_deadlines = (now + limits.soft, now + limits.hard)
-                self.callbacks.on_debug(f"ponderhit: soft {limits.soft:.3f} s hard {limits.hard:.3f} s")
-            self._released.set()
+        if self._go is None or not self._go.ponder:
+            return
+        limits = self._timer.ponderhit()
         if limits is not None:
-            self.searcher.ponderhit(limits.soft, limits.hard)
-        else:  # no clock: the depth or node limits of the go end the search
-            self.searcher.ponderhit(None, None)
+            self.callbacks.on_debug(f"ponderhit: soft {limits.soft:.3f} s hard {limits.hard:.3f} s")
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for the search thread; ``True`` when it has ended."""
@@ -292,20 +256,6 @@ class Engine:
             return not thread.is_alive()
         return True
 
-    def _clock_limits(self, params: GoParams, white: bool) -> TimeLimits | None:
-        """Soft and hard limits from the side to move's clock and ``movetime`` (less Move Overhead)."""
-        overhead = self.settings.move_overhead_ms
-        time_left = params.wtime if white else params.btime
-        clock = None
-        if time_left is not None:
-            increment = params.winc if white else params.binc
-            clock = time_limits(time_left, increment, params.movestogo, overhead)
-        if params.movetime is not None:
-            movetime = max(params.movetime - overhead, 1) / 1000.0
-            clock = TimeLimits(soft=movetime, hard=movetime) if clock is None else TimeLimits(
-                soft=min(clock.soft, movetime), hard=min(clock.hard, movetime))
-        return clock
-
     def _search_thread(self, board: Board, params: GoParams) -> None:
         try:
             best, ponder = self._think(board, params)
@@ -313,121 +263,102 @@ class Engine:
             self.callbacks.on_message(f"error: search failed: {type(error).__name__}: {error}")
             legal = board.legal_moves()
             best, ponder = (legal[0] if legal else "0000"), None
-            self._wait_for_release(params)
+            self._timer.wait_released()
         # Idle before the GUI can read bestmove and send its next command.
         self._searching = False
         self.callbacks.on_bestmove(best, ponder)
 
-    def _wait_for_release(self, params: GoParams) -> None:
-        """``go infinite`` and ``go ponder`` answer only after ``stop`` or ``ponderhit``."""
-        if params.infinite or params.ponder:
-            self._released.wait()
-
     def _think(self, board: Board, params: GoParams) -> tuple[str, str | None]:
-        settings = self.settings
+        """The move to play (and to ponder on), in the steps below."""
         legal = board.legal_moves()
-        analysing = params.infinite or params.ponder
 
         # Step 1. No legal move: report mate or stalemate, answer 0000.
         if not legal:
-            score_mate, score_cp = (0, None) if board.is_check() else (None, 0)
-            self.callbacks.on_info(SearchInfo(depth=0, seldepth=0, multipv=1, score_cp=score_cp,
-                                              score_mate=score_mate, bound="", nodes=0, time=0.0,
-                                              nps=0, hashfull=self.searcher.hashfull(), pv=[]))
-            self._wait_for_release(params)
+            self._report_no_legal_move(board)
+            self._timer.wait_released()
             return "0000", None
 
         # Step 2. Root moves: searchmoves restricts them (unknown ones are reported and dropped).
-        searchmoves = None
-        if params.searchmoves:
-            legal_set = set(legal)
-            searchmoves = []
-            for move in params.searchmoves:
-                try:
-                    encoded = board.parse_uci(move)
-                except ValueError:
-                    self.callbacks.on_message(f"error: searchmoves: '{move}' is not legal here, ignored")
-                    continue
-                text = move_to_uci(encoded, board.chess960)
-                if text in legal_set and text not in searchmoves:
-                    searchmoves.append(text)
-            if not searchmoves:
-                searchmoves = None
+        searchmoves = self._root_moves(board, params.searchmoves, legal)
 
         # Step 3. Opening book: a book move is played at once.
-        if self.book is not None and settings.own_book and not analysing and searchmoves is None:
-            move = self.book.pick(board, self._rng)
+        if not params.analysing and searchmoves is None:
+            move = self._book_move(board)
             if move is not None:
-                self.callbacks.on_message(f"book move {move}")
                 return move, None
 
-        # Step 4. Limits: clocks through time management, then the explicit ones.
-        limits = SearchLimits(depth=params.depth, nodes=params.nodes, mate=params.mate,
-                              searchmoves=searchmoves, infinite=analysing)
-        clock = self._go_limits
-        if params.movetime is not None:
-            limits.movetime = clock.hard
-        elapsed = time.perf_counter() - params.received_at
-        stability = None
-        if clock is not None and not analysing:
-            limits.soft_time = max(clock.soft - elapsed, 0.0005)
-            limits.hard_time = max(clock.hard - elapsed, 0.0005)
-            if params.movetime is None:
-                stability = StabilityClock(limits.soft_time)
-            # Step 5. A single legal move is played at once (a depth-1 search gives its score).
-            if len(legal) == 1 or (searchmoves is not None and len(searchmoves) == 1):
-                limits.depth = 1
-        multipv = settings.multipv
+        # Step 4. Limits: the timer keeps the clock; the explicit limits go to the searcher.
+        limits = SearchLimits(depth=params.depth, nodes=params.nodes, mate=params.mate, searchmoves=searchmoves)
+
+        # Step 5. A single legal move is played at once (a depth-1 search gives its score).
+        only_move = len(legal) == 1 or (searchmoves is not None and len(searchmoves) == 1)
+        if only_move and self._timer.budget is not None and not params.analysing:
+            limits.depth = 1
 
         # Step 6. Weakening: Skill Level / UCI_LimitStrength.
-        level = settings.skill_level
+        level, multipv = self._weaken(limits, params.analysing)
+
+        # Step 7. Search, relaying info; the timer stops it.
+        relay = _InfoRelay(self.callbacks.on_info, self.settings.multipv)
+        result = self.searcher.search(board, limits, on_info=relay, multipv=multipv,
+                                      on_currmove=self.callbacks.on_currmove, timer=self._timer)
+
+        # Step 8. A last info line, then wait for stop/ponderhit when pondering or infinite.
+        self._final_info(result)
+        self._timer.wait_released()
+        return self._choose_move(result, relay.last_iteration, level, legal)
+
+    def _report_no_legal_move(self, board: Board) -> None:
+        score_mate, score_cp = (0, None) if board.is_check() else (None, 0)
+        self.callbacks.on_info(SearchInfo(depth=0, seldepth=0, multipv=1, score_cp=score_cp,
+                                          score_mate=score_mate, bound="", nodes=0, time=0.0,
+                                          nps=0, hashfull=self.searcher.hashfull(), pv=[]))
+
+    def _root_moves(self, board: Board, requested: list[str], legal: list[str]) -> list[str] | None:
+        """The legal moves of ``searchmoves`` in the board's notation, or ``None`` for all moves."""
+        legal_set = set(legal)
+        searchmoves = []
+        for move in requested:
+            try:
+                encoded = board.parse_uci(move)
+            except ValueError:
+                self.callbacks.on_message(f"error: searchmoves: '{move}' is not legal here, ignored")
+                continue
+            text = move_to_uci(encoded, board.chess960)
+            if text in legal_set and text not in searchmoves:
+                searchmoves.append(text)
+        return searchmoves or None
+
+    def _book_move(self, board: Board) -> str | None:
+        if self.book is None or not self.settings.own_book:
+            return None
+        move = self.book.pick(board, self._rng)
+        if move is not None:
+            self.callbacks.on_message(f"book move {move}")
+        return move
+
+    def _weaken(self, limits: SearchLimits, analysing: bool) -> tuple[int | None, int]:
+        """Skill Level / UCI_LimitStrength: the level to pick a move at (``None``: full strength)
+        and the number of lines to search; a node budget for an Elo goes into ``limits``."""
+        settings = self.settings
+        level, multipv = settings.skill_level, settings.multipv
         if settings.limit_strength:
             level, node_budget = skill_for_elo(settings.elo, MIN_ELO, MAX_ELO)
             limits.nodes = node_budget if limits.nodes is None else min(limits.nodes, node_budget)
         skill = level < SKILL_MAX_LEVEL and not analysing
         if skill:
             multipv = max(multipv, SKILL_MULTIPV)
+        budget = self._timer.budget
         self.callbacks.on_debug(
-            f"limits: depth {limits.depth} nodes {limits.nodes} movetime {limits.movetime} "
-            f"soft {limits.soft_time} hard {limits.hard_time} multipv {multipv} skill {level}")
+            f"limits: depth {limits.depth} nodes {limits.nodes} movetime {self._timer.movetime} "
+            f"soft {budget and budget.soft} hard {budget and budget.hard} multipv {multipv} skill {level}")
+        return (level if skill else None), multipv
 
-        # Step 7. Search, relaying info and watching the clock between iterations.
-        lines: dict[int, SearchInfo] = {}
-        last_iteration: list[SearchInfo] = []
-        started = time.perf_counter()
-        shown_multipv = settings.multipv
-
-        def on_info(info: SearchInfo) -> None:
-            nonlocal last_iteration
-            if info.multipv <= shown_multipv:
-                self.callbacks.on_info(info)
-            if info.bound == "":
-                lines[info.multipv] = info
-                if info.multipv == 1:
-                    last_iteration = []
-                last_iteration.append(info)
-            # Re-send stop/ponderhit that may have raced with the start of the search.
-            if self._stop_requested:
-                self.searcher.stop()
-            deadlines = self._ponderhit_deadlines
-            if deadlines is not None and not self._ponder_mode:
-                now = time.perf_counter()
-                if now >= deadlines[0]:
-                    self.searcher.stop()
-                else:
-                    self.searcher.ponderhit(deadlines[0] - now, max(deadlines[1] - now, 0.0005))
-            if stability is not None and info.multipv == 1 and info.bound == "" and info.pv:
-                if stability.after_iteration(info.pv[0], time.perf_counter() - started):
-                    self.searcher.stop()
-
-        result: SearchResult = self.searcher.search(board, limits, on_info=on_info, multipv=multipv,
-                                                    on_currmove=self.callbacks.on_currmove)
-
-        # Step 8. A last info line, then wait for stop/ponderhit when pondering or infinite.
-        self._final_info(result)
-        self._wait_for_release(params)
+    def _choose_move(self, result: SearchResult, last_iteration: list[SearchInfo], level: int | None,
+                     legal: list[str]) -> tuple[str, str | None]:
+        """The searched move, or a weaker pick among the last iteration's lines; never an illegal one."""
         best, ponder = result.best_move, result.ponder_move
-        if skill and len(last_iteration) > 1:
+        if level is not None and len(last_iteration) > 1:
             pick = pick_weaker_move(sorted(last_iteration, key=lambda i: i.multipv), level, self._rng)
             if pick != best:
                 best, ponder = pick, None
@@ -496,10 +427,6 @@ class Engine:
 
     def bench(self, depth: int | None = None) -> str:
         """``bench``: the bench positions searched to a fixed depth (a fresh table, one thread)."""
-        from jitfish.search.bench import BENCH_DEPTH, run_bench
+        from jitfish.search.bench import BENCH_DEPTH, bench_report, run_bench
 
-        nodes, seconds = run_bench(depth or BENCH_DEPTH, quiet=True)
-        return "\n".join(["===========================",
-                          f"Total time (ms): {int(seconds * 1000)}",
-                          f"Nodes searched: {nodes}",
-                          f"Nodes/second: {int(nodes / max(seconds, 1e-9))}"])
+        return bench_report(*run_bench(depth or BENCH_DEPTH, quiet=True))

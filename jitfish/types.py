@@ -39,11 +39,6 @@ def mated_in(ply):
     return -MATE + ply
 
 
-@kernel(hot=True)
-def is_mate(score):
-    return score >= MATE_BOUND or score <= -MATE_BOUND
-
-
 def mate_moves(score: int) -> int | None:
     """Mate in N *moves* as UCI ``score mate N`` says it (negative when being mated), else ``None``."""
     if score >= MATE_BOUND:

@@ -38,18 +38,6 @@ def lsb(typingctx, bitboard):
     return signature, codegen
 
 
-@intrinsic
-def msb(typingctx, bitboard):
-    """Index of the highest set bit of a non-empty ``uint64``, as ``int64``."""
-    signature = types.int64(types.uint64)
-
-    def codegen(context, builder, sig, args):
-        leading = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-        return builder.sub(ir.Constant(ir.IntType(64), 63), leading)
-
-    return signature, codegen
-
-
 @kernel(hot=True, inline=True)
 def square_bb(sq):
     """The bitboard of one square."""

@@ -284,12 +284,6 @@ def generate_moves(bbs, state, tables, moves, start, mode):
 
 
 @kernel(hot=True)
-def count_legal_moves(bbs, state, tables, scratch):
-    """The number of legal moves (``scratch`` is any move buffer; nothing is written)."""
-    return generate_moves(bbs, state, tables, scratch, 0, GEN_COUNT)
-
-
-@kernel(hot=True)
 def is_in_check(bbs, state, tables):
     us = state[L.SIDE_TO_MOVE]
     king_sq = lsb(bbs[us * 6 + KING])

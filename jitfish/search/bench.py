@@ -79,11 +79,16 @@ def run_bench(depth: int = BENCH_DEPTH, positions: int | None = None, quiet: boo
     return total_nodes, total_time
 
 
+def bench_report(nodes: int, seconds: float) -> str:
+    """The Stockfish-style summary that ``bench`` prints (on the command line and over UCI)."""
+    return "\n".join(["===========================",
+                      f"Total time (ms): {int(seconds * 1000)}",
+                      f"Nodes searched: {nodes}",
+                      f"Nodes/second: {int(nodes / max(seconds, 1e-9))}"])
+
+
 def bench_command(depth: int | None = None) -> int:
-    """Print the Stockfish-style bench report; the CLI's ``bench`` subcommand."""
+    """Print each position's result and the summary; the CLI's ``bench`` subcommand."""
     nodes, seconds = run_bench(BENCH_DEPTH if depth is None else depth)
-    print("===========================")
-    print(f"Total time (ms): {int(seconds * 1000)}")
-    print(f"Nodes searched: {nodes}")
-    print(f"Nodes/second: {int(nodes / max(seconds, 1e-9))}")
+    print(bench_report(nodes, seconds))
     return 0

@@ -2,8 +2,10 @@
 
 Python crosses into compiled code once per aspiration window of each
 iteration (``negamax`` at the root) and reports what the iteration found.
-Time limits are enforced by a watchdog thread that sets the stop flag of
-the control array at the deadline; the kernel polls that flag every
+The clock belongs to a :class:`~jitfish.search.timeman.TimeController`: the
+driver asks it after each iteration whether to go on, and a watchdog thread
+sets the stop flag of the control array when it says the hard deadline has
+passed (or at ``stop()``); the kernel polls that flag every
 ``POLL_NODES`` nodes (well under a millisecond), so a search stops within a
 few ms of ``stop()`` or its deadline.  Lazy SMP helpers are Python threads
 running the same (GIL-free) kernel on their own copy of the position and
@@ -28,7 +30,8 @@ from jitfish.eval.params import default_weights
 from jitfish.search import buffers as B
 from jitfish.search import negamax as N
 from jitfish.search.history import HEURISTICS_SIZE
-from jitfish.search.tt import hashfull as _hashfull, new_table, tt_probe
+from jitfish.search.timeman import TimeController
+from jitfish.search.tt import AGE_MASK, hashfull as _hashfull, new_table, probe
 from jitfish.types import INF, MATE_BOUND, MAX_PLY, mate_moves
 
 POLL_NODES = 1024
@@ -46,9 +49,7 @@ class SearchLimits:
     movetime: float | None = None      # seconds, hard
     mate: int | None = None            # search for mate in N moves; stop when found
     searchmoves: list[str] | None = None   # UCI strings, restrict root moves
-    infinite: bool = False             # no limit until stop()
-    soft_time: float | None = None     # seconds: do not start a new iteration after this
-    hard_time: float | None = None     # seconds: abort the search at this
+    infinite: bool = False             # no limit until stop() (or ponderhit())
 
 
 @dataclass
@@ -139,13 +140,7 @@ class Searcher:
         self._tt = new_table(hash_mb)
         self._age = 0
         self._workers = [_Worker() for _ in range(max(1, threads))]
-        self._lock = threading.Lock()
-        self._running = False
-        self._stop_requested = False
-        self._wake = threading.Condition(self._lock)
-        self._soft_deadline: float | None = None
-        self._hard_deadline: float | None = None
-        self._pondering = False
+        self._timer = TimeController()  # the clock of the current (or last) search
 
     # --- configuration -------------------------------------------------
     def resize(self, hash_mb: int) -> None:
@@ -175,47 +170,39 @@ class Searcher:
 
     # --- control from other threads ------------------------------------
     def stop(self) -> None:
-        with self._lock:
-            self._stop_requested = True
-            for worker in self._workers:
-                worker.control[B.C_STOP] = 1
-            self._wake.notify_all()
+        self._timer.stop()
+        self._raise_stop_flags(self._workers)
 
     def ponderhit(self, soft_time: float | None, hard_time: float | None) -> None:
-        now = time.perf_counter()
-        with self._lock:
-            self._pondering = False
-            self._soft_deadline = now + soft_time if soft_time is not None else None
-            self._hard_deadline = now + hard_time if hard_time is not None else None
-            self._wake.notify_all()
+        """End pondering (or an infinite search) with deadlines this many seconds from now."""
+        self._timer.release(soft_time, hard_time)
 
-    def _watchdog(self) -> None:
-        """Set the stop flags at the hard deadline (which ``ponderhit`` may move)."""
-        with self._lock:
-            while self._running and not self._stop_requested:
-                deadline = self._hard_deadline
-                if deadline is None:
-                    self._wake.wait()
-                    continue
-                remaining = deadline - time.perf_counter()
-                if remaining <= 0:
-                    for worker in self._workers:
-                        worker.control[B.C_STOP] = 1
-                    self._stop_requested = True
-                    return
-                self._wake.wait(remaining)
+    @staticmethod
+    def _raise_stop_flags(workers) -> None:
+        for worker in workers:
+            worker.control[B.C_STOP] = 1
+
+    def _watchdog(self, timer: TimeController, workers) -> None:
+        """Stop the kernels at the hard deadline (which ``ponderhit`` may move)."""
+        if timer.wait_for_hard_deadline():
+            self._raise_stop_flags(workers)
 
     # --- the search ----------------------------------------------------
     def search(self, board, limits: SearchLimits | None = None, on_info=None, multipv: int = 1,
-               on_currmove=None) -> SearchResult:
+               on_currmove=None, timer: TimeController | None = None) -> SearchResult:
         """Search ``board`` (left unchanged) within ``limits``; blocks until done or stopped.
 
         ``on_currmove(depth, move, number)``, if given, hears which root move
         the main thread is searching, from the first second on (as UCI's
         ``currmove`` asks), at most every ``CURRMOVE_INTERVAL`` seconds.
+        ``timer`` is the clock of the search (the engine builds one from the
+        clocks of ``go``); by default, one with ``limits.movetime`` and
+        ``limits.infinite``.
         """
         limits = limits or SearchLimits()
         started = time.perf_counter()
+        if timer is None:
+            timer = TimeController(origin=started, movetime=limits.movetime, pondering=limits.infinite)
         tables = lookup_tables()
         chess960 = board.chess960
         root = board.position.copy()
@@ -232,21 +219,16 @@ class Searcher:
             return SearchResult("0000", None, None if in_check else 0, 0 if in_check else None, [], 0, 0, 0,
                                 time.perf_counter() - started, score=-N.INF if in_check else 0)
 
-        self._age = (self._age + 1) & 63
+        self._age = (self._age + 1) & AGE_MASK
         node_limit = int(limits.nodes) if limits.nodes else (1 << 62)
         max_depth = min(int(limits.depth), MAX_DEPTH) if limits.depth else MAX_DEPTH
-        hard = limits.movetime if limits.movetime is not None else limits.hard_time
-        with self._lock:
-            self._running = True
-            self._stop_requested = False
-            self._pondering = limits.infinite
-            self._soft_deadline = started + limits.soft_time if limits.soft_time is not None else None
-            self._hard_deadline = started + hard if hard is not None else None
+        self._timer = timer
+        timer.begin()
         workers = self._workers if limits.nodes is None else self._workers[:1]
         root_moves = legal_moves if limits.searchmoves else []
         for worker in workers:
             worker.prepare(root.copy(), self._age, node_limit, root_moves)
-        watchdog = threading.Thread(target=self._watchdog, daemon=True)
+        watchdog = threading.Thread(target=self._watchdog, args=(timer, workers), daemon=True)
         watchdog.start()
         finished = threading.Event()
         reporter = None
@@ -262,13 +244,10 @@ class Searcher:
             helper.start()
         try:
             result = self._iterate(workers, legal_moves, max_depth, limits, multipv, on_info, started,
-                                   chess960)
+                                   chess960, timer)
         finally:
-            with self._lock:
-                self._running = False
-                for worker in workers:
-                    worker.control[B.C_STOP] = 1
-                self._wake.notify_all()
+            timer.finish()
+            self._raise_stop_flags(workers)
             finished.set()
             for helper in helpers:
                 helper.join()
@@ -300,14 +279,7 @@ class Searcher:
             if worker.stopped:
                 return
 
-    def _should_stop(self) -> bool:
-        with self._lock:
-            if self._stop_requested:
-                return True
-            soft = self._soft_deadline
-        return soft is not None and time.perf_counter() >= soft
-
-    def _iterate(self, workers, legal_moves, max_depth, limits, multipv, on_info, started, chess960):
+    def _iterate(self, workers, legal_moves, max_depth, limits, multipv, on_info, started, chess960, timer):
         main = workers[0]
         multipv = max(1, min(int(multipv), len(legal_moves)))
         best_pv: list[int] = [legal_moves[0]]
@@ -358,12 +330,9 @@ class Searcher:
             mate = mate_moves(best_score)
             if limits.mate is not None and mate is not None and 0 < mate <= limits.mate:
                 break
-            if self._should_stop():
+            if timer.iteration_done(move_to_uci(best_pv[0], chess960)):
                 break
-        # An infinite (or pondering) search does not return before stop or ponderhit.
-        with self._lock:
-            while self._pondering and not self._stop_requested:
-                self._wake.wait()
+        timer.wait_released()  # an infinite (or pondering) search does not return before stop or ponderhit
         best_pv = self._extend_pv(workers[0].position, best_pv)
         cp, mate = _split_score(best_score)
         return SearchResult(
@@ -416,13 +385,12 @@ class Searcher:
         tables = lookup_tables()
         p = position.copy()
         make_move(p.bbs, p.state, p.undo, p.key_history, tables, pv[0])
-        found, data = tt_probe(self._tt, p.bbs[L.KEY])
-        if found:
-            move = int(data) & 0x3FFFF  # the move field, decoded in Python
+        entry = probe(self._tt, p.bbs[L.KEY])
+        if entry is not None:
             legal = np.zeros(MAX_MOVES, dtype=np.int32)
             count = generate_moves(p.bbs, p.state, tables, legal, 0, GEN_ALL)
-            if move in legal[:count]:
-                return pv + [move]
+            if entry.move in legal[:count]:
+                return pv + [entry.move]
         return pv
 
 

@@ -13,12 +13,21 @@ each of them, as Stockfish does: every move costs that much outside the search
 living on the increment.  The hard limit is a few ideal shares but never more
 than a fraction of the clock, so one long iteration cannot lose the game.
 
-Pure Python, no kernels: unit-tested in ``tests/uci/test_timeman.py``.
+:class:`TimeController` is the one owner of a search's clock: it turns those
+limits into deadlines, holds them back while pondering, moves them at
+``ponderhit``, and decides after each iteration whether to go on.  The
+searcher asks it; the engine builds it from ``go``.
+
+Pure Python, no kernels: unit-tested in ``tests/uci/test_timeman.py`` and
+``tests/search/test_time_controller.py`` (with an injected clock).
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
+from typing import Callable
 
 # Moves the rest of the game is assumed to last when ``movestogo`` is not given.
 DEFAULT_MOVES_TO_GO = 30
@@ -40,6 +49,9 @@ STABLE_ITERATIONS = (3, 6)
 STABLE_SCALE = (0.6, 0.4)
 # After a ponderhit the pondering time counts, but the soft limit is at least this share of its full value.
 PONDERHIT_MIN_SHARE = 0.25
+# A deadline already past when the search starts is put this far after the
+# start: the search then finishes depth 1 and plays a searched move.
+MIN_SEARCH_TIME = 0.0005
 
 
 @dataclass(frozen=True)
@@ -116,3 +128,136 @@ class StabilityClock:
             self.best_move = best_move
             self.stable_iterations = 0
         return elapsed >= self.soft * self.scale()
+
+
+def go_limits(time_left_ms: int | None, increment_ms: int, moves_to_go: int | None,
+              movetime_ms: int | None, move_overhead_ms: int) -> TimeLimits | None:
+    """The limits of a ``go`` from the side to move's clock and ``movetime`` (less Move Overhead);
+    ``None`` when neither is given."""
+    limits = None
+    if time_left_ms is not None:
+        limits = time_limits(time_left_ms, increment_ms, moves_to_go, move_overhead_ms)
+    if movetime_ms is not None:
+        movetime = max(movetime_ms - move_overhead_ms, 1) / 1000.0
+        limits = TimeLimits(soft=movetime, hard=movetime) if limits is None else TimeLimits(
+            soft=min(limits.soft, movetime), hard=min(limits.hard, movetime))
+    return limits
+
+
+class TimeController:
+    """The clock of one search: deadlines, pondering, ``stop``, and the early stop on a stable best move.
+
+    ``budget`` counts from ``origin`` (when ``go`` arrived; by default, now);
+    ``movetime`` caps the search itself, counted from :meth:`begin`.  While
+    ``pondering`` (``go ponder``, ``go infinite``) the budget does not run and
+    the search does not return before :meth:`ponderhit` or :meth:`stop`.
+    Times are readings of ``clock`` (``time.perf_counter``; tests inject their own).
+
+    Thread use: the protocol calls ``stop`` and ``ponderhit``; the search
+    thread ``begin``, ``iteration_done``, ``finish`` and ``wait_released``; the
+    searcher's watchdog ``wait_for_hard_deadline``.
+    """
+
+    def __init__(self, budget: TimeLimits | None = None, *, origin: float | None = None,
+                 movetime: float | None = None, pondering: bool = False, stop_when_stable: bool = False,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.budget = budget
+        self.movetime = movetime
+        self._clock = clock
+        self._origin = clock() if origin is None else origin
+        self._stop_when_stable = stop_when_stable
+        self._stability: StabilityClock | None = None
+        self._changed = threading.Condition()  # re-entrant: ponderhit calls release
+        self.pondering = pondering
+        self.stopped = False
+        self.finished = False
+        self.started = self._origin
+        self.soft_deadline: float | None = None
+        self.hard_deadline: float | None = None
+
+    @classmethod
+    def for_go(cls, time_left_ms: int | None = None, increment_ms: int = 0, moves_to_go: int | None = None,
+               movetime_ms: int | None = None, move_overhead_ms: int = 0, pondering: bool = False,
+               origin: float | None = None, clock: Callable[[], float] = time.perf_counter) -> TimeController:
+        """The controller of a ``go`` (times in milliseconds, as sent).
+
+        ``movetime`` also caps the search from its start, even while pondering;
+        the stable-best-move stop applies to clock searches only.
+        """
+        budget = go_limits(time_left_ms, increment_ms, moves_to_go, movetime_ms, move_overhead_ms)
+        movetime = budget.hard if movetime_ms is not None else None
+        return cls(budget, origin=origin, movetime=movetime, pondering=pondering,
+                   stop_when_stable=movetime_ms is None, clock=clock)
+
+    # --- the search thread ----------------------------------------------
+    def begin(self) -> None:
+        """The search starts now: set the deadlines (the budget's only when not pondering)."""
+        with self._changed:
+            now = self._clock()
+            self.started = now
+            if self.budget is not None and not self.pondering:
+                self.soft_deadline = max(self._origin + self.budget.soft, now + MIN_SEARCH_TIME)
+                self.hard_deadline = max(self._origin + self.budget.hard, now + MIN_SEARCH_TIME)
+                if self._stop_when_stable:
+                    self._stability = StabilityClock(self.soft_deadline - now)
+            if self.movetime is not None:
+                self.hard_deadline = now + self.movetime
+            self._changed.notify_all()
+
+    def iteration_done(self, best_move: str) -> bool:
+        """Record an iteration's best move; ``True`` when no new iteration should start."""
+        with self._changed:
+            if self.stopped:
+                return True
+            now = self._clock()
+            if self._stability is not None and self._stability.after_iteration(best_move, now - self.started):
+                return True
+            return self.soft_deadline is not None and now >= self.soft_deadline
+
+    def finish(self) -> None:
+        """The search has ended: the watchdog may go."""
+        with self._changed:
+            self.finished = True
+            self._changed.notify_all()
+
+    def wait_released(self) -> None:
+        """Block while pondering: ``go ponder`` and ``go infinite`` answer after ``ponderhit`` or ``stop``."""
+        with self._changed:
+            while self.pondering and not self.stopped:
+                self._changed.wait()
+
+    def wait_for_hard_deadline(self) -> bool:
+        """Block until the hard deadline passes (``True``) or the search stops or ends (``False``)."""
+        with self._changed:
+            while not (self.stopped or self.finished):
+                deadline = self.hard_deadline
+                remaining = None if deadline is None else deadline - self._clock()
+                if remaining is not None and remaining <= 0:
+                    return True
+                self._changed.wait(remaining)
+            return False
+
+    # --- the protocol thread --------------------------------------------
+    def stop(self) -> None:
+        with self._changed:
+            self.stopped = True
+            self._changed.notify_all()
+
+    def ponderhit(self) -> TimeLimits | None:
+        """The pondered move was played: the budget runs from now, less what pondering already used
+        (see :func:`ponderhit_limits`).  The new limits, or ``None`` when not pondering or without a clock."""
+        with self._changed:
+            if not self.pondering or self.stopped:
+                return None
+            limits = None if self.budget is None else ponderhit_limits(self.budget, self._clock() - self._origin)
+            self.release(*((limits.soft, limits.hard) if limits is not None else (None, None)))
+            return limits
+
+    def release(self, soft: float | None, hard: float | None) -> None:
+        """End pondering with deadlines ``soft`` and ``hard`` seconds from now (``None``: no deadline)."""
+        with self._changed:
+            now = self._clock()
+            self.soft_deadline = None if soft is None else now + soft
+            self.hard_deadline = None if hard is None else now + hard
+            self.pondering = False
+            self._changed.notify_all()

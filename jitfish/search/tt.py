@@ -3,7 +3,8 @@
 The table is one ``uint64`` array of buckets of ``BUCKET_ENTRIES`` entries;
 an entry is two words, ``key ^ data`` and ``data``, so a torn write by
 another thread (Lazy SMP) reads as a miss instead of as wrong data.
-``data`` packs, from bit 0:
+``data`` packs, from bit 0 (``ENTRY_FIELDS`` lists the fields; every shift and
+mask is derived from it):
 
 ====== ===== =========================================
 bits   field meaning
@@ -16,12 +17,14 @@ bits   field meaning
 50-63  eval  static evaluation + 8192 (clamped)
 ====== ===== =========================================
 
-A bucket is found by scaling the key's low 32 bits to the bucket count.  Replacement keeps the entry with the
-lowest ``depth - AGE_WEIGHT * age distance``: deep entries of the current
-search survive, stale ones go first.
+A bucket is found by scaling the key's low 32 bits to the bucket count.
+Replacement keeps the entry with the lowest ``depth - AGE_WEIGHT * age
+distance``: deep entries of the current search survive, stale ones go first.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from llvmlite import ir
@@ -37,21 +40,37 @@ ENTRY_WORDS = 2
 BUCKET_WORDS = BUCKET_ENTRIES * ENTRY_WORDS
 BUCKET_BYTES = BUCKET_WORDS * 8
 AGE_WEIGHT = 8          # one search of age costs as much as this much depth
-AGE_MASK = 63
 
-_MASK_18 = np.uint64(0x3FFFF)
-_MASK_2 = np.uint64(3)
-_MASK_8 = np.uint64(0xFF)
-_MASK_6 = np.uint64(0x3F)
-_MASK_16 = np.uint64(0xFFFF)
-_MASK_14 = np.uint64(0x3FFF)
-_MASK_32 = np.uint64(0xFFFF_FFFF)
-_S18 = np.uint64(18)
-_S20 = np.uint64(20)
-_S28 = np.uint64(28)
-_S34 = np.uint64(34)
-_S50 = np.uint64(50)
+# The fields of ``data``, from bit 0: (name, bits, bias added when stored so the field is unsigned).
+# The table in the module docstring, the shifts and masks below, the kernel accessors and
+# :func:`decode` all follow this list.
+ENTRY_FIELDS = (("move", 18, 0), ("bound", 2, 0), ("depth", 8, 0), ("age", 6, 0),
+                ("score", 16, 32768), ("eval", 14, 8192))
+
+
+def _field_layout() -> dict[str, tuple[np.uint64, np.uint64, int]]:
+    """Each field's (shift, mask, bias), its shift the sum of the widths before it."""
+    layout, shift = {}, 0
+    for name, bits, bias in ENTRY_FIELDS:
+        layout[name] = (np.uint64(shift), np.uint64((1 << bits) - 1), bias)
+        shift += bits
+    assert shift <= 64
+    return layout
+
+
+FIELD_LAYOUT = _field_layout()
+# Kernels read module constants, one name per number.
+_MOVE_SHIFT, _MOVE_MASK = FIELD_LAYOUT["move"][:2]
+_BOUND_SHIFT, _BOUND_MASK = FIELD_LAYOUT["bound"][:2]
+_DEPTH_SHIFT, _DEPTH_MASK = FIELD_LAYOUT["depth"][:2]
+_AGE_SHIFT, _AGE_MASK = FIELD_LAYOUT["age"][:2]
+_SCORE_SHIFT, _SCORE_MASK, SCORE_BIAS = FIELD_LAYOUT["score"]
+_EVAL_SHIFT, _EVAL_MASK, EVAL_BIAS = FIELD_LAYOUT["eval"]
+_KEY_LOW_MASK = np.uint64(0xFFFF_FFFF)
 _S32 = np.uint64(32)
+AGE_MASK = int(_AGE_MASK)  # search generations wrap at the width of the age field
+MAX_STORED_DEPTH = int(_DEPTH_MASK)
+MAX_STORED_EVAL = EVAL_BIAS - 1
 
 
 CACHE_LINE_BYTES = 64
@@ -72,10 +91,40 @@ def new_table(hash_mb: int) -> np.ndarray:
     return raw[skip:skip + words]
 
 
+class TTEntry(NamedTuple):
+    """An entry's fields as Python ints; ``score`` as stored (mate scores relative to the entry's node)."""
+
+    move: int
+    bound: int
+    depth: int
+    age: int
+    score: int
+    eval: int
+
+
+def field(data, name: str):
+    """Field ``name`` of one data word (``np.uint64``) or of an array of them, bias removed."""
+    shift, mask, bias = FIELD_LAYOUT[name]
+    value = (data >> shift) & mask
+    return value.astype(np.int64) - bias if isinstance(value, np.ndarray) else int(value) - bias
+
+
+def decode(data) -> TTEntry:
+    """The fields of one data word, for Python code (kernels use the ``tt_*`` accessors)."""
+    data = np.uint64(data)
+    return TTEntry(*(field(data, name) for name, _, _ in ENTRY_FIELDS))
+
+
+def probe(table: np.ndarray, key) -> TTEntry | None:
+    """The entry stored for ``key``, decoded, or ``None``."""
+    found, data = tt_probe(table, np.uint64(key))
+    return decode(data) if found else None
+
+
 def hashfull(table: np.ndarray, age: int) -> int:
     """Per mille of the first 1000 entries written by the current search."""
     sample = table[: min(len(table), 2000)][1::2]
-    used = (sample != 0) & (((sample >> np.uint64(28)) & np.uint64(63)) == np.uint64(age & AGE_MASK))
+    used = (sample != 0) & (field(sample, "age") == (age & AGE_MASK))
     return int(used.sum() * 1000 // max(1, len(sample)))
 
 
@@ -102,7 +151,7 @@ def score_from_tt(score, ply):
 def tt_bucket(table, key):
     """The bucket of ``key``: its low 32 bits scaled to the bucket count (a multiply, not a division)."""
     buckets = np.uint64(table.shape[0] // BUCKET_WORDS)
-    return np.int64(((key & _MASK_32) * buckets) >> _S32) * BUCKET_WORDS
+    return np.int64(((key & _KEY_LOW_MASK) * buckets) >> _S32) * BUCKET_WORDS
 
 
 @intrinsic
@@ -142,32 +191,32 @@ def tt_probe(table, key):
 
 @kernel(hot=True)
 def tt_move(data):
-    return np.int64(data & _MASK_18)
+    return np.int64((data >> _MOVE_SHIFT) & _MOVE_MASK)
 
 
 @kernel(hot=True)
 def tt_bound(data):
-    return np.int64((data >> _S18) & _MASK_2)
+    return np.int64((data >> _BOUND_SHIFT) & _BOUND_MASK)
 
 
 @kernel(hot=True)
 def tt_depth(data):
-    return np.int64((data >> _S20) & _MASK_8)
+    return np.int64((data >> _DEPTH_SHIFT) & _DEPTH_MASK)
 
 
 @kernel(hot=True)
 def tt_age(data):
-    return np.int64((data >> _S28) & _MASK_6)
+    return np.int64((data >> _AGE_SHIFT) & _AGE_MASK)
 
 
 @kernel(hot=True)
 def tt_score(data, ply):
-    return score_from_tt(np.int64((data >> _S34) & _MASK_16) - 32768, ply)
+    return score_from_tt(np.int64((data >> _SCORE_SHIFT) & _SCORE_MASK) - SCORE_BIAS, ply)
 
 
 @kernel(hot=True)
 def tt_eval(data):
-    return np.int64((data >> _S50) & _MASK_14) - 8192
+    return np.int64((data >> _EVAL_SHIFT) & _EVAL_MASK) - EVAL_BIAS
 
 
 @kernel(hot=True, inline=True)
@@ -181,8 +230,8 @@ def bound_settles(bound, score, alpha, beta):
 def tt_store(table, key, move, score, static_eval, depth, bound, ply, age):
     """Write an entry, replacing by depth and age (see module docstring)."""
     base = tt_bucket(table, key)
-    depth = max(0, min(depth, 255))
-    static_eval = max(-8191, min(static_eval, 8191))
+    depth = max(0, min(depth, MAX_STORED_DEPTH))
+    static_eval = max(-MAX_STORED_EVAL, min(static_eval, MAX_STORED_EVAL))
     target = -1
     worst = 1 << 30
     for i in range(BUCKET_ENTRIES):
@@ -206,11 +255,11 @@ def tt_store(table, key, move, score, static_eval, depth, bound, ply, age):
         if value < worst:
             worst = value
             target = slot
-    data = (np.uint64(move) & _MASK_18) \
-        | (np.uint64(bound) << _S18) \
-        | (np.uint64(depth) << _S20) \
-        | (np.uint64(age & AGE_MASK) << _S28) \
-        | (np.uint64(score_to_tt(score, ply) + 32768) << _S34) \
-        | (np.uint64(static_eval + 8192) << _S50)
+    data = ((np.uint64(move) & _MOVE_MASK) << _MOVE_SHIFT) \
+        | (np.uint64(bound) << _BOUND_SHIFT) \
+        | (np.uint64(depth) << _DEPTH_SHIFT) \
+        | (np.uint64(age & AGE_MASK) << _AGE_SHIFT) \
+        | (np.uint64(score_to_tt(score, ply) + SCORE_BIAS) << _SCORE_SHIFT) \
+        | (np.uint64(static_eval + EVAL_BIAS) << _EVAL_SHIFT)
     table[target] = key ^ data
     table[target + 1] = data

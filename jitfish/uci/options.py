@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL
+
 # The largest transposition table, in MiB, and the most search threads.
 MAX_HASH_MB = 32768
 MAX_THREADS = 64
 MAX_MULTIPV = 256
-# The playing-strength window of UCI_Elo (UCI_LimitStrength).
-MIN_ELO = 800
-MAX_ELO = 2400
 
 Setter = Callable[[Any, Any], None]  # (engine, value)
 
@@ -96,7 +95,8 @@ def default_options() -> list[Option]:
         Option("Ponder", "check", False, setter=lambda e, v: e.settings.update(ponder=v)),
         Option("MultiPV", "spin", 1, 1, MAX_MULTIPV, lambda e, v: e.settings.update(multipv=v)),
         Option("Move Overhead", "spin", 20, 0, 5000, lambda e, v: e.settings.update(move_overhead_ms=v)),
-        Option("Skill Level", "spin", 20, 0, 20, lambda e, v: e.settings.update(skill_level=v)),
+        Option("Skill Level", "spin", SKILL_MAX_LEVEL, 0, SKILL_MAX_LEVEL,
+               lambda e, v: e.settings.update(skill_level=v)),
         Option("UCI_LimitStrength", "check", False, setter=lambda e, v: e.settings.update(limit_strength=v)),
         Option("UCI_Elo", "spin", 1500, MIN_ELO, MAX_ELO, lambda e, v: e.settings.update(elo=v)),
         Option("UCI_Chess960", "check", False, setter=lambda e, v: e.set_chess960(v)),

@@ -8,7 +8,10 @@ import pytest
 import jitfish
 from jitfish.board.tables import lookup_tables
 from jitfish.search.see import see_ge
-from jitfish.search.tt import hashfull, new_table, tt_probe, tt_store
+from jitfish.search.tt import (
+    BUCKET_WORDS, TTEntry, hashfull, new_table, probe, tt_bound, tt_depth, tt_eval, tt_move, tt_probe,
+    tt_score, tt_store,
+)
 from jitfish.types import BOUND_EXACT, BOUND_LOWER, MATE, mate_in, mate_moves, mated_in
 
 
@@ -49,6 +52,36 @@ def test_tt_store_and_probe_restore_mate_distance():
     assert tt_score(np.uint64(data), 0) == mated_in(6)
     assert not tt_probe(table, key ^ np.uint64(1))[0]
     assert hashfull(table, 1) == 0 or hashfull(table, 1) <= 1
+
+
+def test_decoded_entry_agrees_with_the_kernel_accessors():
+    table = new_table(1)
+    key = np.uint64(0xDEAD_BEEF_0BAD_F00D)
+    tt_store(table, key, 0x2ABCD, -1234, -700, 9, BOUND_LOWER, 0, 37)
+    entry = probe(table, key)
+    assert entry == TTEntry(move=0x2ABCD, bound=BOUND_LOWER, depth=9, age=37, score=-1234, eval=-700)
+    data = np.uint64(tt_probe(table, key)[1])
+    assert (tt_move(data), tt_bound(data), tt_depth(data), tt_score(data, 0), tt_eval(data)) == (
+        entry.move, entry.bound, entry.depth, entry.score, entry.eval)
+    assert probe(table, key ^ np.uint64(1)) is None
+
+
+def _key_in_bucket(table: np.ndarray, bucket: int) -> np.uint64:
+    """A key whose low 32 bits scale to ``bucket`` (see ``tt_bucket``)."""
+    buckets = len(table) // BUCKET_WORDS
+    low = -(-(bucket << 32) // buckets)  # the smallest low half that lands in the bucket
+    return np.uint64((0x5151 << 40) | low)
+
+
+def test_hashfull_counts_the_sampled_entries_of_the_current_search_only():
+    table = new_table(1)  # the first 1000 entries are the first 250 buckets
+    for bucket in range(150):
+        age = 5 if bucket < 100 else 4
+        tt_store(table, _key_in_bucket(table, bucket), 1, 0, 0, 3, BOUND_EXACT, 0, age)
+    tt_store(table, _key_in_bucket(table, 400), 1, 0, 0, 3, BOUND_EXACT, 0, 5)  # past the sample
+    assert hashfull(table, 5) == 100
+    assert hashfull(table, 4) == 50
+    assert hashfull(table, 6) == 0
 
 
 def test_mate_moves_follows_uci():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from jitfish.engine import SKILL_MAX_LEVEL, pick_weaker_move, skill_for_elo, win_draw_loss
+from jitfish.engine import win_draw_loss
 from jitfish.search import SearchInfo
-from jitfish.uci.options import MAX_ELO, MIN_ELO
+from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL, pick_weaker_move, skill_for_elo
 
 
 def line(multipv: int, move: str, cp: int | None = None, mate: int | None = None) -> SearchInfo:
