@@ -2,12 +2,16 @@
 
 Python crosses into compiled code once per aspiration window of each
 iteration (``negamax`` at the root) and reports what the iteration found.
-Time limits are enforced by a watchdog thread that sets the stop flag of
-the control array at the deadline; the kernel polls that flag every
-``POLL_NODES`` nodes (well under a millisecond), so a search stops within a
-few ms of ``stop()`` or its deadline.  Lazy SMP helpers are Python threads
-running the same (GIL-free) kernel on their own copy of the position and
-their own heuristics, sharing the transposition table.
+A soft node limit (``SearchLimits.soft_nodes``) is checked between
+iterations only: no new iteration starts once the nodes so far reach it, so
+the search ends on a completed iteration; ``nodes`` stays the hard limit
+that aborts one (the data generator sets it to a few times the soft limit as
+a safety net).  Time limits are enforced by a watchdog thread that sets the
+stop flag of the control array at the deadline; the kernel polls that flag
+every ``POLL_NODES`` nodes (well under a millisecond), so a search stops
+within a few ms of ``stop()`` or its deadline.  Lazy SMP helpers are Python
+threads running the same (GIL-free) kernel on their own copy of the
+position and their own heuristics, sharing the transposition table.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ class SearchLimits:
     infinite: bool = False             # no limit until stop()
     soft_time: float | None = None     # seconds: do not start a new iteration after this
     hard_time: float | None = None     # seconds: abort the search at this
+    soft_nodes: int | None = None      # do not start a new iteration once this many nodes are searched
 
 
 @dataclass
@@ -358,7 +363,7 @@ class Searcher:
             mate = mate_moves(best_score)
             if limits.mate is not None and mate is not None and 0 < mate <= limits.mate:
                 break
-            if self._should_stop():
+            if self._should_stop() or (limits.soft_nodes is not None and nodes >= limits.soft_nodes):
                 break
         # An infinite (or pondering) search does not return before stop or ponderhit.
         with self._lock:
