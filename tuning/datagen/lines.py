@@ -15,8 +15,9 @@ Fields are separated by `` | ``; a FEN never contains ``|``.
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
 import chess
 
@@ -34,15 +35,20 @@ def format_line(fen: str, score: int, result: float) -> str:
 
 
 def parse_line(line: str) -> tuple[str, int, float]:
-    """``(fen, score, result)`` of a line; ``ValueError`` naming what is wrong with a malformed one."""
+    """``(fen, score, result)`` of a line; ``ValueError`` naming what is wrong with a malformed one.
+
+    The FEN must describe a legal position (python-chess's ``Board.is_valid``), which makes this a
+    checker more than a fast reader."""
     fields = line.rstrip("\n").split(SEPARATOR)
     if len(fields) != 3:
         raise ValueError(f"expected 'FEN | score | result', got {line!r}")
     fen, score_text, result_text = fields
     try:
-        chess.Board(fen)
+        board = chess.Board(fen)
     except ValueError as error:
         raise ValueError(f"bad FEN in {line!r}: {error}") from None
+    if not board.is_valid():
+        raise ValueError(f"bad FEN in {line!r}: not a legal position ({board.status()!r})")
     try:
         score = int(score_text)
     except ValueError:
@@ -57,3 +63,20 @@ def read_data(path: str | Path) -> Iterator[tuple[str, int, float]]:
     with gzip.open(path, "rt", encoding="ascii") as handle:
         for line in handle:
             yield parse_line(line)
+
+
+def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
+    """Have ``write`` write a temporary file beside ``path``, then rename it: ``path`` is whole or absent."""
+    temporary = path.with_name(path.name + ".tmp")
+    write(temporary)
+    os.replace(temporary, path)
+
+
+def write_data(path: Path, lines: Iterable[str]) -> None:
+    """Write ``lines`` (without newlines), gzip-compressed, to ``path`` atomically."""
+    def write(temporary: Path) -> None:
+        with gzip.open(temporary, "wt", encoding="ascii") as handle:
+            for line in lines:
+                handle.write(line + "\n")
+
+    write_atomically(path, write)

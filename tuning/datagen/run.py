@@ -22,7 +22,6 @@ from __future__ import annotations
 import gzip
 import json
 import multiprocessing
-import os
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
@@ -32,8 +31,9 @@ from typing import Callable
 from tqdm import tqdm
 
 from jitfish import __version__
+from jitfish.jit import cache_root
 from jitfish.search import Searcher
-from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN
+from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN, write_atomically, write_data
 from tuning.datagen.selfplay import HASH_MB, GameSettings, play_game
 
 CHUNK_GAMES = 16
@@ -74,24 +74,17 @@ class Summary:
                 f"{rate:.1f} positions/s")
 
 
+def default_output(seed: int, nodes: int) -> Path:
+    """Where a run writes unless told: the user's Jitfish cache, never the repository."""
+    return cache_root() / "data" / f"selfplay-seed{seed}-nodes{nodes}.gz"
+
+
 def chunk_name(start: int, stop: int) -> str:
     return f"chunk-{start:08d}-{stop:08d}.gz"
 
 
 def parts_dir(output: Path) -> Path:
     return output.with_name(output.name + ".parts")
-
-
-def _write_atomically(path: Path, write: Callable[[Path], None]) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    write(temporary)
-    os.replace(temporary, path)
-
-
-def _write_gzip_lines(path: Path, lines) -> None:
-    with gzip.open(path, "wt", encoding="ascii") as handle:
-        for line in lines:
-            handle.write(line + "\n")
 
 
 # --- the worker side: one searcher per process -------------------------------
@@ -107,7 +100,7 @@ def _play_chunk(start: int, stop: int) -> Chunk:
     games = [play_game(_worker["searcher"], _worker["seed"], index, _worker["settings"])
              for index in range(start, stop)]
     lines = [line for game in games for line in game.lines]
-    _write_atomically(_worker["parts"] / chunk_name(start, stop), lambda path: _write_gzip_lines(path, lines))
+    write_data(_worker["parts"] / chunk_name(start, stop), lines)
     counts = {name: sum(game.result == result for game in games) for result, name in RESULT_NAMES.items()}
     return Chunk(start, stop, len(lines), **counts)
 
@@ -184,7 +177,7 @@ def _load_manifest(parts: Path, settings: dict) -> dict[int, Chunk]:
 
 def _save_manifest(parts: Path, settings: dict, done: dict[int, Chunk]) -> None:
     manifest = {"settings": settings, "chunks": [asdict(done[k]) for k in sorted(done)]}
-    _write_atomically(parts / MANIFEST, lambda path: path.write_text(json.dumps(manifest, indent=1) + "\n"))
+    write_atomically(parts / MANIFEST, lambda path: path.write_text(json.dumps(manifest, indent=1) + "\n"))
 
 
 def _merge(parts: Path, chunks: list[Chunk], limit: int | None, output: Path) -> int:
@@ -201,7 +194,7 @@ def _merge(parts: Path, chunks: list[Chunk], limit: int | None, output: Path) ->
                     written += 1
                     yield line.rstrip("\n")
 
-    _write_atomically(output, lambda path: _write_gzip_lines(path, lines()))
+    write_data(output, lines())
     return written
 
 
