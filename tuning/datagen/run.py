@@ -14,12 +14,15 @@ run: a chunk written but not yet recorded is played again, identically.
 ``--games N`` writes games ``0 … N-1``; ``--positions N`` writes the first
 ``N`` lines of the shortest run of chunks from chunk 0 that holds ``N``.  When
 the output is written the parts are deleted, unless asked to keep them (to
-extend the run later without replaying it).
+extend the run later without replaying it).  The manifest records the
+engine (version, digest of the kernel sources, digest of the weights) with
+the settings, and a run with other ones is refused rather than mixed in.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import multiprocessing
 import time
@@ -31,7 +34,8 @@ from typing import Callable
 from tqdm import tqdm
 
 from jitfish import __version__
-from jitfish.jit import cache_root
+from jitfish.eval.params import default_weights
+from jitfish.jit import cache_root, source_digest
 from jitfish.search import Searcher
 from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN, write_atomically, write_data
 from tuning.datagen.selfplay import HASH_MB, GameSettings, play_game
@@ -72,6 +76,12 @@ class Summary:
         return (f"games {self.games} (+{white} ={draws} -{black}), positions {self.positions}; "
                 f"this run: {self.new_games} games, {self.new_positions} positions in {self.elapsed:.1f} s, "
                 f"{rate:.1f} positions/s")
+
+
+def engine_identity() -> str:
+    """What the games depend on besides the settings: the version, the kernel sources and the weights."""
+    weights = hashlib.sha1(default_weights().tobytes()).hexdigest()[:16]
+    return f"{__version__}-{source_digest()}-{weights}"
 
 
 def default_output(seed: int, nodes: int) -> Path:
@@ -210,7 +220,7 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
     output = Path(output).expanduser()
     parts = parts_dir(output)
     parts.mkdir(parents=True, exist_ok=True)
-    recorded = {"seed": seed, **asdict(settings), "chunk_games": chunk_games, "jitfish": __version__}
+    recorded = {"seed": seed, **asdict(settings), "chunk_games": chunk_games, "engine": engine_identity()}
     plan = _Plan(chunk_games, games, positions, _load_manifest(parts, recorded))
     new_games = new_positions = 0
     bar = tqdm(total=games or positions, initial=plan.progress(), unit=" games" if games else " positions",
