@@ -228,7 +228,7 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
     if workers == 1:
         pool = _InProcess(_start_worker, (parts, seed, settings))
     else:
-        Searcher().warm_up()  # compile (or load) once here, so that the workers only load the cache
+        Searcher(hash_mb=1).warm_up()  # compile (or load) once here, so that the workers only load the cache
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_start_worker, initargs=(parts, seed, settings))
     with pool, bar:
