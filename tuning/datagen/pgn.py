@@ -51,7 +51,8 @@ def _eval_score(node: chess.pgn.GameNode) -> int | None:
     return None if evaluation is None else evaluation.white().score(mate_score=MATE)
 
 
-def game_lines(game: chess.pgn.Game, searcher: Searcher | None, settings: GameSettings) -> Iterator[tuple[str, bool]]:
+def game_lines(game: chess.pgn.Game, searcher: Searcher | None,
+               settings: GameSettings) -> Iterator[tuple[str, bool]]:
     """``(line, scored_by_eval)`` for each kept position of ``game`` (which has a result)."""
     result = PGN_RESULTS[game.headers["Result"]]
     board = game.board()

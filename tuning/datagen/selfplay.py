@@ -7,10 +7,11 @@ from white's view; when the game ends the quiet ones (:mod:`tuning.datagen.quiet
 become lines labelled with the result.
 
 A game depends only on the run's seed, its index and the settings: the
-opening's random moves come from a generator seeded with both, and the
-searcher's table and heuristics are cleared before the game, so that a
-single-threaded, node-limited search plays the same moves whichever process
-plays the game and whatever it played before.
+opening's random moves come from a generator seeded with both (drawn from
+python-chess's list of legal moves, whose order a python-chess release
+could change), and the searcher's table and heuristics are cleared before
+the game, so that a single-threaded, node-limited search plays the same
+moves whichever process plays the game and whatever it played before.
 
 Games end on the board (checkmate, stalemate, insufficient material, the
 fifty-move rule, threefold repetition) or by adjudication: a win once both
@@ -104,8 +105,9 @@ def ending_on_board(board: chess.Board) -> tuple[str, float] | None:
     """How the game ends on the board after the last move, and the result; ``None`` if it goes on."""
     if board.is_checkmate():
         return "checkmate", BLACK_WIN if board.turn == chess.WHITE else WHITE_WIN
-    for ending, over in (("stalemate", board.is_stalemate), ("insufficient material", board.is_insufficient_material),
-                         ("fifty-move rule", board.is_fifty_moves), ("threefold repetition", board.is_repetition)):
+    draws = (("stalemate", board.is_stalemate), ("insufficient material", board.is_insufficient_material),
+             ("fifty-move rule", board.is_fifty_moves), ("threefold repetition", board.is_repetition))
+    for ending, over in draws:
         if over():
             return ending, DRAW
     return None
