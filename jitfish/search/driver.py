@@ -9,7 +9,11 @@ passed (or at ``stop()``); the kernel polls that flag every
 ``POLL_NODES`` nodes (well under a millisecond), so a search stops within a
 few ms of ``stop()`` or its deadline.  Lazy SMP helpers are Python threads
 running the same (GIL-free) kernel on their own copy of the position and
-their own heuristics, sharing the transposition table.
+their own heuristics, sharing the transposition table.  A soft node limit
+(``SearchLimits.soft_nodes``) is checked between iterations only: no new
+iteration starts once the nodes so far reach it, so the search ends on a
+completed iteration; ``nodes`` stays the hard limit that aborts one (the data
+generator sets it to a few times the soft limit as a safety net).
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ class SearchLimits:
     mate: int | None = None            # search for mate in N moves; stop when found
     searchmoves: list[str] | None = None   # UCI strings, restrict root moves
     infinite: bool = False             # no limit until stop() (or ponderhit())
+    soft_nodes: int | None = None      # do not start a new iteration once this many nodes are searched
 
 
 @dataclass
@@ -330,7 +335,8 @@ class Searcher:
             mate = mate_moves(best_score)
             if limits.mate is not None and mate is not None and 0 < mate <= limits.mate:
                 break
-            if timer.iteration_done(move_to_uci(best_pv[0], chess960)):
+            if (timer.iteration_done(move_to_uci(best_pv[0], chess960))
+                    or (limits.soft_nodes is not None and nodes >= limits.soft_nodes)):
                 break
         timer.wait_released()  # an infinite (or pondering) search does not return before stop or ponderhit
         best_pv = self._extend_pv(workers[0].position, best_pv)

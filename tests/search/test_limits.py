@@ -30,6 +30,14 @@ def test_node_limit(fresh):
     assert 20000 <= result.nodes < 20000 + 2048
 
 
+def test_soft_node_limit_ends_on_the_first_iteration_past_it(fresh):
+    infos = []
+    result = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(soft_nodes=5000, nodes=40000),
+                          on_info=infos.append)
+    assert infos[-2].nodes < 5000 <= infos[-1].nodes < 40000
+    assert result.depth == infos[-1].depth and result.score == infos[-1].score
+
+
 def test_hashfull(fresh):
     assert fresh.hashfull() == 0
     fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(nodes=300000))

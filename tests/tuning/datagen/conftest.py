@@ -1,0 +1,20 @@
+"""A searcher for the data generator's tests, its kernels loaded (or compiled) once per session."""
+
+from __future__ import annotations
+
+import pytest
+
+from jitfish.search import Searcher
+from tuning.datagen.selfplay import GameSettings
+
+@pytest.fixture(scope="session")
+def searcher() -> Searcher:
+    engine = Searcher(hash_mb=16)
+    engine.warm_up()
+    return engine
+
+
+@pytest.fixture(scope="session")
+def fast() -> GameSettings:
+    """Real searches, short games: a few seconds for two of them."""
+    return GameSettings(nodes=500, depth_cap=8)

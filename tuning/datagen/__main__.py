@@ -1,0 +1,98 @@
+"""``python -m tuning.datagen``: self-play training data; ``python -m tuning.datagen pgn FILES…``: data from PGN.
+
+    python -m tuning.datagen --positions 1000000 --seed 1 --nodes 5000 --workers 2
+    python -m tuning.datagen --games 100 --output games.gz        # run it again to resume
+    python -m tuning.datagen pgn lichess.pgn --output lichess.gz  # [%eval] scores, else a search
+
+Lines are ``FEN | score (cp, white's view) | result (1.0/0.5/0.0)``, gzip-compressed.  The progress bar
+goes to stderr; the summary (games, positions, positions per second, elapsed) is the last line on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from tuning.datagen.pgn import import_pgn
+from tuning.datagen.run import CHUNK_GAMES, default_output, generate
+from tuning.datagen.selfplay import DEFAULT_DEPTH_CAP, DEFAULT_NODES, GameSettings
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {value}")
+    return value
+
+
+def _search_options(parser: argparse.ArgumentParser, nodes_help: str) -> None:
+    parser.add_argument("--nodes", type=int, default=DEFAULT_NODES, help=nodes_help)
+    parser.add_argument("--depth-cap", type=_positive, default=DEFAULT_DEPTH_CAP,
+                        help=f"deepest iteration of a search (default {DEFAULT_DEPTH_CAP})")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def selfplay_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m tuning.datagen",
+                                     description="Self-play training data: quiet positions, scores, results.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    amount = parser.add_mutually_exclusive_group(required=True)
+    amount.add_argument("--positions", type=_positive, help="write this many lines")
+    amount.add_argument("--games", type=_positive, help="play this many games")
+    parser.add_argument("--output", type=Path,
+                        help="the .gz file to write (default ~/.cache/jitfish/data/selfplay-seedS-nodesN.gz)")
+    parser.add_argument("--seed", type=int, default=1, help="the run's seed: same seed, same games (default 1)")
+    parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1,
+                        help="worker processes, one search each (default: every core)")
+    parser.add_argument("--chunk-games", type=_positive, default=CHUNK_GAMES,
+                        help=f"games per chunk, the unit of resuming (default {CHUNK_GAMES})")
+    parser.add_argument("--keep-parts", action="store_true",
+                        help="keep OUTPUT.parts/ after writing OUTPUT, to extend the run later")
+    _search_options(parser, f"soft node limit per move (default {DEFAULT_NODES})")
+    return parser
+
+
+def pgn_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m tuning.datagen pgn",
+                                     description="Label the quiet positions of PGN games with their results.")
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="PGN files")
+    parser.add_argument("--output", type=Path, required=True, help="the .gz file to write")
+    _search_options(parser, f"soft node limit of the search that scores a position without an [%%eval] "
+                            f"comment; 0 skips such positions (default {DEFAULT_NODES})")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv[:1] == ["pgn"]:
+            args = pgn_parser().parse_args(argv[1:])
+            summary = import_pgn(args.files, args.output, nodes=args.nodes, depth_cap=args.depth_cap,
+                                 progress=not args.quiet)
+            print(f"wrote {args.output}")
+        else:
+            args = selfplay_parser().parse_args(argv)
+            if args.nodes <= 0:
+                raise ValueError("--nodes must be positive for self-play")
+            output = args.output or default_output(args.seed, args.nodes)
+            summary = generate(output, seed=args.seed, settings=GameSettings(args.nodes, args.depth_cap),
+                               games=args.games, positions=args.positions, workers=args.workers,
+                               chunk_games=args.chunk_games, keep_parts=args.keep_parts,
+                               progress=not args.quiet)
+            print(f"wrote {output}")
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: run the same command again to resume", file=sys.stderr)
+        return 130
+    print(summary.report())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

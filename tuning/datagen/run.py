@@ -1,0 +1,258 @@
+"""A resumable self-play run: games in fixed chunks, played by worker processes, merged into one file.
+
+The run writing ``data.gz`` keeps its work in ``data.gz.parts/``: one
+``chunk-SSSSSSSS-EEEEEEEE.gz`` per finished chunk (games ``S`` to ``E - 1``),
+written under a temporary name and renamed when complete, and
+``manifest.json``, the run's settings and the chunks recorded as done (the
+main process rewrites it, again by rename, after each chunk).  Chunk ``k``
+always holds games ``k * chunk_games`` onwards, and a game depends only on the
+seed, its index and the settings (:mod:`tuning.datagen.selfplay`), so a run
+killed at any moment and started again with the same command continues with
+the chunks not recorded, and ends with the same games as an uninterrupted
+run: a chunk written but not yet recorded is played again, identically.
+
+``--games N`` writes games ``0 … N-1``; ``--positions N`` writes the first
+``N`` lines of the shortest run of chunks from chunk 0 that holds ``N``.  When
+the output is written the parts are deleted, unless asked to keep them (to
+extend the run later without replaying it).  The manifest records the
+engine (version, digest of the kernel sources, digest of the weights) with
+the settings, and a run with other ones is refused rather than mixed in.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import multiprocessing
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+from tqdm import tqdm
+
+from jitfish import __version__
+from jitfish.eval.params import default_weights
+from jitfish.jit import cache_root, source_digest
+from jitfish.search import Searcher
+from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN, write_atomically, write_data
+from tuning.datagen.selfplay import HASH_MB, GameSettings, play_game
+
+CHUNK_GAMES = 16
+MANIFEST = "manifest.json"
+RESULT_NAMES = {WHITE_WIN: "white_wins", DRAW: "draws", BLACK_WIN: "black_wins"}
+
+
+@dataclass
+class Chunk:
+    """A finished chunk as the manifest records it."""
+
+    start: int
+    stop: int
+    positions: int
+    white_wins: int
+    draws: int
+    black_wins: int
+
+    @property
+    def name(self) -> str:
+        return chunk_name(self.start, self.stop)
+
+
+@dataclass
+class Summary:
+    games: int                # in the output
+    positions: int            # lines in the output
+    results: tuple[int, int, int]   # white wins, draws, black wins among the output's games
+    new_games: int            # played by this call (the rest were resumed)
+    new_positions: int
+    elapsed: float            # seconds, this call
+
+    def report(self) -> str:
+        rate = self.new_positions / self.elapsed if self.elapsed > 0 else 0.0
+        white, draws, black = self.results
+        return (f"games {self.games} (+{white} ={draws} -{black}), positions {self.positions}; "
+                f"this run: {self.new_games} games, {self.new_positions} positions in {self.elapsed:.1f} s, "
+                f"{rate:.1f} positions/s")
+
+
+def engine_identity() -> str:
+    """What the games depend on besides the settings: the version, the kernel sources and the weights."""
+    weights = hashlib.sha1(default_weights().tobytes()).hexdigest()[:16]
+    return f"{__version__}-{source_digest()}-{weights}"
+
+
+def default_output(seed: int, nodes: int) -> Path:
+    """Where a run writes unless told: the user's Jitfish cache, never the repository."""
+    return cache_root() / "data" / f"selfplay-seed{seed}-nodes{nodes}.gz"
+
+
+def chunk_name(start: int, stop: int) -> str:
+    return f"chunk-{start:08d}-{stop:08d}.gz"
+
+
+def parts_dir(output: Path) -> Path:
+    return output.with_name(output.name + ".parts")
+
+
+# --- the worker side: one searcher per process -------------------------------
+_worker: dict = {}
+
+
+def _start_worker(parts: Path, seed: int, settings: GameSettings) -> None:
+    _worker.update(parts=parts, seed=seed, settings=settings, searcher=Searcher(hash_mb=HASH_MB, threads=1))
+
+
+def _play_chunk(start: int, stop: int) -> Chunk:
+    """Play games ``start … stop - 1`` and write their lines as one chunk file."""
+    games = [play_game(_worker["searcher"], _worker["seed"], index, _worker["settings"])
+             for index in range(start, stop)]
+    lines = [line for game in games for line in game.lines]
+    write_data(_worker["parts"] / chunk_name(start, stop), lines)
+    counts = {name: sum(game.result == result for game in games) for result, name in RESULT_NAMES.items()}
+    return Chunk(start, stop, len(lines), **counts)
+
+
+class _InProcess:
+    """The executor interface, playing each chunk at once in this process (one worker)."""
+
+    def __init__(self, initializer, initargs) -> None:
+        initializer(*initargs)
+
+    def submit(self, function, *args) -> Future:
+        future: Future = Future()
+        future.set_result(function(*args))
+        return future
+
+    def __enter__(self) -> "_InProcess":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
+# --- the main side: what to play next, the manifest, the output --------------
+class _Plan:
+    """Which chunk to play next, given the chunks done and those being played."""
+
+    def __init__(self, chunk_games: int, games: int | None, positions: int | None, done: dict[int, Chunk]):
+        self.chunk_games, self.games, self.positions = chunk_games, games, positions
+        self.done = {k: chunk for k, chunk in done.items() if chunk.stop == self._stop(k)}
+
+    def _stop(self, k: int) -> int:
+        stop = (k + 1) * self.chunk_games
+        return stop if self.games is None else min(stop, self.games)
+
+    def next_chunk(self, playing: set[int]) -> tuple[int, int, int] | None:
+        """``(k, start, stop)`` of the next chunk to play, or ``None`` when those done or playing suffice."""
+        k = 0
+        while k in self.done or k in playing:
+            k += 1
+        if self.games is not None:
+            return (k, k * self.chunk_games, self._stop(k)) if k * self.chunk_games < self.games else None
+        finished = [chunk for j, chunk in self.done.items() if j < k]
+        per_chunk = sum(c.positions for c in finished) / len(finished) if finished else 0.0
+        expected = sum(c.positions for c in finished) + per_chunk * len(playing)
+        return (k, k * self.chunk_games, self._stop(k)) if expected < self.positions else None
+
+    def output_chunks(self) -> list[Chunk]:
+        """The chunks the output holds, in order."""
+        chunks, total, k = [], 0, 0
+        while k in self.done and (self.positions is None or total < self.positions):
+            chunks.append(self.done[k])
+            total += self.done[k].positions
+            k += 1
+        return chunks
+
+    def progress(self) -> int:
+        if self.games is not None:
+            return sum(c.stop - c.start for c in self.done.values())
+        return min(sum(c.positions for c in self.done.values()), self.positions)
+
+
+def _load_manifest(parts: Path, settings: dict) -> dict[int, Chunk]:
+    """The chunks recorded as done (whose files exist); ``ValueError`` if the run had other settings."""
+    path = parts / MANIFEST
+    if not path.exists():
+        return {}
+    manifest = json.loads(path.read_text())
+    if manifest["settings"] != settings:
+        raise ValueError(f"{parts} holds a run with settings {manifest['settings']}, not {settings}: "
+                         f"give another --output, or delete {parts} to start again")
+    chunks = (Chunk(**record) for record in manifest["chunks"])
+    return {chunk.start // settings["chunk_games"]: chunk for chunk in chunks if (parts / chunk.name).exists()}
+
+
+def _save_manifest(parts: Path, settings: dict, done: dict[int, Chunk]) -> None:
+    manifest = {"settings": settings, "chunks": [asdict(done[k]) for k in sorted(done)]}
+    write_atomically(parts / MANIFEST, lambda path: path.write_text(json.dumps(manifest, indent=1) + "\n"))
+
+
+def _merge(parts: Path, chunks: list[Chunk], limit: int | None, output: Path) -> int:
+    """Write the chunks' lines (the first ``limit`` of them, if given) to ``output``; the number written."""
+    written = 0
+
+    def lines():
+        nonlocal written
+        for chunk in chunks:
+            with gzip.open(parts / chunk.name, "rt", encoding="ascii") as handle:
+                for line in handle:
+                    if limit is not None and written >= limit:
+                        return
+                    written += 1
+                    yield line.rstrip("\n")
+
+    write_data(output, lines())
+    return written
+
+
+def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSettings(), games: int | None = None,
+             positions: int | None = None, workers: int = 1, chunk_games: int = CHUNK_GAMES,
+             keep_parts: bool = False, progress: bool = True) -> Summary:
+    """Play (or resume) the run and write its lines to ``output``; ``games`` or ``positions`` says how much."""
+    if (games is None) == (positions is None):
+        raise ValueError("give exactly one of games or positions")
+    if (games if games is not None else positions) <= 0 or workers <= 0 or chunk_games <= 0:
+        raise ValueError("games, positions, workers and chunk size must be positive")
+    started = time.perf_counter()
+    output = Path(output).expanduser()
+    parts = parts_dir(output)
+    parts.mkdir(parents=True, exist_ok=True)
+    recorded = {"seed": seed, **asdict(settings), "chunk_games": chunk_games, "engine": engine_identity()}
+    plan = _Plan(chunk_games, games, positions, _load_manifest(parts, recorded))
+    new_games = new_positions = 0
+    bar = tqdm(total=games or positions, initial=plan.progress(), unit=" games" if games else " positions",
+               disable=not progress, dynamic_ncols=True)
+    if workers == 1:
+        pool = _InProcess(_start_worker, (parts, seed, settings))
+    else:
+        Searcher(hash_mb=1).warm_up()  # compile (or load) once here, so that the workers only load the cache
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_worker, initargs=(parts, seed, settings))
+    with pool, bar:
+        playing: dict[Future, int] = {}
+        while True:
+            while len(playing) < workers and (chunk := plan.next_chunk(set(playing.values()))) is not None:
+                k, start, stop = chunk
+                playing[pool.submit(_play_chunk, start, stop)] = k
+            if not playing:
+                break
+            finished, _ = wait(playing, return_when=FIRST_COMPLETED)
+            for future in finished:
+                done = future.result()
+                plan.done[playing.pop(future)] = done
+                _save_manifest(parts, recorded, plan.done)
+                new_games += done.stop - done.start
+                new_positions += done.positions
+                bar.update(plan.progress() - bar.n)
+    chunks = plan.output_chunks()
+    written = _merge(parts, chunks, positions, output)
+    if not keep_parts:
+        for path in parts.iterdir():
+            path.unlink()
+        parts.rmdir()
+    results = tuple(sum(getattr(c, name) for c in chunks) for name in RESULT_NAMES.values())
+    return Summary(sum(c.stop - c.start for c in chunks), written, results, new_games, new_positions,
+                   time.perf_counter() - started)
