@@ -9,8 +9,9 @@ passes an array and gets, from the same source, the coefficients whose dot
 product with the weights is the score (what the tuner fits, and what a test
 checks on thousands of positions).
 
-Each term's helper works for one colour and returns its signed (mg, eg)
-contribution from white's point of view; :func:`evaluate_white` sums them and
+Each term's helper adds the (mg, eg) contribution of one colour (its trace
+records it with that colour's sign); :func:`evaluate_white` sums them from
+white's point of view and
 :func:`evaluate` tapers by game phase and returns the score for the side to
 move.  Material and piece-square tables (:func:`psq_score`) change little
 from move to move, so the search keeps them per ply with :func:`psq_delta`
@@ -57,9 +58,14 @@ def _record_by_trace_type(trace, index, count):
 
 
 @kernel(hot=True, inline=True)
-def _term(weights, trace, index, count):
-    """``count`` times weight pair ``index`` as (mg, eg); the tracing build also records ``count``."""
-    record(trace, index, count)
+def _term(weights, trace, index, count, sign):
+    """``count`` times weight pair ``index`` as (mg, eg) for one side; the tracing build also records it.
+
+    ``sign`` (+1 white, -1 black) goes only into the trace: callers turn
+    their sums to white's view once, as the search build always did, so that
+    build computes exactly what it would without tracing.
+    """
+    record(trace, index, sign * count)
     return count * weights[2 * index], count * weights[2 * index + 1]
 
 
@@ -99,9 +105,9 @@ def _piece_square(weights, trace, piece, sq):
     colour = 1 if piece >= 6 else 0
     piece_type = piece - 6 * colour
     sign = 1 - 2 * colour
-    a, b = _term(weights, trace, P.MATERIAL + piece_type, sign)
-    c, d = _term(weights, trace, P.PST + piece_type * 64 + (sq ^ (56 * colour)), sign)
-    return a + c, b + d
+    a, b = _term(weights, trace, P.MATERIAL + piece_type, 1, sign)
+    c, d = _term(weights, trace, P.PST + piece_type * 64 + (sq ^ (56 * colour)), 1, sign)
+    return sign * (a + c), sign * (b + d)
 
 
 @kernel(hot=True, inline=True)
@@ -199,8 +205,8 @@ def _pawn_structure(bbs, weights, trace, colour):
     # Isolated: no pawn of ours on a neighbouring file.
     files = fill_north(own) | fill_south(own)
     isolated = popcount(own & ~neighbour_files(files))
-    mg, eg = _term(weights, trace, P.DOUBLED_PAWN, sign * doubled)
-    a, b = _term(weights, trace, P.ISOLATED_PAWN, sign * isolated)
+    mg, eg = _term(weights, trace, P.DOUBLED_PAWN, doubled, sign)
+    a, b = _term(weights, trace, P.ISOLATED_PAWN, isolated, sign)
     mg += a
     eg += b
     # Passed: no enemy pawn ahead on its own or a neighbouring file, i.e. outside the enemy's front spans.
@@ -214,7 +220,7 @@ def _pawn_structure(bbs, weights, trace, colour):
         sq = lsb(passed)
         passed = pop_lsb(passed)
         relative_rank = (sq >> 3) if colour == WHITE else 7 - (sq >> 3)
-        a, b = _term(weights, trace, P.PASSED_PAWN + relative_rank - 1, sign)  # ranks 2 ... 7
+        a, b = _term(weights, trace, P.PASSED_PAWN + relative_rank - 1, 1, sign)  # ranks 2 ... 7
         mg += a
         eg += b
     return mg, eg
@@ -251,21 +257,23 @@ def _mobility_and_attacks(bbs, tables, weights, trace, colour):
                 m = P.ROOK_MOBILITY
                 file_mask = FILE_A << np.uint64(sq & 7)
                 if not own_pawns & file_mask:
-                    open_file = P.ROOK_SEMI_OPEN_FILE if enemy_pawns & file_mask else P.ROOK_OPEN_FILE
-                    a, b = _term(weights, trace, open_file, sign)
+                    if not enemy_pawns & file_mask:
+                        a, b = _term(weights, trace, P.ROOK_OPEN_FILE, 1, sign)
+                    else:
+                        a, b = _term(weights, trace, P.ROOK_SEMI_OPEN_FILE, 1, sign)
                     mg += a
                     eg += b
             else:
                 attacks = bishop_attacks(sq, occupied, tables) | rook_attacks(sq, occupied, tables)
                 m = P.QUEEN_MOBILITY
-            a, b = _term(weights, trace, m + popcount(attacks & area), sign)
-            c, d = _term(weights, trace, P.KING_ATTACK + piece_type - KNIGHT, sign * popcount(attacks & king_zone))
+            a, b = _term(weights, trace, m + popcount(attacks & area), 1, sign)
+            c, d = _term(weights, trace, P.KING_ATTACK + piece_type - KNIGHT, popcount(attacks & king_zone), sign)
             mg += a + c
             eg += b + d
 
     bishops = bbs[colour * 6 + BISHOP]
     if bishops & (bishops - ONE):
-        a, b = _term(weights, trace, P.BISHOP_PAIR, sign)
+        a, b = _term(weights, trace, P.BISHOP_PAIR, 1, sign)
         mg += a
         eg += b
     return mg, eg
@@ -283,7 +291,7 @@ def _king_shelter(bbs, tables, weights, trace, colour):
     else:
         near = ahead & ~forward_ranks(rank - 2, colour)
     count = popcount(bbs[colour * 6 + PAWN] & files & near)
-    return _term(weights, trace, P.KING_SHELTER, (1 - 2 * colour) * count)
+    return _term(weights, trace, P.KING_SHELTER, count, 1 - 2 * colour)
 
 
 @kernel(hot=True)
@@ -298,14 +306,18 @@ def game_phase(bbs, weights):
 @kernel(hot=True, inline=True)
 def _positional_terms(bbs, state, tables, weights, trace):
     """(mg, eg) from white's point of view of every term but material and piece-square tables."""
-    mg, eg = _term(weights, trace, P.TEMPO, 1 - 2 * state[L.SIDE_TO_MOVE])
+    mg = 0
+    eg = 0
     for colour in range(2):
+        sign = 1 - 2 * colour
         a, b = _pawn_structure(bbs, weights, trace, colour)
         c, d = _mobility_and_attacks(bbs, tables, weights, trace, colour)
         e, f = _king_shelter(bbs, tables, weights, trace, colour)
-        mg += a + c + e
-        eg += b + d + f
-    return mg, eg
+        mg += sign * (a + c + e)
+        eg += sign * (b + d + f)
+    sign = 1 - 2 * state[L.SIDE_TO_MOVE]
+    a, b = _term(weights, trace, P.TEMPO, 1, sign)
+    return mg + sign * a, eg + sign * b
 
 
 @kernel(hot=True)
