@@ -152,9 +152,11 @@ def tune(traces: Traces, initial_pairs: np.ndarray, frozen: np.ndarray, settings
          report=None) -> TuneResult:
     """Fit K (unless given), then every unfrozen pair; ``report(epoch, result)`` after each epoch."""
     rng = np.random.default_rng(settings.seed)
-    rows = rng.permutation(len(traces))
+    # Held out: the last rows. Data files are written game by game, so this keeps
+    # each game on one side (positions of one game are near copies of each other).
     held_out = int(round(settings.validation * len(traces)))
-    validation_rows, train_rows = np.sort(rows[:held_out]), rows[held_out:]
+    train_rows = np.arange(len(traces) - held_out)
+    validation_rows = np.arange(len(traces) - held_out, len(traces))
     if not len(train_rows):
         raise ValueError("no training positions")
 
@@ -234,7 +236,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="weight of the search score in the target, 0 (results only) to 1")
     parser.add_argument("--k", type=float, help="use this K instead of fitting it")
     parser.add_argument("--validation", type=float, default=defaults.validation,
-                        help="share of positions held out for the validation error")
+                        help="share of positions, the file's last, held out for the validation error")
     parser.add_argument("--freeze", nargs="*", default=[], metavar="NAME",
                         help="more weight pairs to keep, e.g. 'tempo' 'material[P]'")
     parser.add_argument("--seed", type=int, default=defaults.seed)

@@ -1,7 +1,7 @@
 """The tracing build: ``trace · weights`` is the evaluation, on thousands of positions.
 
-Positions come from seeded random games (captures and pawn moves favoured so
-that games reach endgames and promote).  At each one the trace's dot product
+Positions come from seeded random games (captures favoured, so that material
+comes off and the games reach endgames).  At each one the trace's dot product
 with the weights must equal the search build's (mg, eg) exactly, its taper
 must equal the search's score (computed from the material and piece-square
 score kept move by move with ``psq_delta``, as the search keeps it), and the
@@ -12,7 +12,6 @@ Random weights make sure no term escapes the trace.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import jitfish
 from jitfish.board import layout as L
