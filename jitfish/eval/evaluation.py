@@ -1,19 +1,18 @@
 """Hand-crafted evaluation: tapered middlegame/endgame sums of named terms.
 
 Every term goes through one helper, :func:`_term`, which returns ``count ×
-weight pair`` and, in the tracing build, adds ``count`` to that pair's
-coefficient in a ``trace`` array.  The build is chosen by the type of
+weight pair`` and, in the tracing build, adds ``count`` (negated for black)
+to that pair's coefficient in a ``trace`` array.  The build is chosen by the type of
 ``trace``: the search passes ``None`` and :func:`record` compiles to nothing,
 so its code is what it would be without tracing; :func:`trace_evaluation`
 passes an array and gets, from the same source, the coefficients whose dot
 product with the weights is the score (what the tuner fits, and what a test
 checks on thousands of positions).
 
-Each term's helper adds the (mg, eg) contribution of one colour (its trace
-records it with that colour's sign); :func:`evaluate_white` sums them from
-white's point of view and
-:func:`evaluate` tapers by game phase and returns the score for the side to
-move.  Material and piece-square tables (:func:`psq_score`) change little
+Each term's helper adds the (mg, eg) contribution of one colour;
+:func:`evaluate_white` sums them from white's point of view and
+:func:`evaluate` tapers by game phase (its weights and total are in the
+weight file) and returns the score for the side to move.  Material and piece-square tables (:func:`psq_score`) change little
 from move to move, so the search keeps them per ply with :func:`psq_delta`
 and calls :func:`evaluate_with_psq` for the rest.
 
