@@ -143,6 +143,7 @@ class TuneResult:
     pairs: np.ndarray          # float (WEIGHT_PAIRS, 2)
     k: float
     initial_loss: float        # training error of the starting weights at K
+    initial_validation_loss: float | None
     train_loss: list[float] = field(default_factory=list)        # full training error after each epoch
     validation_loss: list[float] = field(default_factory=list)
     epoch_seconds: list[float] = field(default_factory=list)
@@ -165,8 +166,11 @@ def tune(traces: Traces, initial_pairs: np.ndarray, frozen: np.ndarray, settings
     if k is None:
         k = fit_k(traces.evaluations(pairs)[train_rows], _rows(traces, train_rows), settings.blend)
     target = targets(traces, k, settings.blend)
-    initial_loss = mean_squared_error(traces.evaluations(pairs), traces, k, settings.blend, train_rows)
-    result = TuneResult(pairs=pairs, k=k, initial_loss=initial_loss)
+    evaluations = traces.evaluations(pairs)
+    result = TuneResult(pairs=pairs, k=k,
+                        initial_loss=mean_squared_error(evaluations, traces, k, settings.blend, train_rows),
+                        initial_validation_loss=mean_squared_error(evaluations, traces, k, settings.blend,
+                                                                   validation_rows) if held_out else None)
     gradient, moment1, moment2 = (np.zeros_like(pairs) for _ in range(3))
     frozen = np.ascontiguousarray(frozen, dtype=np.bool_)
     step = 0
@@ -267,7 +271,10 @@ def main(argv: list[str] | None = None) -> int:
 
     def report(epoch: int, result: TuneResult) -> None:
         if epoch == 0:
-            print(f"K = {result.k:.6f}, error with the starting weights {result.initial_loss:.6f}")
+            line = f"K = {result.k:.6f}, error with the starting weights {result.initial_loss:.6f}"
+            if result.initial_validation_loss is not None:
+                line += f", validation {result.initial_validation_loss:.6f}"
+            print(line)
         line = f"epoch {epoch + 1:3d}  error {result.train_loss[-1]:.6f}"
         if result.validation_loss:
             line += f"  validation {result.validation_loss[-1]:.6f}"
