@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.eval.params import TERMS, OFFSETS, default_weights, load_weights, save_weights
+from jitfish.eval.params import (
+    FROZEN, OFFSETS, PHASE_TOTAL, TERMS, WEIGHT_PAIRS, default_weights, load_weights, save_weights,
+    weight_names,
+)
 
 
 def evaluate(board, weights: np.ndarray | None = None) -> int:
@@ -17,31 +20,54 @@ def evaluate(board, weights: np.ndarray | None = None) -> int:
     return int(_evaluate(p.bbs, p.state, lookup_tables(), w))
 
 
+def trace(board, weights: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+    """The coefficient of every weight pair in ``board``'s evaluation, and the game phase.
+
+    Coefficients are white's count minus black's (``int64``, one per pair in
+    :func:`~jitfish.eval.params.weight_names` order), so that with ``w`` the
+    weights as (mg, eg) pairs, ``coefficients @ w`` is the evaluation's (mg,
+    eg) from white's point of view, which :func:`taper` turns into the score.
+    ``weights`` only matter for the phase (the coefficients never depend on them).
+    """
+    from jitfish.board.tables import lookup_tables
+    from jitfish.eval.evaluation import trace_evaluation
+
+    p = board.position
+    w = default_weights() if weights is None else weights
+    coefficients = np.zeros(WEIGHT_PAIRS, dtype=np.int64)
+    _, _, phase = trace_evaluation(p.bbs, p.state, lookup_tables(), w, coefficients)
+    return coefficients, int(phase)
+
+
+def taper(mg: int, eg: int, phase: int, white_to_move: bool, weights: np.ndarray | None = None) -> int:
+    """The engine's score for the side to move from white's (mg, eg) and the phase, rounded as the engine rounds."""
+    total = int((default_weights() if weights is None else weights)[PHASE_TOTAL])
+    sign = 1 if white_to_move else -1
+    return (sign * (mg * phase + eg * (total - phase))) // total
+
+
 def evaluate_terms(board, weights: np.ndarray | None = None) -> dict[str, tuple[int, int]]:
     """Each term's (mg, eg) contribution from white's point of view, plus ``phase`` and ``total``.
 
-    Computed by evaluating with every other block of weights set to zero, so
-    the terms always add up to what the search sees.
+    Read from the tracing build (coefficient × weight, summed per block),
+    while ``total`` comes from the search's build: a test checks they agree.
     """
     from jitfish.board.tables import lookup_tables
-    from jitfish.eval.evaluation import evaluate_white, game_phase
+    from jitfish.eval.evaluation import evaluate_white
 
     p = board.position
-    tables = lookup_tables()
     w = default_weights() if weights is None else weights
+    coefficients, phase = trace(board, w)
+    contributions = coefficients[:, None] * w[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
     result: dict[str, tuple[int, int]] = {}
     for name, count in TERMS:
-        masked = np.zeros_like(w)
-        lo, hi = 2 * OFFSETS[name], 2 * (OFFSETS[name] + count)
-        masked[lo:hi] = w[lo:hi]
-        if name == "pst":  # the PST helper also adds material: keep it in its own term
-            masked[2 * OFFSETS["material"]:2 * (OFFSETS["material"] + 6)] = 0
-        mg, eg = evaluate_white(p.bbs, p.state, tables, masked)
+        mg, eg = contributions[OFFSETS[name]:OFFSETS[name] + count].sum(axis=0)
         result[name] = (int(mg), int(eg))
-    mg, eg = evaluate_white(p.bbs, p.state, tables, w)
+    mg, eg = evaluate_white(p.bbs, p.state, lookup_tables(), w)
     result["total"] = (int(mg), int(eg))
-    result["phase"] = (int(game_phase(p.bbs)), 24)
+    result["phase"] = (phase, int(w[PHASE_TOTAL]))
     return result
 
 
-__all__ = ["evaluate", "evaluate_terms", "default_weights", "load_weights", "save_weights", "TERMS"]
+__all__ = ["evaluate", "evaluate_terms", "trace", "taper", "default_weights", "load_weights", "save_weights",
+           "weight_names", "TERMS", "FROZEN"]

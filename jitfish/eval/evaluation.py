@@ -1,9 +1,18 @@
 """Hand-crafted evaluation: tapered middlegame/endgame sums of named terms.
 
-Each term has one helper that adds its (mg, eg) contribution for one colour,
-from white's point of view; :func:`evaluate_white` sums them and
-:func:`evaluate` tapers by game phase and returns the score for the side to
-move.  Material and piece-square tables (:func:`psq_score`) change little
+Every term goes through one helper, :func:`_term`, which returns ``count ×
+weight pair`` and, in the tracing build, adds ``count`` (negated for black)
+to that pair's coefficient in a ``trace`` array.  The build is chosen by the type of
+``trace``: the search passes ``None`` and :func:`record` compiles to nothing,
+so its code is what it would be without tracing; :func:`trace_evaluation`
+passes an array and gets, from the same source, the coefficients whose dot
+product with the weights is the score (what the tuner fits, and what a test
+checks on thousands of positions).
+
+Each term's helper adds the (mg, eg) contribution of one colour;
+:func:`evaluate_white` sums them from white's point of view and
+:func:`evaluate` tapers by game phase (its weights and total are in the
+weight file) and returns the score for the side to move.  Material and piece-square tables (:func:`psq_score`) change little
 from move to move, so the search keeps them per ply with :func:`psq_delta`
 and calls :func:`evaluate_with_psq` for the rest.
 
@@ -15,6 +24,8 @@ relative rank, so the evaluation is colour-symmetric by construction:
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from jitfish.jit import kernel
 from jitfish.board import layout as L
@@ -27,11 +38,35 @@ from jitfish.board.squares import (
 from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares
 from jitfish.eval import params as P
 
-PHASE_KNIGHT = 1
-PHASE_BISHOP = 1
-PHASE_ROOK = 2
-PHASE_QUEEN = 4
-PHASE_MAX = 24
+
+def record(trace, index, count):
+    """Add ``count`` to ``trace[index]``, unless ``trace`` is ``None`` (the search's build)."""
+    if trace is not None:
+        trace[index] += count
+
+
+@overload(record, inline="always")
+def _record_by_trace_type(trace, index, count):
+    """Chosen at compile time from the type of ``trace``: no code at all for ``None``."""
+    if isinstance(trace, types.NoneType):
+        return lambda trace, index, count: None
+
+    def add(trace, index, count):
+        trace[index] += count
+    return add
+
+
+@kernel(hot=True, inline=True)
+def _term(weights, trace, index, count, sign):
+    """``count`` times weight pair ``index`` as (mg, eg) for one side; the tracing build also records it.
+
+    ``sign`` (+1 white, -1 black) goes only into the trace: callers turn
+    their sums to white's view once, as the search build always did, so that
+    build computes exactly what it would without tracing.
+    """
+    record(trace, index, sign * count)
+    return count * weights[2 * index], count * weights[2 * index + 1]
+
 
 @kernel(hot=True)
 def pawn_attacks_of(pawns, colour):
@@ -64,29 +99,34 @@ def adjacent_files(file):
 
 
 @kernel(hot=True, inline=True)
-def _piece_square(weights, piece, sq):
+def _piece_square(weights, trace, piece, sq):
     """(mg, eg) of ``piece`` (colour * 6 + type) standing on ``sq``, material included, from white's view."""
     colour = 1 if piece >= 6 else 0
     piece_type = piece - 6 * colour
-    m = P.MATERIAL + piece_type
-    s = P.PST + piece_type * 64 + (sq ^ (56 * colour))
     sign = 1 - 2 * colour
-    return sign * (weights[2 * m] + weights[2 * s]), sign * (weights[2 * m + 1] + weights[2 * s + 1])
+    a, b = _term(weights, trace, P.MATERIAL + piece_type, 1, sign)
+    c, d = _term(weights, trace, P.PST + piece_type * 64 + (sq ^ (56 * colour)), 1, sign)
+    return sign * (a + c), sign * (b + d)
 
 
-@kernel(hot=True)
-def psq_score(bbs, weights):
-    """Material and piece-square tables of both sides, (mg, eg) from white's point of view."""
+@kernel(hot=True, inline=True)
+def _material_and_squares(bbs, weights, trace):
     mg = 0
     eg = 0
     for piece in range(12):
         pieces = bbs[piece]
         while pieces:
-            a, b = _piece_square(weights, piece, lsb(pieces))
+            a, b = _piece_square(weights, trace, piece, lsb(pieces))
             pieces = pop_lsb(pieces)
             mg += a
             eg += b
     return mg, eg
+
+
+@kernel(hot=True)
+def psq_score(bbs, weights):
+    """Material and piece-square tables of both sides, (mg, eg) from white's point of view."""
+    return _material_and_squares(bbs, weights, None)
 
 
 @kernel(hot=True)
@@ -100,22 +140,22 @@ def psq_delta(state, weights, move):
     to_sq = (move >> 6) & 63
     kind = move >> 15
     piece = state[L.MAILBOX + from_sq]
-    mg, eg = _piece_square(weights, piece, from_sq)
+    mg, eg = _piece_square(weights, None, piece, from_sq)
     mg = -mg
     eg = -eg
     if kind == MOVE_CASTLING:
         # Encoded king-takes-rook: both pieces move.
         king_to, rook_to = castling_squares(from_sq, to_sq)
         rook = piece - KING + ROOK
-        a, b = _piece_square(weights, piece, king_to)
-        c, d = _piece_square(weights, rook, rook_to)
-        e, f = _piece_square(weights, rook, to_sq)
+        a, b = _piece_square(weights, None, piece, king_to)
+        c, d = _piece_square(weights, None, rook, rook_to)
+        e, f = _piece_square(weights, None, rook, to_sq)
         return mg + a + c - e, eg + b + d - f
     promotion = (move >> 12) & 7
     if promotion:
-        a, b = _piece_square(weights, piece - PAWN + promotion, to_sq)
+        a, b = _piece_square(weights, None, piece - PAWN + promotion, to_sq)
     else:
-        a, b = _piece_square(weights, piece, to_sq)
+        a, b = _piece_square(weights, None, piece, to_sq)
     mg += a
     eg += b
     if kind == MOVE_EN_PASSANT:
@@ -125,7 +165,7 @@ def psq_delta(state, weights, move):
         captured_sq = to_sq
         victim = state[L.MAILBOX + to_sq]
     if victim != NO_PIECE:
-        a, b = _piece_square(weights, victim, captured_sq)
+        a, b = _piece_square(weights, None, victim, captured_sq)
         mg -= a
         eg -= b
     return mg, eg
@@ -154,10 +194,9 @@ def neighbour_files(bb):
 
 
 @kernel(hot=True)
-def _pawn_structure(bbs, weights, colour):
+def _pawn_structure(bbs, weights, trace, colour):
     """Doubled, isolated and passed pawns, found with file fills rather than a loop over files."""
-    mg = 0
-    eg = 0
+    sign = 1 - 2 * colour
     own = bbs[colour * 6 + PAWN]
     enemy = bbs[(colour ^ 1) * 6 + PAWN]
     # Doubled: a file with n pawns costs n - 1, one for each pawn with another of ours above it.
@@ -165,8 +204,10 @@ def _pawn_structure(bbs, weights, colour):
     # Isolated: no pawn of ours on a neighbouring file.
     files = fill_north(own) | fill_south(own)
     isolated = popcount(own & ~neighbour_files(files))
-    mg += doubled * weights[2 * P.DOUBLED_PAWN] + isolated * weights[2 * P.ISOLATED_PAWN]
-    eg += doubled * weights[2 * P.DOUBLED_PAWN + 1] + isolated * weights[2 * P.ISOLATED_PAWN + 1]
+    mg, eg = _term(weights, trace, P.DOUBLED_PAWN, doubled, sign)
+    a, b = _term(weights, trace, P.ISOLATED_PAWN, isolated, sign)
+    mg += a
+    eg += b
     # Passed: no enemy pawn ahead on its own or a neighbouring file, i.e. outside the enemy's front spans.
     if colour == WHITE:
         front_spans = fill_south(enemy >> SHIFT_8)
@@ -178,16 +219,18 @@ def _pawn_structure(bbs, weights, colour):
         sq = lsb(passed)
         passed = pop_lsb(passed)
         relative_rank = (sq >> 3) if colour == WHITE else 7 - (sq >> 3)
-        mg += weights[2 * (P.PASSED_PAWN + relative_rank)]
-        eg += weights[2 * (P.PASSED_PAWN + relative_rank) + 1]
+        a, b = _term(weights, trace, P.PASSED_PAWN + relative_rank - 1, 1, sign)  # ranks 2 ... 7
+        mg += a
+        eg += b
     return mg, eg
 
 
 @kernel(hot=True, inline=True)
-def _mobility_and_attacks(bbs, tables, weights, colour):
+def _mobility_and_attacks(bbs, tables, weights, trace, colour):
     """Mobility (safe squares attacked), king attacks, rooks on open files, bishop pair."""
     mg = 0
     eg = 0
+    sign = 1 - 2 * colour
     them = colour ^ 1
     occupied = bbs[L.OCCUPIED]
     own = bbs[L.OCCUPIED_WHITE + colour]
@@ -214,30 +257,29 @@ def _mobility_and_attacks(bbs, tables, weights, colour):
                 file_mask = FILE_A << np.uint64(sq & 7)
                 if not own_pawns & file_mask:
                     if not enemy_pawns & file_mask:
-                        mg += weights[2 * P.ROOK_OPEN_FILE]
-                        eg += weights[2 * P.ROOK_OPEN_FILE + 1]
+                        a, b = _term(weights, trace, P.ROOK_OPEN_FILE, 1, sign)
                     else:
-                        mg += weights[2 * P.ROOK_SEMI_OPEN_FILE]
-                        eg += weights[2 * P.ROOK_SEMI_OPEN_FILE + 1]
+                        a, b = _term(weights, trace, P.ROOK_SEMI_OPEN_FILE, 1, sign)
+                    mg += a
+                    eg += b
             else:
                 attacks = bishop_attacks(sq, occupied, tables) | rook_attacks(sq, occupied, tables)
                 m = P.QUEEN_MOBILITY
-            m += popcount(attacks & area)
-            mg += weights[2 * m]
-            eg += weights[2 * m + 1]
-            hits = popcount(attacks & king_zone)
-            mg += hits * weights[2 * (P.KING_ATTACK + piece_type)]
-            eg += hits * weights[2 * (P.KING_ATTACK + piece_type) + 1]
+            a, b = _term(weights, trace, m + popcount(attacks & area), 1, sign)
+            c, d = _term(weights, trace, P.KING_ATTACK + piece_type - KNIGHT, popcount(attacks & king_zone), sign)
+            mg += a + c
+            eg += b + d
 
     bishops = bbs[colour * 6 + BISHOP]
     if bishops & (bishops - ONE):
-        mg += weights[2 * P.BISHOP_PAIR]
-        eg += weights[2 * P.BISHOP_PAIR + 1]
+        a, b = _term(weights, trace, P.BISHOP_PAIR, 1, sign)
+        mg += a
+        eg += b
     return mg, eg
 
 
 @kernel(hot=True)
-def _king_shelter(bbs, tables, weights, colour):
+def _king_shelter(bbs, tables, weights, trace, colour):
     """Own pawns on the king's and neighbouring files, one or two ranks ahead of it."""
     king_sq = lsb(bbs[colour * 6 + KING])
     rank = king_sq >> 3
@@ -248,62 +290,74 @@ def _king_shelter(bbs, tables, weights, colour):
     else:
         near = ahead & ~forward_ranks(rank - 2, colour)
     count = popcount(bbs[colour * 6 + PAWN] & files & near)
-    return count * weights[2 * P.KING_SHELTER], count * weights[2 * P.KING_SHELTER + 1]
+    return _term(weights, trace, P.KING_SHELTER, count, 1 - 2 * colour)
 
 
 @kernel(hot=True)
-def game_phase(bbs):
-    """24 with all pieces on the board, 0 with only kings and pawns."""
-    phase = (PHASE_KNIGHT * popcount(bbs[KNIGHT] | bbs[6 + KNIGHT])
-             + PHASE_BISHOP * popcount(bbs[BISHOP] | bbs[6 + BISHOP])
-             + PHASE_ROOK * popcount(bbs[ROOK] | bbs[6 + ROOK])
-             + PHASE_QUEEN * popcount(bbs[QUEEN] | bbs[6 + QUEEN]))
-    return min(phase, PHASE_MAX)
+def game_phase(bbs, weights):
+    """The middlegame share of the taper: from ``phase_total`` with all pieces on the board to 0 with none."""
+    phase = 0
+    for piece_type in range(KNIGHT, KING):
+        phase += weights[P.PHASE + piece_type - KNIGHT] * popcount(bbs[piece_type] | bbs[6 + piece_type])
+    return min(phase, weights[P.PHASE_TOTAL])
 
 
 @kernel(hot=True, inline=True)
-def _positional_terms(bbs, state, tables, weights):
+def _positional_terms(bbs, state, tables, weights, trace):
     """(mg, eg) from white's point of view of every term but material and piece-square tables."""
     mg = 0
     eg = 0
     for colour in range(2):
         sign = 1 - 2 * colour
-        c, d = _pawn_structure(bbs, weights, colour)
-        e, f = _mobility_and_attacks(bbs, tables, weights, colour)
-        g, h = _king_shelter(bbs, tables, weights, colour)
-        mg += sign * (c + e + g)
-        eg += sign * (d + f + h)
+        a, b = _pawn_structure(bbs, weights, trace, colour)
+        c, d = _mobility_and_attacks(bbs, tables, weights, trace, colour)
+        e, f = _king_shelter(bbs, tables, weights, trace, colour)
+        mg += sign * (a + c + e)
+        eg += sign * (b + d + f)
     sign = 1 - 2 * state[L.SIDE_TO_MOVE]
-    mg += sign * weights[2 * P.TEMPO]
-    eg += sign * weights[2 * P.TEMPO + 1]
-    return mg, eg
+    a, b = _term(weights, trace, P.TEMPO, 1, sign)
+    return mg + sign * a, eg + sign * b
 
 
 @kernel(hot=True)
 def evaluate_white(bbs, state, tables, weights):
     """(mg, eg) from white's point of view, tempo included for the side to move."""
     mg, eg = psq_score(bbs, weights)
-    c, d = _positional_terms(bbs, state, tables, weights)
+    c, d = _positional_terms(bbs, state, tables, weights, None)
     return mg + c, eg + d
 
 
+@kernel(hot=True)
+def trace_evaluation(bbs, state, tables, weights, trace):
+    """The tracing build of :func:`evaluate_white`: also adds each pair's coefficient to ``trace``.
+
+    ``trace`` (``int64``, one slot per weight pair, zeroed by the caller)
+    receives white's count minus black's of each weight, so that
+    ``trace · weights`` is the returned (mg, eg).  Returns (mg, eg, phase).
+    """
+    mg, eg = _material_and_squares(bbs, weights, trace)
+    c, d = _positional_terms(bbs, state, tables, weights, trace)
+    return mg + c, eg + d, game_phase(bbs, weights)
+
+
 @kernel(hot=True, inline=True)
-def _taper(bbs, state, mg, eg):
-    phase = game_phase(bbs)
+def _taper(bbs, state, weights, mg, eg):
+    phase = game_phase(bbs, weights)
+    total = weights[P.PHASE_TOTAL]
     # Turn to the side to move before dividing, so that rounding is colour-symmetric.
     sign = 1 - 2 * state[L.SIDE_TO_MOVE]
-    return (sign * (mg * phase + eg * (PHASE_MAX - phase))) // PHASE_MAX
+    return (sign * (mg * phase + eg * (total - phase))) // total
 
 
 @kernel(hot=True)
 def evaluate(bbs, state, tables, weights):
     """The tapered score in centipawns for the side to move."""
     mg, eg = evaluate_white(bbs, state, tables, weights)
-    return _taper(bbs, state, mg, eg)
+    return _taper(bbs, state, weights, mg, eg)
 
 
 @kernel(hot=True)
 def evaluate_with_psq(bbs, state, tables, weights, psq_mg, psq_eg):
     """:func:`evaluate`, given the position's :func:`psq_score` (as the search keeps it)."""
-    mg, eg = _positional_terms(bbs, state, tables, weights)
-    return _taper(bbs, state, mg + psq_mg, eg + psq_eg)
+    mg, eg = _positional_terms(bbs, state, tables, weights, None)
+    return _taper(bbs, state, weights, mg + psq_mg, eg + psq_eg)

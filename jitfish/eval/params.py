@@ -1,13 +1,25 @@
 """The evaluation's weights: one flat ``int64`` array and the names of its parts.
 
-Every weight is a pair (middlegame, endgame): weight ``i`` lives at
-``weights[2 * i]`` (mg) and ``weights[2 * i + 1]`` (eg).  ``TERMS`` lists the
-named blocks in order; the offsets below are derived from it, so adding a
-term means adding one line here and one helper in :mod:`jitfish.eval.evaluation`.
+Two kinds of entry, each laid out from a list so that offsets are derived,
+never typed:
 
-The values live in ``weights.json`` next to this file (``{name: [[mg, eg], ...]}``,
-white's point of view, squares a1 = 0 ... h8 = 63), which a tuner may rewrite.
-Kernels receive the array as an argument, never as a global.
+* ``TERMS``: weight pairs (middlegame, endgame).  Pair ``i`` lives at
+  ``weights[2 * i]`` (mg) and ``weights[2 * i + 1]`` (eg).  Every term of the
+  evaluation adds ``count × pair`` through one helper, so the score is
+  linear in these weights and the tuner owns all of them.
+* ``CONSTANTS``: single values after the pairs (the game-phase weights and
+  the phase of a full board), which decide the score but not linearly; the
+  tuner keeps them as they are.
+
+Only weights that can fire have a slot: a king attack by a pawn or a king,
+or a passed pawn on the first or last rank, has none.  Slots that exist but
+never carry information (the king's material, which cancels; pawn squares on
+the back ranks) are listed by name in ``FROZEN`` and the tuner leaves them.
+
+The values live in ``weights.json`` next to this file (``{name: [[mg, eg], ...]}``
+for pairs, ``{name: [value, ...]}`` for constants; white's point of view,
+squares a1 = 0 ... h8 = 63), which the tuner rewrites.  Kernels receive the
+array as an argument, never as a global.
 """
 
 from __future__ import annotations
@@ -18,7 +30,12 @@ from pathlib import Path
 
 import numpy as np
 
+from jitfish.board.squares import SQUARE_NAMES
+
 WEIGHTS_FILE = Path(__file__).resolve().parent / "weights.json"
+
+PIECE_LETTERS = "PNBRQK"
+SLIDER_AND_KNIGHT_LETTERS = "NBRQ"
 
 # (name, number of (mg, eg) pairs), in array order.
 TERMS = (
@@ -30,13 +47,19 @@ TERMS = (
     ("queen_mobility", 28),
     ("doubled_pawn", 1),         # per pawn beyond the first on a file
     ("isolated_pawn", 1),        # per pawn with no friendly pawn on a neighbouring file
-    ("passed_pawn", 8),          # by relative rank
+    ("passed_pawn", 6),          # by relative rank 2 ... 7
     ("king_shelter", 1),         # per own pawn in the three files before the king
-    ("king_attack", 6),          # by attacker type, per attacked square next to the enemy king
+    ("king_attack", 4),          # by attacker N B R Q, per attacked square next to the enemy king
     ("bishop_pair", 1),
     ("rook_open_file", 1),
     ("rook_semi_open_file", 1),
     ("tempo", 1),                # for the side to move
+)
+
+# (name, number of values), after the pairs.
+CONSTANTS = (
+    ("phase", 4),                # game-phase weight of a knight, bishop, rook, queen
+    ("phase_total", 1),          # the phase of a full board: the phase is capped at it, the taper divides by it
 )
 
 OFFSETS: dict[str, int] = {}
@@ -45,7 +68,14 @@ for _name, _count in TERMS:
     OFFSETS[_name] = _at
     _at += _count
 WEIGHT_PAIRS = _at
-WEIGHTS_SIZE = 2 * WEIGHT_PAIRS
+
+# Constants are indexed in the flat array directly (not in pairs).
+CONSTANT_OFFSETS: dict[str, int] = {}
+_at = 2 * WEIGHT_PAIRS
+for _name, _count in CONSTANTS:
+    CONSTANT_OFFSETS[_name] = _at
+    _at += _count
+WEIGHTS_SIZE = _at
 
 MATERIAL = OFFSETS["material"]
 PST = OFFSETS["pst"]
@@ -62,23 +92,78 @@ BISHOP_PAIR = OFFSETS["bishop_pair"]
 ROOK_OPEN_FILE = OFFSETS["rook_open_file"]
 ROOK_SEMI_OPEN_FILE = OFFSETS["rook_semi_open_file"]
 TEMPO = OFFSETS["tempo"]
+PHASE = CONSTANT_OFFSETS["phase"]
+PHASE_TOTAL = CONSTANT_OFFSETS["phase_total"]
+
+# How the i-th pair of a block is named, where a plain index would not say enough.
+_LABELS = {
+    "material": lambda i: PIECE_LETTERS[i],
+    "pst": lambda i: f"{PIECE_LETTERS[i // 64]},{SQUARE_NAMES[i % 64]}",
+    "passed_pawn": lambda i: f"rank{i + 2}",
+    "king_attack": lambda i: SLIDER_AND_KNIGHT_LETTERS[i],
+}
 
 
-def weights_from_dict(data: dict[str, list[list[int]]]) -> np.ndarray:
-    """The flat array from ``{name: [[mg, eg], ...]}``; ``ValueError`` if a block is missing or mis-sized."""
+@functools.cache
+def weight_names() -> tuple[str, ...]:
+    """The name of each weight pair, in array order: ``tempo``, ``material[Q]``, ``pst[N,f3]``, ``rook_mobility[7]``."""
+    names = []
+    for name, count in TERMS:
+        if count == 1:
+            names.append(name)
+        else:
+            label = _LABELS.get(name, str)
+            names.extend(f"{name}[{label(i)}]" for i in range(count))
+    return tuple(names)
+
+
+# Pairs the tuner never changes: the king's material (one king a side, so it
+# always cancels) and pawn squares on the first and last ranks (no pawn stands there).
+FROZEN = ("material[K]",) + tuple(f"pst[P,{SQUARE_NAMES[sq]}]" for sq in (*range(8), *range(56, 64)))
+
+
+def pair_index(name: str) -> int:
+    """The index of the weight pair called ``name`` (see :func:`weight_names`)."""
+    try:
+        return weight_names().index(name)
+    except ValueError:
+        raise ValueError(f"weights: no weight pair named {name!r}") from None
+
+
+def frozen_mask(names=FROZEN) -> np.ndarray:
+    """A boolean array over the weight pairs, true for those named in ``names``."""
+    mask = np.zeros(WEIGHT_PAIRS, dtype=bool)
+    for name in names:
+        mask[pair_index(name)] = True
+    return mask
+
+
+def weights_from_dict(data: dict[str, list]) -> np.ndarray:
+    """The flat array from the weight file's dictionary; ``ValueError`` if a block is missing or wrong."""
     weights = np.zeros(WEIGHTS_SIZE, dtype=np.int64)
     for name, count in TERMS:
         pairs = data.get(name)
-        if pairs is None or len(pairs) != count:
+        if pairs is None or len(pairs) != count or any(len(pair) != 2 for pair in pairs):
             raise ValueError(f"weights: {name!r} needs {count} (mg, eg) pairs")
-        block = np.asarray(pairs, dtype=np.int64).reshape(count, 2)
-        weights[2 * OFFSETS[name]:2 * (OFFSETS[name] + count)] = block.ravel()
+        weights[2 * OFFSETS[name]:2 * (OFFSETS[name] + count)] = np.asarray(pairs, dtype=np.int64).ravel()
+    for name, count in CONSTANTS:
+        values = data.get(name)
+        if values is None or len(values) != count:
+            raise ValueError(f"weights: {name!r} needs {count} values")
+        weights[CONSTANT_OFFSETS[name]:CONSTANT_OFFSETS[name] + count] = values
+    phase = weights[PHASE:PHASE + CONSTANTS[0][1]]
+    if (phase < 0).any() or weights[PHASE_TOTAL] <= 0:
+        raise ValueError("weights: phase weights must be >= 0 and phase_total > 0")
     return weights
 
 
-def weights_to_dict(weights: np.ndarray) -> dict[str, list[list[int]]]:
-    return {name: weights[2 * OFFSETS[name]:2 * (OFFSETS[name] + count)].reshape(count, 2).tolist()
-            for name, count in TERMS}
+def weights_to_dict(weights: np.ndarray) -> dict[str, list]:
+    data: dict[str, list] = {}
+    for name, count in TERMS:
+        data[name] = weights[2 * OFFSETS[name]:2 * (OFFSETS[name] + count)].reshape(count, 2).tolist()
+    for name, count in CONSTANTS:
+        data[name] = weights[CONSTANT_OFFSETS[name]:CONSTANT_OFFSETS[name] + count].tolist()
+    return data
 
 
 @functools.cache
@@ -99,10 +184,8 @@ def load_weights(path: str | Path) -> np.ndarray:
 
 
 def save_weights(weights: np.ndarray, path: str | Path = WEIGHTS_FILE) -> None:
-    data = weights_to_dict(np.asarray(weights))
+    """Write ``weights`` in the file format :func:`load_weights` reads (one block per line)."""
+    data = weights_to_dict(np.asarray(weights, dtype=np.int64))
+    lines = [f'  "{name}": {json.dumps(values)}' for name, values in data.items()]
     with open(path, "w") as handle:
-        handle.write("{\n")
-        items = list(data.items())
-        for i, (name, pairs) in enumerate(items):
-            handle.write(f'  "{name}": {json.dumps(pairs)}' + (",\n" if i < len(items) - 1 else "\n"))
-        handle.write("}\n")
+        handle.write("{\n" + ",\n".join(lines) + "\n}\n")

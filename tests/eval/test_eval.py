@@ -12,10 +12,10 @@ import pytest
 
 import jitfish
 from jitfish.board.tables import lookup_tables
-from jitfish.eval import evaluate, evaluate_terms
+from jitfish.eval import evaluate, evaluate_terms, load_weights, save_weights
 from jitfish.eval.evaluation import evaluate_white
 from jitfish.eval.params import (
-    OFFSETS, TERMS, WEIGHTS_FILE, WEIGHTS_SIZE, default_weights, weights_from_dict,
+    CONSTANTS, OFFSETS, TERMS, WEIGHT_PAIRS, WEIGHTS_FILE, default_weights, weights_from_dict,
     weights_to_dict,
 )
 
@@ -31,6 +31,13 @@ def _positions() -> list[str]:
 
 
 POSITIONS = _positions()
+
+
+def random_weights(rng: np.random.Generator, bound: int) -> np.ndarray:
+    """Every weight pair drawn from [-bound, bound), the phase constants as shipped."""
+    weights = default_weights().copy()
+    weights[:2 * WEIGHT_PAIRS] = rng.integers(-bound, bound, 2 * WEIGHT_PAIRS)
+    return weights
 
 
 def test_symmetric_under_colour_flip():
@@ -54,7 +61,7 @@ def test_symmetric_under_colour_flip():
 def test_symmetry_holds_for_random_weights():
     """Symmetry must not depend on the values: every term must mirror correctly."""
     rng = np.random.default_rng(1)
-    weights = rng.integers(-50, 50, WEIGHTS_SIZE).astype(np.int64)
+    weights = random_weights(rng, 50)
     for fen in POSITIONS[:30]:
         board = chess.Board(fen)
         assert evaluate(jitfish.Board(fen), weights) == evaluate(jitfish.Board(board.mirror().fen()), weights)
@@ -93,12 +100,36 @@ def test_weights_are_an_argument_not_a_global():
 
 def test_weights_file_round_trip(tmp_path):
     data = json.loads(WEIGHTS_FILE.read_text())
-    assert list(data) == [name for name, _ in TERMS]
+    assert list(data) == [name for name, _ in TERMS + CONSTANTS]
     weights = weights_from_dict(data)
     assert np.array_equal(weights, default_weights())
     assert weights_to_dict(weights) == data
-    with pytest.raises(ValueError):
-        weights_from_dict({k: v for k, v in data.items() if k != "tempo"})
+    for name in ("tempo", "phase"):
+        with pytest.raises(ValueError, match=name):
+            weights_from_dict({k: v for k, v in data.items() if k != name})
+    with pytest.raises(ValueError, match="phase_total"):
+        weights_from_dict(dict(data, phase_total=[0]))
+
+
+def test_saved_weights_load_back_identical(tmp_path):
+    """What the tuner writes through ``save_weights`` is what the engine loads, value for value."""
+    weights = random_weights(np.random.default_rng(3), 1000)
+    weights[-1] = 30  # phase_total
+    path = tmp_path / "weights.json"
+    save_weights(weights, path)
+    assert np.array_equal(load_weights(path), weights)
+    assert json.loads(path.read_text()) == weights_to_dict(weights)
+
+
+def test_phase_weights_come_from_the_weight_file():
+    """With every phase weight zero the taper is all endgame; a larger total dilutes the middlegame."""
+    board = jitfish.Board()
+    weights = default_weights().copy()
+    mg, eg = evaluate_white(board.position.bbs, board.position.state, lookup_tables(), weights)
+    weights[2 * WEIGHT_PAIRS:-1] = 0
+    assert evaluate(board, weights) == eg
+    weights[2 * WEIGHT_PAIRS:] = [1, 1, 2, 4, 48]
+    assert evaluate(board, weights) == (mg * 24 + eg * 24) // 48
 
 
 def test_weights_ship_with_the_package():
@@ -145,7 +176,7 @@ def _psq_after_each_move(fen: str, plies: int, seed: int, weights, chess960: boo
 def test_kept_material_and_piece_square_score_matches_a_recount(fen, chess960, special):
     """The search adds ``psq_delta`` move by move; any drift would skew every evaluation."""
     rng = np.random.default_rng(7)
-    for weights in (default_weights(), rng.integers(-300, 300, WEIGHTS_SIZE).astype(np.int64)):
+    for weights in (default_weights(), random_weights(rng, 300)):
         checked, kinds = 0, set()
         for seed in range(25):
             n, k = _psq_after_each_move(fen, 60, seed, weights, chess960)
