@@ -1,6 +1,7 @@
 # OpenBench-style build: `make EXE=<path>` writes an executable launcher for Jitfish at <path>.
-# The launcher runs `python -m jitfish` with this repository on PYTHONPATH, using the Python that ran make
-# (override with PYTHON=...). `make bench` runs `jitfish bench` through it and fails if it takes 60 s or more.
+# The launcher runs `python -P -m jitfish` with this repository on PYTHONPATH, using the Python that ran make
+# (override with PYTHON=...). -P (Python 3.11+) keeps the caller's working directory off sys.path: without it a
+# launcher started from another Jitfish checkout would run that checkout's code. `make bench` runs `jitfish bench` through it and fails if it takes 60 s or more.
 
 ROOT   := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 PYTHON ?= python3
@@ -17,7 +18,7 @@ launcher:
 	@mkdir -p "$(dir $(abspath $(EXE)))"
 	@printf '%s\n' '#!/bin/sh' \
 		'# Jitfish launcher written by make; runs the engine from $(ROOT)' \
-		'PYTHONPATH="$(ROOT)$${PYTHONPATH:+:$$PYTHONPATH}" exec "$(PYTHON_PATH)" -m jitfish "$$@"' \
+		'PYTHONPATH="$(ROOT)$${PYTHONPATH:+:$$PYTHONPATH}" exec "$(PYTHON_PATH)" -P -m jitfish "$$@"' \
 		> "$(EXE)"
 	@chmod +x "$(EXE)"
 	@echo "wrote $(EXE)"
