@@ -168,8 +168,11 @@ class Engine:
 
     # --- loading ----------------------------------------------------------
     def warm_up(self) -> None:
-        """Load (or compile) the search and evaluation kernels, so that the first ``go`` is fast."""
+        """Load (or compile) the search kernels, so that the first ``go`` is fast."""
         self.searcher.warm_up()
+
+    def warm_up_eval(self) -> None:
+        """Load (or compile) the ``eval`` report's kernels: done after ``readyok``, since ``eval`` is rare."""
         self._evaluate_terms(Board())
 
     def warm_up_perft(self) -> None:
