@@ -54,7 +54,7 @@ def main() -> None:
     solved, total, nodes, seconds = wac(SearchLimits(nodes=args.wac_nodes), WAC, args.count)
     print(f"WAC {solved}/{total} at {args.wac_nodes} nodes ({seconds:.1f} s, {nodes / seconds / 1e6:.3f} Mnps)")
     if args.wac_time:
-        solved, total, nodes, seconds = wac(SearchLimits(movetime=args.wac_time), path, args.count)
+        solved, total, nodes, seconds = wac(SearchLimits(movetime=args.wac_time), WAC, args.count)
         print(f"WAC {solved}/{total} at {args.wac_time} s ({nodes / seconds / 1e6:.3f} Mnps)")
 
 
