@@ -7,10 +7,22 @@ warm-up calls its top kernel, which compiles (or loads) everything below it.
 
 ``is_cached`` answers, without compiling anything, whether a group would load
 from the cache: its top kernel has a file there.
+
+A cold search compile is one long chain on one core: Numba compiles each
+callee when it first types a call to it.  :func:`warm_search` shortens it with
+a helper process on the other core, which compiles the search's largest callees
+that do not depend on one another (``HELPER_KERNELS``) into the shared cache,
+in the order the search reaches them, while this process compiles the rest and
+types its way towards them; a callee the helper has saved by then is loaded,
+not compiled.  If the helper falls behind, this process compiles the callee
+itself, which costs nothing but the helper's wasted core.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -27,10 +39,60 @@ ENTRY_FILES = {
 COLD_START_SECONDS = 60
 
 
-def _warm_search() -> None:
+def _search_callee_signatures() -> list[tuple[object, tuple]]:
+    """(kernel, argument types) of the helper's kernels, as the search calls them, in the order it does.
+
+    The search compiles the lookup tables and the root move generator first
+    (a third of a cold compile), then its quiescence search, whose largest
+    callees these are, then the main search's own callees.
+    """
+    import numba
+    import numpy as np
+
+    from jitfish.board.makemove import make_move, unmake_move
+    from jitfish.board.movegen import _gives_check_exactly
+    from jitfish.board.position import Position
+    from jitfish.eval.evaluation import evaluate_with_psq, psq_delta
+    from jitfish.eval.params import default_weights
+    from jitfish.search.see import see_ge
+
+    p = Position()  # empty arrays of the position's types (a FEN would build the lookup tables)
+    tables = np.empty(0, dtype=np.uint64)  # the type of lookup_tables(), without building them
+    bbs, state, undo, keys, tables, weights = (numba.typeof(array) for array in (
+        p.bbs, p.state, p.undo, p.key_history, tables, default_weights()))
+    move = score = numba.int64
+    return [(evaluate_with_psq, (bbs, state, tables, weights, score, score)),
+            (unmake_move, (bbs, state, undo, keys, tables)),
+            (see_ge, (bbs, state, tables, move, score)),
+            (psq_delta, (state, weights, move)),
+            (make_move, (bbs, state, undo, keys, tables, move)),
+            (_gives_check_exactly, (bbs, state, tables, move))]
+
+
+def _warm_search_callees() -> None:
+    for kernel, signature in _search_callee_signatures():
+        kernel.compile(signature)
+
+
+def _start_helper() -> subprocess.Popen:
+    """``python -m jitfish.compile`` (the search's callees) in the background, on the same cache and package."""
+    package_parent = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")])))
+    return subprocess.Popen([sys.executable, "-m", "jitfish.compile"], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def warm_search() -> None:
+    """Load (or compile) the search; on a cold cache with a spare core, with a helper process (see above)."""
     from jitfish.search.driver import Searcher
 
-    Searcher(hash_mb=1).warm_up()
+    helper = _start_helper() if not is_cached("search") and (os.cpu_count() or 1) > 1 else None
+    try:
+        Searcher(hash_mb=1).warm_up()
+    finally:
+        if helper is not None and helper.poll() is None:
+            helper.terminate()  # behind: its work is done here already (Numba writes cache files atomically)
+            helper.wait()
 
 
 def _warm_eval() -> None:
@@ -65,7 +127,7 @@ def _warm_perft() -> None:
 
 # (name, what it is for, warm-up).  The search comes first: UCI needs it before ``readyok``.
 GROUPS: list[tuple[str, str, Callable[[], None]]] = [
-    ("search", "the search, before readyok", _warm_search),
+    ("search", "the search, before readyok", warm_search),
     ("eval", "the evaluation report (UCI 'eval', jitfish.eval)", _warm_eval),
     ("board", "the Board API (moves, check, FEN)", _warm_board),
     ("perft", "perft (UCI 'go perft', jitfish perft)", _warm_perft),
@@ -95,3 +157,7 @@ def compile_all(report: Callable[[str], None] = print, groups: list[str] | None 
         report(f"{name:7s} {elapsed:6.1f} s  {purpose}")
     report(f"total   {total:6.1f} s")
     return total
+
+
+if __name__ == "__main__":  # the helper process of warm_search
+    _warm_search_callees()

@@ -169,7 +169,9 @@ class Engine:
     # --- loading ----------------------------------------------------------
     def warm_up(self) -> None:
         """Load (or compile) the search kernels, so that the first ``go`` is fast."""
-        self.searcher.warm_up()
+        from jitfish.compile import warm_search
+
+        warm_search()
 
     def warm_up_eval(self) -> None:
         """Load (or compile) the ``eval`` report's kernels: done after ``readyok``, since ``eval`` is rare."""
