@@ -360,6 +360,17 @@ def test_bench_reports_a_node_count(uci):
     uci.ready()
 
 
+def test_warm_start_says_nothing_before_readyok(warm_cache):
+    pipe = UciPipe()
+    try:
+        pipe.send("uci")
+        pipe.read_until("uciok", 30)
+        lines = pipe.ready(60)
+        assert not [line for line in lines if line.startswith("info string")], lines
+    finally:
+        assert pipe.close() == 0
+
+
 def test_options_set_while_loading_are_applied(warm_cache):
     pipe = UciPipe()
     try:
