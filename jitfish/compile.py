@@ -86,11 +86,11 @@ def _start_helper() -> subprocess.Popen:
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def warm_search() -> None:
+def warm_search(helper: bool = True) -> None:
     """Load (or compile) the search; on a cold cache with a spare core, with a helper process (see above)."""
     from jitfish.search.driver import Searcher
 
-    helper = _start_helper() if not is_cached("search") and (os.cpu_count() or 1) > 1 else None
+    helper = _start_helper() if helper and not is_cached("search") and (os.cpu_count() or 1) > 1 else None
     try:
         Searcher(hash_mb=1).warm_up()
     finally:
@@ -145,8 +145,12 @@ def is_cached(group: str, cache_dir: Path | None = None) -> bool:
     return cache_dir.is_dir() and any(cache_dir.rglob(ENTRY_FILES[group]))
 
 
-def compile_all(report: Callable[[str], None] = print, groups: list[str] | None = None) -> float:
-    """Compile (or load) each group's kernels into the cache; return the total seconds."""
+def compile_all(report: Callable[[str], None] = print, groups: list[str] | None = None,
+                helper: bool = True) -> float:
+    """Compile (or load) each group's kernels into the cache; return the total seconds.
+
+    ``helper=False`` compiles the search in this process alone (to time each kernel).
+    """
     from jitfish.jit import CACHE_DIR
 
     report(f"kernel cache: {CACHE_DIR}")
@@ -155,7 +159,7 @@ def compile_all(report: Callable[[str], None] = print, groups: list[str] | None 
         if groups is not None and name not in groups:
             continue
         started = time.perf_counter()
-        warm()
+        warm_search(helper) if warm is warm_search else warm()
         elapsed = time.perf_counter() - started
         total += elapsed
         report(f"{name:7s} {elapsed:6.1f} s  {purpose}")

@@ -5,7 +5,7 @@
     python scripts/bench_compile.py --groups search
 
 Each group of :mod:`jitfish.compile` is warmed up in turn, in a temporary
-cache directory, while Numba's ``numba:compile`` events are recorded.  A
+cache directory and without the cold-start helper process, while Numba's ``numba:compile`` events are recorded.  A
 kernel's own seconds exclude the kernels compiled while it was being
 compiled (its callees), so the rows add up to the group's total; kernels
 inlined into their callers (``inline=True``) never compile on their own and
@@ -80,7 +80,7 @@ def main() -> int:
                 continue
             recorder = CompileRecorder()
             with numba_event.install_listener("numba:compile", Listener(recorder)):
-                jit_compile.compile_all(lambda line: None, groups=[name])
+                jit_compile.compile_all(lambda line: None, groups=[name], helper=False)
             group_total = sum(recorder.own.values())
             print(f"\n{name}: {group_total:.1f} s compiling, {len(recorder.own)} kernels")
             rows = sorted(recorder.own.items(), key=lambda item: -item[1])

@@ -7,13 +7,20 @@ import numpy as np
 from jitfish.eval.params import TERMS, OFFSETS, default_weights, load_weights, save_weights
 
 
+def _read_only(weights: np.ndarray) -> np.ndarray:
+    """A read-only view: the type the search passes, so the kernels compile once for both."""
+    view = weights.view()
+    view.flags.writeable = False
+    return view
+
+
 def evaluate(board, weights: np.ndarray | None = None) -> int:
     """Static evaluation of ``board`` in centipawns, from the side to move."""
     from jitfish.board.tables import lookup_tables
     from jitfish.eval.evaluation import evaluate as _evaluate
 
     p = board.position
-    w = default_weights() if weights is None else weights
+    w = default_weights() if weights is None else _read_only(weights)
     return int(_evaluate(p.bbs, p.state, lookup_tables(), w))
 
 
@@ -28,7 +35,7 @@ def evaluate_terms(board, weights: np.ndarray | None = None) -> dict[str, tuple[
 
     p = board.position
     tables = lookup_tables()
-    w = default_weights() if weights is None else weights
+    w = default_weights() if weights is None else _read_only(weights)
     result: dict[str, tuple[int, int]] = {}
     for name, count in TERMS:
         masked = np.zeros_like(w)
@@ -36,7 +43,7 @@ def evaluate_terms(board, weights: np.ndarray | None = None) -> dict[str, tuple[
         masked[lo:hi] = w[lo:hi]
         if name == "pst":  # the PST helper also adds material: keep it in its own term
             masked[2 * OFFSETS["material"]:2 * (OFFSETS["material"] + 6)] = 0
-        mg, eg = evaluate_white(p.bbs, p.state, tables, masked)
+        mg, eg = evaluate_white(p.bbs, p.state, tables, _read_only(masked))
         result[name] = (int(mg), int(eg))
     mg, eg = evaluate_white(p.bbs, p.state, tables, w)
     result["total"] = (int(mg), int(eg))
