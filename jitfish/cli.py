@@ -41,6 +41,14 @@ def _bench_command(args: argparse.Namespace) -> int:
     return bench_command(args.depth)
 
 
+def _compile_command(args: argparse.Namespace) -> int:
+    from jitfish.compile import compile_all
+
+    print("compiling and caching every kernel (a later start loads them in about a second)", flush=True)
+    compile_all(lambda line: print(line, flush=True))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from jitfish._version import __version__
     from jitfish.board.position import STARTING_FEN
@@ -59,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="search the bench positions; print the node count (signature)")
     bench.add_argument("depth", type=int, nargs="?", default=None, help="search depth (default: the bench depth)")
     bench.set_defaults(handler=_bench_command)
+    compile_ = commands.add_parser("compile", help="compile every kernel into the cache now (e.g. at install time)")
+    compile_.set_defaults(handler=_compile_command)
     from jitfish.teach.cli import add_teach_parser  # argparse only: no kernel is imported
 
     add_teach_parser(commands)

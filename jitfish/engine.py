@@ -146,8 +146,13 @@ class Engine:
 
     # --- loading ----------------------------------------------------------
     def warm_up(self) -> None:
-        """Load (or compile) the search and evaluation kernels, so that the first ``go`` is fast."""
-        self.searcher.warm_up()
+        """Load (or compile) the search kernels, so that the first ``go`` is fast."""
+        from jitfish.compile import warm_search
+
+        warm_search()
+
+    def warm_up_eval(self) -> None:
+        """Load (or compile) the ``eval`` report's kernels: done after ``readyok``, since ``eval`` is rare."""
         self._evaluate_terms(Board())
 
     def warm_up_perft(self) -> None:

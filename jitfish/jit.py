@@ -72,6 +72,20 @@ _BASE_OPTIONS = dict(cache=True, nogil=True, boundscheck=False, error_model="num
 # (whose mangled names start with the package's): other Numba code in the same
 # process keeps Python's meaning.  ``fix_integer_index`` is not a documented API,
 # so a test checks that the wrap still takes effect, and only where it should.
+#
+# When it breaks.  pyproject.toml pins ``numba>=0.60,<0.69``: the wrap was tested
+# on 0.68.1, and ``fix_integer_index(context, builder, idxty, idx, size)`` has
+# had this name, signature and module since Numba moved it to ``numba.np`` (0.49).
+# A new release can break it in three ways: the function is renamed or moved
+# (the import above fails: Jitfish does not start), its callers import it by
+# name instead of through the module (the wrap is silently skipped: the search
+# runs a third slower), or mangled names stop starting with the module path
+# (the same).  ``tests/test_jit.py::test_own_kernels_index_arrays_without_wraparound``
+# fails on the last two, ``test_other_numba_code_keeps_python_negative_indexing``
+# if the wrap leaks into other code.  To fix: read the new ``arrayobj.py`` for
+# where integer indices are normalised and wrap that instead (or delete the wrap:
+# every kernel is correct without it, only slower), run the tests and ``bench``,
+# then raise the upper bound in pyproject.toml.
 OWN_SYMBOL_PREFIX = "_ZN7jitfish"
 _numba_fix_integer_index = numba_arrays.fix_integer_index
 

@@ -20,8 +20,7 @@ import jitfish
 from jitfish.search import SearchLimits, Searcher
 from jitfish.search.bench import BENCH_DEPTH, run_bench
 
-WAC = Path("/work/shared/data/tactics/win_at_chess_test.epd")
-WAC_SAMPLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "wac_sample.epd"
+WAC = Path(__file__).resolve().parent.parent / "tests" / "data" / "win_at_chess.epd"
 
 
 def wac(limits: SearchLimits, path: Path, count: int | None = None) -> tuple[int, int, int, float]:
@@ -52,11 +51,10 @@ def main() -> None:
 
     nodes, seconds = run_bench(args.depth, quiet=True)
     print(f"bench depth {args.depth}: {nodes} nodes, {seconds:.2f} s, {nodes / seconds / 1e6:.3f} Mnps")
-    path = WAC if WAC.exists() else WAC_SAMPLE
-    solved, total, nodes, seconds = wac(SearchLimits(nodes=args.wac_nodes), path, args.count)
+    solved, total, nodes, seconds = wac(SearchLimits(nodes=args.wac_nodes), WAC, args.count)
     print(f"WAC {solved}/{total} at {args.wac_nodes} nodes ({seconds:.1f} s, {nodes / seconds / 1e6:.3f} Mnps)")
     if args.wac_time:
-        solved, total, nodes, seconds = wac(SearchLimits(movetime=args.wac_time), path, args.count)
+        solved, total, nodes, seconds = wac(SearchLimits(movetime=args.wac_time), WAC, args.count)
         print(f"WAC {solved}/{total} at {args.wac_time} s ({nodes / seconds / 1e6:.3f} Mnps)")
 
 

@@ -1,6 +1,7 @@
 """Measure the UCI engine against its targets: start-up, threads, memory, self-play.
 
     python scripts/bench_uci.py startup [--runs 5]     # launch->uciok, launch->readyok (warm), cold start
+    python scripts/bench_uci.py cold --against DIR     # cold launch->readyok, alternated with another checkout
     python scripts/bench_uci.py nps [--seconds 5]      # Threads 1 vs Threads 2
     python scripts/bench_uci.py memory [--hash 64]     # peak RSS through a long game
     python scripts/bench_uci.py selfplay [--games 200] # 1 s + 0.01 s games, clocks kept by python-chess
@@ -31,8 +32,8 @@ NPS_FENS = [
 ]
 
 
-def _spawn(env=None) -> subprocess.Popen:
-    return subprocess.Popen(ENGINE, cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+def _spawn(env=None, checkout: Path = REPO) -> subprocess.Popen:
+    return subprocess.Popen(ENGINE, cwd=checkout, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1, env=env)
 
 
@@ -45,10 +46,10 @@ def _wait_for(process: subprocess.Popen, prefix: str) -> list[str]:
     raise RuntimeError(f"engine ended before {prefix!r}: {lines[-5:]}")
 
 
-def time_start(env=None) -> tuple[float, float, float]:
+def time_start(env=None, checkout: Path = REPO) -> tuple[float, float, float]:
     """(launch->uciok, uci->uciok on a loaded engine, launch->readyok) in seconds."""
     started = time.perf_counter()
-    process = _spawn(env)
+    process = _spawn(env, checkout)
     process.stdin.write("uci\n")
     process.stdin.flush()
     _wait_for(process, "uciok")
@@ -82,6 +83,21 @@ def startup(args) -> None:
             uciok, _, readyok = time_start(env)
             print(f"{'cold start (empty cache)':34s} launch -> uciok {uciok:.3f} s, "
                   f"launch -> readyok {readyok:.1f} s")
+
+
+def cold(args) -> None:
+    """Cold launch -> readyok of this checkout and of ``--against``, alternated (each on an empty cache)."""
+    checkouts = {"this checkout": REPO, str(args.against): args.against.resolve()}
+    times: dict[str, list[float]] = {name: [] for name in checkouts}
+    for run in range(args.runs):
+        for name, checkout in checkouts.items():
+            with tempfile.TemporaryDirectory() as cache:
+                env = dict(os.environ, JITFISH_CACHE_DIR=cache, PYTHONPATH=str(checkout))
+                times[name].append(time_start(env, checkout)[2])
+            print(f"run {run + 1}: {name} {times[name][-1]:.1f} s", flush=True)
+    for name, values in times.items():
+        print(f"{name:34s} median {statistics.median(values):.1f} s  "
+              f"min {min(values):.1f} s  max {max(values):.1f} s  ({args.runs} runs)")
 
 
 def measure_nps(threads: int, seconds: float) -> int:
@@ -162,6 +178,10 @@ def main() -> None:
     command.add_argument("--runs", type=int, default=5)
     command.add_argument("--no-cold", action="store_true")
     command.set_defaults(handler=startup)
+    command = commands.add_parser("cold")
+    command.add_argument("--against", type=Path, required=True, help="another checkout (e.g. the parent commit)")
+    command.add_argument("--runs", type=int, default=3)
+    command.set_defaults(handler=cold)
     command = commands.add_parser("nps")
     command.add_argument("--seconds", type=float, default=5.0)
     command.set_defaults(handler=nps)

@@ -1,4 +1,4 @@
-"""Readers for perft suites: ``FEN ;D1 n ;D2 n`` EPD lines and python-chess ``.perft`` blocks."""
+"""The perft suites the tests check, as ``FEN ;D1 n ;D2 n`` EPD lines in ``tests/data/perft``."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO_DATA = Path(__file__).resolve().parent / "data"
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+PERFT_DATA = Path(__file__).resolve().parent / "data" / "perft"
 
 
 @dataclass
@@ -33,20 +32,6 @@ def read_epd_suite(path: Path, chess960: bool = False) -> list[PerftCase]:
     return cases
 
 
-def read_pychess_suite(path: Path, chess960: bool = False) -> list[PerftCase]:
-    cases: list[PerftCase] = []
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if line.startswith("id "):
-            cases.append(PerftCase(f"{path.stem}:{line[3:]}", "", {}, chess960))
-        elif line.startswith("epd "):
-            cases[-1].fen = line[4:]
-        elif line.startswith("perft "):
-            _, depth, count = line.split()
-            cases[-1].counts[int(depth)] = int(count)
-    return cases
-
-
 def affordable(case: PerftCase, max_nodes: int) -> list[tuple[int, int]]:
     """The (depth, count) pairs with at most ``max_nodes`` leaves."""
     return [(d, n) for d, n in sorted(case.counts.items()) if n <= max_nodes]
@@ -60,10 +45,6 @@ class Suite:
     path: Path
     chess960: bool = False
 
-    @property
-    def available(self) -> bool:
-        return self.path.is_file()
-
     def cases(self) -> list[PerftCase]:
         """The suite's positions (read once per process; do not mutate them)."""
         return _read_suite(self)
@@ -71,24 +52,18 @@ class Suite:
 
 @functools.cache
 def _read_suite(suite: Suite) -> list[PerftCase]:
-    reader = read_pychess_suite if suite.path.suffix == ".perft" else read_epd_suite
-    return reader(suite.path, suite.chess960)
+    return read_epd_suite(suite.path, suite.chess960)
 
 
-_SHARED_PERFT = SHARED_DATA / "perft"
-
-# The seven classic positions ship with the repository; the others come from ../shared/data.
-# python-chess runs its "tricky" suite as Chess960, and so do we.
+# Every suite ships with the repository (written by scripts/make_test_data.py; the big
+# python-chess random suite keeps every 5th position).  python-chess runs its "tricky"
+# suite as Chess960, and so do we.
 SUITES = {
-    "perft-classic": Suite("perft-classic", REPO_DATA / "perft-classic.epd"),
-    "perft-random": Suite("perft-random", _SHARED_PERFT / "perft-random.epd"),
-    "perft-chess960": Suite("perft-chess960", _SHARED_PERFT / "perft-chess960.epd", chess960=True),
-    "sunfish-perft": Suite("sunfish-perft", _SHARED_PERFT / "sunfish-perft.epd"),
-    "pychess-tricky": Suite("pychess-tricky", _SHARED_PERFT / "pychess-tricky.perft", chess960=True),
-    "pychess-chess960": Suite("pychess-chess960", _SHARED_PERFT / "pychess-chess960.perft", chess960=True),
-    "pychess-random": Suite("pychess-random", _SHARED_PERFT / "pychess-random.perft"),
+    "perft-classic": Suite("perft-classic", PERFT_DATA / "perft-classic.epd"),
+    "perft-random": Suite("perft-random", PERFT_DATA / "perft-random.epd"),
+    "perft-chess960": Suite("perft-chess960", PERFT_DATA / "perft-chess960.epd", chess960=True),
+    "sunfish-perft": Suite("sunfish-perft", PERFT_DATA / "sunfish-perft.epd"),
+    "pychess-tricky": Suite("pychess-tricky", PERFT_DATA / "pychess-tricky.epd", chess960=True),
+    "pychess-chess960": Suite("pychess-chess960", PERFT_DATA / "pychess-chess960.epd", chess960=True),
+    "pychess-random": Suite("pychess-random", PERFT_DATA / "pychess-random.epd"),
 }
-
-
-def missing_reason(suite: Suite) -> str:
-    return f"{suite.path} not found: shared data is read from ../shared/data beside the repository"

@@ -1,6 +1,7 @@
 """Lets python-chess drive xboard engines that lack ``setboard`` (Fairy-Max) by translating it to ``edit`` mode.
 
-python-chess refuses xboard engines that declare ``setboard=0``. Run such an engine through this adapter::
+python-chess refuses xboard engines that declare ``setboard=0``; the match runner's python-chess backend then
+restarts the engine through this adapter by itself (``tuning/backends/pychess.py``).  By hand::
 
     python -m tuning.xboard_edit_adapter /usr/games/fairymax
 

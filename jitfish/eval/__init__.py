@@ -10,13 +10,20 @@ from jitfish.eval.params import (
 )
 
 
+def _read_only(weights: np.ndarray) -> np.ndarray:
+    """A read-only view: the type the search passes, so the kernels compile once for both."""
+    view = weights.view()
+    view.flags.writeable = False
+    return view
+
+
 def evaluate(board, weights: np.ndarray | None = None) -> int:
     """Static evaluation of ``board`` in centipawns, from the side to move."""
     from jitfish.board.tables import lookup_tables
     from jitfish.eval.evaluation import evaluate as _evaluate
 
     p = board.position
-    w = default_weights() if weights is None else weights
+    w = default_weights() if weights is None else _read_only(weights)
     return int(_evaluate(p.bbs, p.state, lookup_tables(), w))
 
 
@@ -33,7 +40,7 @@ def trace(board, weights: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     from jitfish.eval.evaluation import trace_evaluation
 
     p = board.position
-    w = default_weights() if weights is None else weights
+    w = default_weights() if weights is None else _read_only(weights)
     coefficients = np.zeros(WEIGHT_PAIRS, dtype=np.int64)
     _, _, phase = trace_evaluation(p.bbs, p.state, lookup_tables(), w, coefficients)
     return coefficients, int(phase)
@@ -56,7 +63,7 @@ def evaluate_terms(board, weights: np.ndarray | None = None) -> dict[str, tuple[
     from jitfish.eval.evaluation import evaluate_white
 
     p = board.position
-    w = default_weights() if weights is None else weights
+    w = default_weights() if weights is None else _read_only(weights)
     coefficients, phase = trace(board, w)
     contributions = coefficients[:, None] * w[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
     result: dict[str, tuple[int, int]] = {}

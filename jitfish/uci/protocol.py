@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 import threading
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from jitfish._version import __version__
@@ -50,20 +49,15 @@ def _short(error: BaseException | None, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _cache_is_cold(cache_dir: Path) -> bool:
-    """Whether no kernel has been cached yet (the first start after an install or a source change)."""
-    return not (cache_dir.is_dir() and any(cache_dir.rglob("*.nbi")))
+def _is_cached(group: str) -> bool:
+    """Whether a kernel group of :mod:`jitfish.compile` loads from the cache (compiles nothing)."""
+    from jitfish.compile import is_cached
+
+    return is_cached(group)
 
 
-def _perft_is_cached() -> bool:
-    """Whether perft's kernel is in the cache, so that loading it compiles nothing.
-
-    Numba keeps the cache of a source folder in its own subfolder; the
-    dispatcher knows which (``_cache._cache_path``, not a public attribute).
-    """
-    from jitfish.board.perft import perft_kernel
-
-    return any(Path(perft_kernel._cache._cache_path).glob("perft.perft_kernel-*.nbc"))
+# Loaded after readyok when cached (engine method per kernel group); else compiled when first used.
+AFTER_READY = (("eval", "warm_up_eval"), ("perft", "warm_up_perft"))
 
 
 class UciProtocol:
@@ -148,16 +142,16 @@ class UciProtocol:
 
     def _load(self) -> None:
         started = time.perf_counter()
-        threading.Thread(target=self._report_slow_load, args=(started,), name="jitfish-load-progress",
-                         daemon=True).start()
         cold, elapsed = True, 0.0
         try:
-            from jitfish.jit import CACHE_DIR
+            from jitfish.compile import COLD_START_SECONDS
 
-            cold = _cache_is_cold(CACHE_DIR)
+            cold = not _is_cached("search")
             if cold:
-                self.message(f"compiling kernels on this first run (cache {CACHE_DIR}); "
-                             "this takes a minute or two, later starts load them in about a second")
+                self.message(f"compiling the search kernels (first start only, about {COLD_START_SECONDS} s)")
+            else:  # a cache Numba rejects (e.g. another Numba version) also compiles: say so if it is slow
+                threading.Thread(target=self._report_slow_load, args=(started,), name="jitfish-load-progress",
+                                 daemon=True).start()
             from jitfish.engine import Engine, EngineCallbacks
 
             callbacks = EngineCallbacks(on_info=self.on_info, on_currmove=self.on_currmove,
@@ -172,23 +166,25 @@ class UciProtocol:
                         self._apply(engine, option)
                 self.engine = engine
             elapsed = time.perf_counter() - started
-            if cold or elapsed > SLOW_LOAD_SECONDS:
+            if not cold and elapsed > SLOW_LOAD_SECONDS:
                 self.message(f"kernels compiled and cached in {elapsed:.1f} s")
         except BaseException as error:  # reported at the next command that needs the engine
             self._load_error = error
             self.error(f"the engine failed to load: {_short(error)}")
         finally:
             self._loaded.set()
-        # Load perft after readyok only when it is in the cache already.  Compiling it would hold the GIL for
-        # seconds at a time (LLVM does), and a search started meanwhile could not report its best move in
-        # time; ``go perft`` then compiles it when first asked.
+        # Load the eval report and perft after readyok only when they are in the cache already.  Compiling
+        # them would hold the GIL for seconds at a time (LLVM does), and a search started meanwhile could not
+        # report its best move in time; ``eval`` and ``go perft`` then compile them when first asked.
         compiled = cold or elapsed > SLOW_LOAD_SECONDS
-        if (self.engine is not None and hasattr(self.engine, "warm_up_perft") and not compiled
-                and _perft_is_cached()):
-            try:
-                self.engine.warm_up_perft()  # after readyok: a cold compile of perft never delays it
-            except Exception as error:
-                self.error(f"perft failed to load: {_short(error)}")
+        if self.engine is None or compiled:
+            return
+        for group, method in AFTER_READY:
+            if hasattr(self.engine, method) and _is_cached(group):
+                try:
+                    getattr(self.engine, method)()
+                except Exception as error:
+                    self.error(f"{group} failed to load: {_short(error)}")
 
     def _report_slow_load(self, started: float) -> None:
         """Say why ``readyok`` is late: kernels compile when the cache is cold or stale."""

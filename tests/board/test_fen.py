@@ -10,24 +10,14 @@ import chess
 import pytest
 
 import jitfish
-from tests.perft_data import SUITES, missing_reason
+from tests.perft_data import SUITES
 
 # --- Round trips ------------------------------------------------------------
 
-# Every position of the small suites, every 5th of the big ones.
-ROUND_TRIP_STEPS = {"pychess-chess960": 1, "pychess-random": 5}
 
-
-def suite_param(name: str):
-    suite = SUITES[name]
-    marks = () if suite.available else pytest.mark.skip(reason=missing_reason(suite))
-    return pytest.param(suite, id=name, marks=marks)
-
-
-@pytest.mark.parametrize("suite", [suite_param(name) for name in SUITES])
+@pytest.mark.parametrize("suite", SUITES.values(), ids=SUITES.keys())
 def test_suite_positions_print_as_python_chess_prints_them(suite):
-    step = ROUND_TRIP_STEPS.get(suite.name, 1)
-    cases = suite.cases()[::step]
+    cases = suite.cases()
     wrong = []
     for case in cases:
         ours = jitfish.Board(case.fen, chess960=case.chess960)

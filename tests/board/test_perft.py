@@ -3,8 +3,7 @@
 Each suite position is checked at every depth whose count fits the suite's
 leaf budget, chosen so that the default run of this file stays well under a
 minute on the 2-core CI machine; the slow pass (``-m slow``) goes deep.
-Suites other than the shipped classic seven are read from ``../shared/data``
-and are skipped, saying so, only when that folder is absent.
+Every suite ships in ``tests/data/perft`` (see ``tests/perft_data.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import numpy as np
 import pytest
 
 import jitfish
-from tests.perft_data import SUITES, PerftCase, affordable, missing_reason
+from tests.perft_data import SUITES, PerftCase, affordable
 from tests.reference import reference_divide, reference_perft
 
 # Leaves per checked depth in the default run: about 1.3 billion leaves in
@@ -30,8 +29,9 @@ DEFAULT_BUDGETS = {
     "pychess-chess960": 1_000_000,
     "pychess-random": 100_000,
 }
-# Every Nth pychess-random position is also checked deeper by default.
-RANDOM_SAMPLE_STEP = 100
+# Every Nth pychess-random position is also checked deeper by default (the shipped
+# file keeps every 5th of the original suite: this is every 100th of the original).
+RANDOM_SAMPLE_STEP = 20
 RANDOM_SAMPLE_BUDGET = 10_000_000
 
 # The slow pass (about 6 billion leaves).
@@ -44,20 +44,14 @@ SLOW_SUNFISH_BUDGET = 100_000_000
 
 
 def suite_params(name: str, budget: int, step: int = 1) -> list:
-    """One pytest param per position (every ``step``-th), or one skipped param when the file is missing."""
-    suite = SUITES[name]
-    if not suite.available:
-        return [pytest.param(None, [], id=f"{name}-missing", marks=pytest.mark.skip(reason=missing_reason(suite)))]
-    cases = suite.cases()[::step]
+    """One pytest param per position (every ``step``-th)."""
+    cases = SUITES[name].cases()[::step]
     return [pytest.param(case, affordable(case, budget), id=case.name) for case in cases]
 
 
 def chunk_params(name: str, budget: int, size: int, step: int = 1) -> list:
     """Positions in chunks of ``size`` per test: the big suites would cost more in pytest's overhead than in perft."""
-    suite = SUITES[name]
-    if not suite.available:
-        return [pytest.param([], id=f"{name}-missing", marks=pytest.mark.skip(reason=missing_reason(suite)))]
-    cases = suite.cases()[::step]
+    cases = SUITES[name].cases()[::step]
     chunks = [cases[i:i + size] for i in range(0, len(cases), size)]
     return [pytest.param([(case, affordable(case, budget)) for case in chunk],
                          id=f"{chunk[0].name}..{chunk[-1].name.rsplit(':', 1)[-1]}") for chunk in chunks]
@@ -127,7 +121,6 @@ def test_sampled_python_chess_random_positions_match_deeper(chunk):
 
 def test_classic_file_ships_with_the_repository():
     classic = SUITES["perft-classic"]
-    assert classic.available, f"{classic.path} must be in the repository"
     cases = classic.cases()
     assert len(cases) == 7
     assert cases[0].fen == jitfish.STARTING_FEN

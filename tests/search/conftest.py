@@ -10,7 +10,6 @@ import jitfish
 from jitfish.search import Searcher
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-SHARED = Path("/work/shared/data")
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ import pytest
 
 import jitfish
 from jitfish.search import SearchLimits
-from tests.search.conftest import DATA, SHARED
+from tests.search.conftest import DATA
 
 
 def _mates(path):
@@ -53,15 +53,13 @@ def test_avoids_mate(fresh):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name,moves", [("mate1.fen", 1), ("mate2.fen", 2), ("mate3.fen", 3)])
-def test_all_shared_mates(fresh, name, moves):
-    """The shared files: a mate is found, never longer than the file says plus two moves.
+def test_all_mates_of_the_mate_files(fresh, name, moves):
+    """The mate files of tests/data/mates: a mate is found, never longer than the file says plus two moves.
 
     The files are not clean (checked with Stockfish, 18 plies): some 'mate3'
     positions are mates in 4 or 5, and a few 'mate2' and 'mate3' positions
     are no forced mate at all, so one miss in twenty is allowed."""
-    path = SHARED / "mates" / name
-    if not path.exists():
-        pytest.skip("shared data not available")
+    path = DATA / "mates" / name
     failures = []
     total = 0
     for fen in path.read_text().split("\n"):

@@ -7,9 +7,10 @@ import pytest
 
 import jitfish
 from jitfish.search import SearchLimits
-from tests.search.conftest import DATA, SHARED
+from tests.search.conftest import DATA
 
 NODES = 20000
+WAC = DATA / "win_at_chess.epd"
 
 
 def _solve_rate(searcher, path, count=None):
@@ -27,16 +28,13 @@ def _solve_rate(searcher, path, count=None):
 
 def test_win_at_chess_sample(fresh):
     """The first 60 WAC positions at 20k nodes each."""
-    solved, total = _solve_rate(fresh, DATA / "wac_sample.epd")
+    solved, total = _solve_rate(fresh, WAC, count=60)
     assert total == 60
     assert solved >= 42, f"{solved}/{total}"
 
 
 @pytest.mark.slow
 def test_win_at_chess_full(fresh):
-    path = SHARED / "tactics" / "win_at_chess_test.epd"
-    if not path.exists():
-        pytest.skip("shared data not available")
-    solved, total = _solve_rate(fresh, path)
+    solved, total = _solve_rate(fresh, WAC)
     assert total == 300
     assert solved >= 170, f"{solved}/{total}"

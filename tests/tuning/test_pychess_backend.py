@@ -113,9 +113,9 @@ def test_stockfish_at_fixed_nodes_beats_the_random_mover() -> None:
 
 
 @pytest.mark.skipif(not os.path.exists(FAIRYMAX), reason="fairymax not installed (apt-get install fairymax)")
-def test_xboard_engine_through_the_edit_adapter() -> None:
-    fairymax = parse_engine_spec([f"cmd={sys.executable}", "arg=-m", "arg=tuning.xboard_edit_adapter",
-                                  f"arg={FAIRYMAX}", "proto=xboard", "name=Fairy-Max"])
+def test_xboard_engine_without_setboard_plays_from_openings_as_named() -> None:
+    """Fairy-Max declares setboard=0: the runner sets the openings up with edit mode on its own."""
+    fairymax = parse_engine_spec([f"cmd={FAIRYMAX}", "proto=xboard", "name=Fairy-Max"])
     summary = play(fairymax, random_mover("random"), time_control=parse_time_control("2+0.05"), max_moves=20)
     assert summary["games"] == 2 and sum(summary["faults"]["Fairy-Max"].values()) == 0
     assert summary["losses"] == 0

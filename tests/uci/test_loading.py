@@ -1,4 +1,7 @@
-"""Background loading: perft is loaded after readyok only when the other kernels came from the cache."""
+"""Background loading: what a start says, and which kernels it loads after readyok.
+
+Perft and the eval report load after readyok only when the search came from the cache and they are cached too.
+"""
 
 from __future__ import annotations
 
@@ -16,23 +19,33 @@ class FakeEngine:
     def warm_up(self) -> None:
         self.steps.append("search")
 
+    def warm_up_eval(self) -> None:
+        self.steps.append("eval")
+
     def warm_up_perft(self) -> None:
         self.steps.append("perft")
 
 
-def load(monkeypatch: pytest.MonkeyPatch, slow_load_seconds: float, cold_cache: bool = False,
-         perft_cached: bool = True) -> list[str]:
+def start(monkeypatch: pytest.MonkeyPatch, slow_load_seconds: float, cold_cache: bool = False,
+          perft_cached: bool = True) -> tuple[list[str], list[str]]:
+    """(the warm-up steps run, the lines sent) of a start that loads with the fake engine."""
+    cached = {"search": not cold_cache, "eval": not cold_cache, "perft": perft_cached and not cold_cache}
     monkeypatch.setattr(protocol, "SLOW_LOAD_SECONDS", slow_load_seconds)
-    monkeypatch.setattr(protocol, "_cache_is_cold", lambda cache_dir: cold_cache)
-    monkeypatch.setattr(protocol, "_perft_is_cached", lambda: perft_cached)
-    uci = protocol.UciProtocol(lambda line: None, engine_factory=FakeEngine)
+    monkeypatch.setattr(protocol, "_is_cached", lambda group: cached[group])
+    sent: list[str] = []
+    uci = protocol.UciProtocol(sent.append, engine_factory=FakeEngine)
+    uci._release_held()  # as after the GUI's first command: messages go out at once
     uci.start_loading()
     uci._loader.join(timeout=30)
-    return uci.engine.steps
+    return uci.engine.steps, sent
 
 
-def test_perft_loads_after_a_fast_warm_start(monkeypatch):
-    assert load(monkeypatch, slow_load_seconds=60.0) == ["search", "perft"]
+def load(monkeypatch: pytest.MonkeyPatch, slow_load_seconds: float, **cache) -> list[str]:
+    return start(monkeypatch, slow_load_seconds, **cache)[0]
+
+
+def test_perft_and_eval_load_after_a_fast_warm_start(monkeypatch):
+    assert load(monkeypatch, slow_load_seconds=60.0) == ["search", "eval", "perft"]
 
 
 def test_perft_waits_for_go_perft_after_a_slow_compiling_start(monkeypatch):
@@ -46,11 +59,23 @@ def test_perft_waits_for_go_perft_after_a_start_with_an_empty_cache(monkeypatch)
 
 def test_perft_waits_for_go_perft_when_only_the_search_kernels_are_cached(monkeypatch):
     # A warm start whose cache lacks perft (the first start compiled only the search) must not compile it.
-    assert load(monkeypatch, slow_load_seconds=60.0, perft_cached=False) == ["search"]
+    assert load(monkeypatch, slow_load_seconds=60.0, perft_cached=False) == ["search", "eval"]
+
+
+def test_a_compiling_start_says_so_in_one_line(monkeypatch):
+    from jitfish.compile import COLD_START_SECONDS
+
+    _, sent = start(monkeypatch, slow_load_seconds=60.0, cold_cache=True)
+    assert sent == [f"info string compiling the search kernels (first start only, about {COLD_START_SECONDS} s)"]
+
+
+def test_a_warm_start_says_nothing(monkeypatch):
+    _, sent = start(monkeypatch, slow_load_seconds=60.0)
+    assert sent == []
 
 
 def test_perft_cache_is_found_once_perft_has_run():
     import jitfish
 
     jitfish.perft(jitfish.STARTING_FEN, 1)
-    assert protocol._perft_is_cached()
+    assert protocol._is_cached("perft")

@@ -360,6 +360,17 @@ def test_bench_reports_a_node_count(uci):
     uci.ready()
 
 
+def test_warm_start_says_nothing_before_readyok(warm_cache):
+    pipe = UciPipe()
+    try:
+        pipe.send("uci")
+        pipe.read_until("uciok", 30)
+        lines = pipe.ready(60)
+        assert not [line for line in lines if line.startswith("info string")], lines
+    finally:
+        assert pipe.close() == 0
+
+
 def test_options_set_while_loading_are_applied(warm_cache):
     pipe = UciPipe()
     try:
@@ -375,7 +386,7 @@ def test_options_set_while_loading_are_applied(warm_cache):
 
 @pytest.mark.slow
 def test_cold_start_says_it_is_compiling(tmp_path):
-    """An empty cache: uci at once, info strings about compiling, then readyok and a search."""
+    """An empty cache: uci at once, one info string about compiling, then readyok and a search."""
     pipe = UciPipe(env=dict(os.environ, JITFISH_CACHE_DIR=str(tmp_path)))
     try:
         started = time.perf_counter()
@@ -383,7 +394,8 @@ def test_cold_start_says_it_is_compiling(tmp_path):
         pipe.read_until("uciok", 10)
         assert time.perf_counter() - started < 5
         lines = pipe.ready(COLD_START_TIMEOUT)
-        assert any(line.startswith("info string") and "compil" in line for line in lines), lines
+        said = [line for line in lines if line.startswith("info string")]
+        assert len(said) == 1 and said[0].startswith("info string compiling the search kernels"), lines
         pipe.send("position startpos")
         pipe.send("go depth 3")
         pipe.read_until("bestmove", 30)

@@ -10,6 +10,10 @@ lost, the fault is recorded by kind, and the engine process is replaced before i
                 clock, did not move within the move timeout);
 * crash         the engine process exited;
 * illegal_move  the engine sent a move that is not legal, or no move in a position that has one.
+
+python-chess refuses xboard engines that do not declare ``setboard`` (Fairy-Max).  Such an engine is
+restarted behind :mod:`tuning.xboard_edit_adapter`, which sets positions up with ``edit`` as cutechess-cli
+does; later starts of the same command go straight through the adapter.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import datetime
 import logging
 import re
 import subprocess
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -29,6 +34,7 @@ import chess
 import chess.engine
 import chess.pgn
 
+from tuning import xboard_edit_adapter
 from tuning.backends import GameCallback, MatchOutcome, StopPredicate
 from tuning.config import Encounter, MatchConfig, schedule
 from tuning.engines import EngineSpec
@@ -65,13 +71,35 @@ class _EngineProcess:
         return self.transport.get_returncode() is None
 
 
-async def _start_engine(spec: EngineSpec, startup_timeout: float) -> _EngineProcess:
-    """Start and configure one engine; raises MatchError naming it when it cannot."""
+# Run as a script (not ``-m``), so that it starts whatever the engine's working directory.
+EDIT_ADAPTER = [sys.executable, xboard_edit_adapter.__file__]
+MISSING_SETBOARD = "did not declare required feature: setboard"
+_needs_edit_mode: set[tuple[str, ...]] = set()  # xboard commands found to lack setboard
+
+
+def _launch_argv(spec: EngineSpec) -> list[str]:
+    argv = spec.argv()
+    return EDIT_ADAPTER + argv if tuple(argv) in _needs_edit_mode else argv
+
+
+async def _open_engine(spec: EngineSpec, startup_timeout: float):
+    """The engine's (transport, protocol); an xboard engine without ``setboard`` behind the edit adapter."""
     popen = chess.engine.popen_uci if spec.protocol == "uci" else chess.engine.popen_xboard
     try:
-        transport, protocol = await asyncio.wait_for(
-            popen(spec.argv(), cwd=spec.working_dir, stderr=subprocess.DEVNULL), startup_timeout
+        return await asyncio.wait_for(
+            popen(_launch_argv(spec), cwd=spec.working_dir, stderr=subprocess.DEVNULL), startup_timeout
         )
+    except chess.engine.EngineError as error:
+        if spec.protocol != "xboard" or MISSING_SETBOARD not in str(error) or tuple(spec.argv()) in _needs_edit_mode:
+            raise
+        _needs_edit_mode.add(tuple(spec.argv()))  # python-chess has already ended the process it refused
+    return await _open_engine(spec, startup_timeout)
+
+
+async def _start_engine(spec: EngineSpec, startup_timeout: float) -> _EngineProcess:
+    """Start and configure one engine; raises MatchError naming it when it cannot."""
+    try:
+        transport, protocol = await _open_engine(spec, startup_timeout)
     except (OSError, TimeoutError, chess.engine.EngineError) as error:
         raise MatchError(f"cannot start engine {spec.name} ({' '.join(spec.argv())}): {error!r}") from error
     process = _EngineProcess(spec, transport, protocol)

@@ -1,0 +1,173 @@
+"""Compile every kernel ahead of time, group by group, into the on-disk cache.
+
+A cold start (first run after an install or a source change) compiles the
+search before ``readyok``; ``jitfish compile`` pays that cost at install time
+instead.  The groups are the entry points a session calls: each group's
+warm-up calls its top kernel, which compiles (or loads) everything below it.
+
+``is_cached`` answers, without compiling anything, whether a group would load
+from the cache: its top kernel has a file there.
+
+A cold search compile is one long chain on one core: Numba compiles each
+callee when it first types a call to it.  :func:`warm_search` shortens it with
+a helper process on the other core, which compiles the search's largest callees
+that do not depend on one another (``HELPER_KERNELS``) into the shared cache,
+in the order the search reaches them, while this process compiles the rest and
+types its way towards them; a callee the helper has saved by then is loaded,
+not compiled.  If the helper falls behind, this process compiles the callee
+itself.  The helper runs at a lower priority (``HELPER_NICENESS``), so that on
+a busy machine it takes only time no other process wants instead of slowing
+the compile it is there to shorten.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+# Numba names a cached overload ``<module>.<function>-<line>.py<ver>.nbi``, in a
+# subfolder of the cache per source folder.  Each group's top kernel: when it is
+# cached, so is everything it calls (Numba saves callees first).
+ENTRY_FILES = {
+    "search": "negamax.negamax-*.nbi",
+    "eval": "evaluation.evaluate_white-*.nbi",
+    "perft": "perft.perft_kernel-*.nbi",
+}
+# The helper's priority below this process (POSIX ``nice``).
+HELPER_NICENESS = 10
+# What a cold start costs before ``readyok``, said on such a start (measured: README, "Start-up").
+COLD_START_SECONDS = 60
+
+
+def _search_callee_signatures() -> list[tuple[object, tuple]]:
+    """(kernel, argument types) of the helper's kernels, as the search calls them, in the order it does.
+
+    The search compiles the lookup tables and the root move generator first
+    (a third of a cold compile), then its quiescence search, whose largest
+    callees these are, then the main search's own callees.
+    """
+    import numba
+    import numpy as np
+
+    from jitfish.board.makemove import make_move, unmake_move
+    from jitfish.board.movegen import _gives_check_exactly
+    from jitfish.board.position import Position
+    from jitfish.eval.evaluation import evaluate_with_psq, psq_delta
+    from jitfish.eval.params import default_weights
+    from jitfish.search.see import see_ge
+
+    p = Position()  # empty arrays of the position's types (a FEN would build the lookup tables)
+    tables = np.empty(0, dtype=np.uint64)  # the type of lookup_tables(), without building them
+    bbs, state, undo, keys, tables, weights = (numba.typeof(array) for array in (
+        p.bbs, p.state, p.undo, p.key_history, tables, default_weights()))
+    move = score = numba.int64
+    return [(evaluate_with_psq, (bbs, state, tables, weights, score, score)),
+            (unmake_move, (bbs, state, undo, keys, tables)),
+            (see_ge, (bbs, state, tables, move, score)),
+            (psq_delta, (state, weights, move)),
+            (make_move, (bbs, state, undo, keys, tables, move)),
+            (_gives_check_exactly, (bbs, state, tables, move))]
+
+
+def _warm_search_callees() -> None:
+    for kernel, signature in _search_callee_signatures():
+        kernel.compile(signature)
+
+
+def _start_helper() -> subprocess.Popen:
+    """``python -m jitfish.compile`` (the search's callees) in the background, on the same cache and package."""
+    package_parent = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")])))
+    return subprocess.Popen([sys.executable, "-m", "jitfish.compile"], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def warm_search(helper: bool = True) -> None:
+    """Load (or compile) the search; on a cold cache with a spare core, with a helper process (see above)."""
+    from jitfish.search.driver import Searcher
+
+    helper = _start_helper() if helper and not is_cached("search") and (os.cpu_count() or 1) > 1 else None
+    try:
+        Searcher(hash_mb=1).warm_up()
+    finally:
+        if helper is not None and helper.poll() is None:
+            helper.terminate()  # behind: its work is done here already (Numba writes cache files atomically)
+            helper.wait()
+
+
+def _warm_eval() -> None:
+    from jitfish.board.board import Board
+    from jitfish.eval import evaluate, evaluate_terms
+
+    board = Board()
+    evaluate(board)
+    evaluate_terms(board)
+
+
+def _warm_board() -> None:
+    from jitfish.board.board import Board
+
+    for chess960 in (False, True):
+        board = Board(chess960=chess960)
+        board.push_uci("e2e4")
+        board.legal_moves()
+        board.is_check()
+        board.fen()
+        board.pop()
+
+
+def _warm_perft() -> None:
+    from jitfish.board.board import Board
+
+    board = Board()
+    board.perft(2)
+    board.perft(2, bulk=False)
+    board.perft_divide(2)
+
+
+# (name, what it is for, warm-up).  The search comes first: UCI needs it before ``readyok``.
+GROUPS: list[tuple[str, str, Callable[[], None]]] = [
+    ("search", "the search, before readyok", warm_search),
+    ("eval", "the evaluation report (UCI 'eval', jitfish.eval)", _warm_eval),
+    ("board", "the Board API (moves, check, FEN)", _warm_board),
+    ("perft", "perft (UCI 'go perft', jitfish perft)", _warm_perft),
+]
+
+
+def is_cached(group: str, cache_dir: Path | None = None) -> bool:
+    """Whether ``group`` (a key of ``ENTRY_FILES``) loads from the cache, i.e. its top kernel is there."""
+    if cache_dir is None:
+        from jitfish.jit import CACHE_DIR as cache_dir
+    return cache_dir.is_dir() and any(cache_dir.rglob(ENTRY_FILES[group]))
+
+
+def compile_all(report: Callable[[str], None] = print, groups: list[str] | None = None,
+                helper: bool = True) -> float:
+    """Compile (or load) each group's kernels into the cache; return the total seconds.
+
+    ``helper=False`` compiles the search in this process alone (to time each kernel).
+    """
+    from jitfish.jit import CACHE_DIR
+
+    report(f"kernel cache: {CACHE_DIR}")
+    total = 0.0
+    for name, purpose, warm in GROUPS:
+        if groups is not None and name not in groups:
+            continue
+        started = time.perf_counter()
+        warm_search(helper) if warm is warm_search else warm()
+        elapsed = time.perf_counter() - started
+        total += elapsed
+        report(f"{name:7s} {elapsed:6.1f} s  {purpose}")
+    report(f"total   {total:6.1f} s")
+    return total
+
+
+if __name__ == "__main__":  # the helper process of warm_search
+    if hasattr(os, "nice"):
+        os.nice(HELPER_NICENESS)
+    _warm_search_callees()

@@ -1,0 +1,50 @@
+"""Ahead-of-time compiling: ``jitfish compile``, the cache check a start relies on, and the cold-start helper."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from jitfish import compile as jit_compile
+from jitfish.search import Searcher
+
+
+@pytest.fixture(scope="module")
+def searched() -> None:
+    Searcher(hash_mb=1).warm_up()
+
+
+def test_helper_compiles_the_signatures_the_search_calls(searched):
+    """The helper's work is only loaded if its argument types are exactly the search's."""
+    for kernel, signature in jit_compile._search_callee_signatures():
+        assert tuple(signature) in [tuple(called) for called in kernel.signatures], kernel.__name__
+
+
+@pytest.mark.parametrize("group", sorted(jit_compile.ENTRY_FILES))
+def test_a_group_is_cached_only_once_its_top_kernel_is(tmp_path, group):
+    assert not jit_compile.is_cached(group, tmp_path / "missing")
+    assert not jit_compile.is_cached(group, tmp_path)
+    folder = tmp_path / "jitfish_search_abc"
+    folder.mkdir()
+    (folder / "movegen.generate_moves-10.py311.nbi").touch()  # another kernel's file does not count
+    assert not jit_compile.is_cached(group, tmp_path)
+    (folder / jit_compile.ENTRY_FILES[group].replace("*", "-42.py311")).touch()
+    assert jit_compile.is_cached(group, tmp_path)
+
+
+def test_search_is_cached_after_the_search_ran(searched):
+    assert jit_compile.is_cached("search")
+
+
+def test_compile_command_compiles_every_group(searched):
+    result = subprocess.run([sys.executable, "-m", "jitfish", "compile"], capture_output=True, text=True,
+                            timeout=900)
+    assert result.returncode == 0, result.stderr
+    groups = [name for name, _, _ in jit_compile.GROUPS]
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines if line.split()[:1] and line.split()[0] in groups] == groups
+    assert lines[-1].startswith("total")
+    for group in jit_compile.ENTRY_FILES:
+        assert jit_compile.is_cached(group), group
