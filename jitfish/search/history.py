@@ -16,12 +16,18 @@ from __future__ import annotations
 import numpy as np
 
 from jitfish.jit import kernel
+from jitfish.board.layout import field_offsets
 from jitfish.types import MAX_PLY
 
-KILLERS = 0
-HISTORY = KILLERS + 2 * (MAX_PLY + 2)
-COUNTERMOVES = HISTORY + 2 * 64 * 64
-HEURISTICS_SIZE = COUNTERMOVES + 64 * 64
+HEURISTICS_FIELDS = (
+    ("killers", 2 * (MAX_PLY + 2)),  # [2 * ply + slot]
+    ("history", 2 * 64 * 64),        # [side * 4096 + from + 64 * to]
+    ("countermoves", 64 * 64),       # [from + 64 * to] of the previous move
+)
+HEURISTICS_OFFSETS, HEURISTICS_SIZE = field_offsets(HEURISTICS_FIELDS)
+KILLERS = HEURISTICS_OFFSETS["killers"]
+HISTORY = HEURISTICS_OFFSETS["history"]
+COUNTERMOVES = HEURISTICS_OFFSETS["countermoves"]
 HISTORY_MAX = 16384
 
 
