@@ -28,7 +28,9 @@ from jitfish.board.squares import (
     BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, NO_SQUARE, ONE, PAWN, QUEEN, RANK_1,
     RANK_3, RANK_6, RANK_8, ROOK, WHITE,
 )
-from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares
+from jitfish.board.moves import (
+    MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares, is_special_move, move_from, move_kind, move_promotion, move_to,
+)
 
 GEN_ALL = 0
 GEN_NOISY = 1
@@ -300,9 +302,9 @@ def _gives_check_exactly(bbs, state, tables, move):
     """
     us = state[L.SIDE_TO_MOVE]
     them = us ^ 1
-    from_sq = move & 63
-    to_sq = (move >> 6) & 63
-    kind = move >> 15
+    from_sq = move_from(move)
+    to_sq = move_to(move)
+    kind = move_kind(move)
     king_bit = bbs[them * 6 + KING]
     king_sq = lsb(king_bit)
     from_bit = ONE << np.uint64(from_sq)
@@ -317,7 +319,7 @@ def _gives_check_exactly(bbs, state, tables, move):
         occupied = (bbs[L.OCCUPIED] & ~from_bit) | (ONE << np.uint64(to_sq))
         if kind == MOVE_EN_PASSANT:
             occupied &= ~(ONE << np.uint64(to_sq - 8 if us == WHITE else to_sq + 8))
-        moved = (move >> 12) & 7
+        moved = move_promotion(move)
         if moved == 0:
             moved = state[L.MAILBOX + from_sq] % 6
         if moved == PAWN:
@@ -367,10 +369,10 @@ def gives_check_given(bbs, state, tables, move, king_sq, discoverers, diagonal_c
     discoverer leaves the line it blocks.  Castling, en passant and
     promotions change more squares and take the exact route.
     """
-    if move >> 12:
+    if is_special_move(move):
         return _gives_check_exactly(bbs, state, tables, move)
-    from_sq = move & 63
-    to_sq = (move >> 6) & 63
+    from_sq = move_from(move)
+    to_sq = move_to(move)
     to_bit = ONE << np.uint64(to_sq)
     piece_type = state[L.MAILBOX + from_sq] % 6
     if piece_type == PAWN:

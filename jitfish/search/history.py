@@ -17,6 +17,7 @@ import numpy as np
 
 from jitfish.jit import kernel
 from jitfish.board.layout import field_offsets
+from jitfish.board.moves import move_from_to
 from jitfish.types import MAX_PLY
 
 HEURISTICS_FIELDS = (
@@ -33,7 +34,7 @@ HISTORY_MAX = 16384
 
 @kernel(hot=True)
 def history_index(side, move):
-    return HISTORY + side * 4096 + (move & 4095)
+    return HISTORY + side * 4096 + move_from_to(move)
 
 
 @kernel(hot=True)
@@ -65,4 +66,4 @@ def clear_killers(heuristics, ply):
 
 @kernel(hot=True)
 def countermove_index(previous_move):
-    return COUNTERMOVES + (previous_move & 4095)
+    return COUNTERMOVES + move_from_to(previous_move)

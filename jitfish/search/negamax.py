@@ -23,7 +23,7 @@ from jitfish.board.movegen import (
     GEN_ALL, check_squares, generate_moves, gives_check_given, is_in_check,
 )
 from jitfish.board.bitops import popcount
-from jitfish.board.moves import MAX_MOVES
+from jitfish.board.moves import MAX_MOVES, move_promotion
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.search.buffers import (
     C_AGE, C_CURRMOVE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, LMR, LMR_SIDE, MOVES, NO_EVAL, PV,
@@ -360,7 +360,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         if root and not _root_allowed(control, move):
             continue
         victim = captured_type(state, move)
-        quiet = victim < 0 and ((move >> 12) & 7) == 0
+        quiet = victim < 0 and move_promotion(move) == 0
         checks = gives_check_given(bbs, state, tables, move, their_king, discoverers, diagonal_checks,
                                    straight_checks)
         if quiet:

@@ -23,7 +23,7 @@ from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, is_in_check
-from jitfish.board.moves import MAX_MOVES
+from jitfish.board.moves import MAX_MOVES, move_promotion
 from jitfish.search.buffers import (
     C_AGE, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, MOVES, NO_EVAL, PV, PV_STRIDE,
     S_CHECK_KNOWN, S_Q_ALPHA, S_Q_BEST_MOVE, S_Q_BEST_SCORE, S_Q_BETA, S_Q_COUNT, S_Q_NEXT, S_Q_STAND_PAT,
@@ -155,7 +155,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
             i += 1
             if stand_pat != NO_EVAL:
                 # Delta pruning: even winning this piece for free cannot reach alpha.
-                if ((candidate >> 12) & 7) == 0 and \
+                if move_promotion(candidate) == 0 and \
                         stand_pat + see_value(captured_type(state, candidate)) + DELTA_MARGIN <= alpha:
                     continue
                 # SEE pruning: a capture that loses material does not resolve anything.
