@@ -14,7 +14,7 @@ import numpy as np
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, generate_moves, gives_check, is_in_check
-from jitfish.board.moves import MAX_MOVES, MOVE_CASTLING, check_uci_syntax, move_to_uci
+from jitfish.board.moves import MAX_MOVES, MOVE_CASTLING, check_uci_syntax, move_kind, move_to_uci
 from jitfish.board.perft import divide_position, perft_position
 from jitfish.board.position import STARTING_FEN, Position
 from jitfish.board.squares import PIECE_SYMBOLS, NO_PIECE, WHITE
@@ -143,7 +143,7 @@ class Board:
         for move in self._encoded_legal_moves():
             move = int(move)
             mapping[move_to_uci(move, self.chess960)] = move
-            if move >> 15 == MOVE_CASTLING and not self.chess960:
+            if move_kind(move) == MOVE_CASTLING and not self.chess960:
                 mapping[move_to_uci(move, True)] = move  # king-takes-rook also accepted
         return mapping
 

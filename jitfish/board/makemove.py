@@ -13,7 +13,9 @@ import numpy as np
 from jitfish.jit import inlined_copy, kernel
 from jitfish.board import layout as L
 from jitfish.board.squares import BLACK, KING, NO_PIECE, NO_SQUARE, ONE, PAWN, ROOK, WHITE
-from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares
+from jitfish.board.moves import (
+    MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares, move_from, move_kind, move_promotion, move_to,
+)
 
 
 @kernel(hot=True, inline=True)
@@ -61,10 +63,10 @@ def make_move(bbs, state, undo, key_history, tables, move):
     """Play a legal ``move``."""
     us = state[L.SIDE_TO_MOVE]
     them = us ^ 1
-    from_sq = move & 63
-    to_sq = (move >> 6) & 63
-    promotion = (move >> 12) & 7
-    kind = move >> 15
+    from_sq = move_from(move)
+    to_sq = move_to(move)
+    promotion = move_promotion(move)
+    kind = move_kind(move)
     ply = state[L.GAME_PLY]
     row = ply * L.UNDO_SIZE
     key_history[ply] = bbs[L.KEY]
@@ -136,10 +138,10 @@ def unmake_move(bbs, state, undo, key_history, tables):
     captured = undo[row + L.UNDO_CAPTURED]
     them = state[L.SIDE_TO_MOVE]
     us = them ^ 1
-    from_sq = move & 63
-    to_sq = (move >> 6) & 63
-    promotion = (move >> 12) & 7
-    kind = move >> 15
+    from_sq = move_from(move)
+    to_sq = move_to(move)
+    promotion = move_promotion(move)
+    kind = move_kind(move)
 
     if kind == MOVE_CASTLING:
         king_to, rook_to = castling_squares(from_sq, to_sq)

@@ -28,7 +28,10 @@ from jitfish.board.squares import (
     BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, NO_SQUARE, ONE, PAWN, QUEEN, RANK_1,
     RANK_3, RANK_6, RANK_8, ROOK, WHITE,
 )
-from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares
+from jitfish.board.moves import (
+    MOVE_CASTLING, MOVE_EN_PASSANT, MOVE_NORMAL, castling_squares, encode_move, is_special_move, move_from, move_kind,
+    move_promotion, move_to,
+)
 
 GEN_ALL = 0
 GEN_NOISY = 1
@@ -67,7 +70,7 @@ def _emit(moves, n, from_sq, targets, mode):
     if mode == GEN_COUNT:
         return n + popcount(targets)
     while targets:
-        moves[n] = from_sq | (lsb(targets) << 6)
+        moves[n] = encode_move(from_sq, lsb(targets), 0, MOVE_NORMAL)
         n += 1
         targets = pop_lsb(targets)
     return n
@@ -83,18 +86,18 @@ def _emit_pawn(moves, n, targets, delta, promotion_rank, mode):
     if mode == GEN_ALL:
         while plain:
             to_sq = lsb(plain)
-            moves[n] = (to_sq - delta) | (to_sq << 6)
+            moves[n] = encode_move(to_sq - delta, to_sq, 0, MOVE_NORMAL)
             n += 1
             plain = pop_lsb(plain)
     while promotions:
         to_sq = lsb(promotions)
-        base = (to_sq - delta) | (to_sq << 6)
-        moves[n] = base | (QUEEN << 12)
+        from_sq = to_sq - delta
+        moves[n] = encode_move(from_sq, to_sq, QUEEN, MOVE_NORMAL)
         n += 1
         if mode == GEN_ALL:
-            moves[n] = base | (KNIGHT << 12)
-            moves[n + 1] = base | (ROOK << 12)
-            moves[n + 2] = base | (BISHOP << 12)
+            moves[n] = encode_move(from_sq, to_sq, KNIGHT, MOVE_NORMAL)
+            moves[n + 1] = encode_move(from_sq, to_sq, ROOK, MOVE_NORMAL)
+            moves[n + 2] = encode_move(from_sq, to_sq, BISHOP, MOVE_NORMAL)
             n += 3
         promotions = pop_lsb(promotions)
     return n
@@ -172,7 +175,7 @@ def _pawn_moves(bbs, state, tables, moves, n, us, king_sq, checkers, pinned, che
                     bishop_attacks(king_sq, after, tables) & diagonal):
                 continue
             if mode != GEN_COUNT:
-                moves[n] = from_sq | (ep_sq << 6) | (MOVE_EN_PASSANT << 15)
+                moves[n] = encode_move(from_sq, ep_sq, 0, MOVE_EN_PASSANT)
             n += 1
     return n
 
@@ -212,7 +215,7 @@ def _castling_moves(bbs, state, tables, moves, n, us, king_sq, mode):
         # the castling rook may have been shielding it.
         if safe and not is_square_attacked(king_to, them, others | (ONE << np.uint64(rook_to)), bbs, tables):
             if mode != GEN_COUNT:
-                moves[n] = king_sq | (rook_sq << 6) | (MOVE_CASTLING << 15)
+                moves[n] = encode_move(king_sq, rook_sq, 0, MOVE_CASTLING)
             n += 1
     return n
 
@@ -241,7 +244,7 @@ def generate_moves(bbs, state, tables, moves, start, mode):
         king_targets = pop_lsb(king_targets)
         if not is_square_attacked(to_sq, them, without_king, bbs, tables):
             if mode != GEN_COUNT:
-                moves[n] = king_sq | (to_sq << 6)
+                moves[n] = encode_move(king_sq, to_sq, 0, MOVE_NORMAL)
             n += 1
     if checkers & (checkers - ONE):
         return n - start  # double check: only the king may move
@@ -300,9 +303,9 @@ def _gives_check_exactly(bbs, state, tables, move):
     """
     us = state[L.SIDE_TO_MOVE]
     them = us ^ 1
-    from_sq = move & 63
-    to_sq = (move >> 6) & 63
-    kind = move >> 15
+    from_sq = move_from(move)
+    to_sq = move_to(move)
+    kind = move_kind(move)
     king_bit = bbs[them * 6 + KING]
     king_sq = lsb(king_bit)
     from_bit = ONE << np.uint64(from_sq)
@@ -317,7 +320,7 @@ def _gives_check_exactly(bbs, state, tables, move):
         occupied = (bbs[L.OCCUPIED] & ~from_bit) | (ONE << np.uint64(to_sq))
         if kind == MOVE_EN_PASSANT:
             occupied &= ~(ONE << np.uint64(to_sq - 8 if us == WHITE else to_sq + 8))
-        moved = (move >> 12) & 7
+        moved = move_promotion(move)
         if moved == 0:
             moved = state[L.MAILBOX + from_sq] % 6
         if moved == PAWN:
@@ -367,10 +370,10 @@ def gives_check_given(bbs, state, tables, move, king_sq, discoverers, diagonal_c
     discoverer leaves the line it blocks.  Castling, en passant and
     promotions change more squares and take the exact route.
     """
-    if move >> 12:
+    if is_special_move(move):
         return _gives_check_exactly(bbs, state, tables, move)
-    from_sq = move & 63
-    to_sq = (move >> 6) & 63
+    from_sq = move_from(move)
+    to_sq = move_to(move)
     to_bit = ONE << np.uint64(to_sq)
     piece_type = state[L.MAILBOX + from_sq] % 6
     if piece_type == PAWN:

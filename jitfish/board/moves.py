@@ -21,29 +21,43 @@ PROMOTION_LETTERS = " nbrq"
 MAX_MOVES = 256
 
 
-@kernel
+@kernel(hot=True, inline=True)
 def encode_move(from_sq, to_sq, promotion, kind):
     return from_sq | (to_sq << 6) | (promotion << 12) | (kind << 15)
 
 
-@kernel
+# The accessors below are the one place that decodes a move; they are inlined
+# into the hot paths, so they cost no more than the bit operations they name.
+@kernel(hot=True, inline=True)
 def move_from(move):
     return move & 63
 
 
-@kernel
+@kernel(hot=True, inline=True)
 def move_to(move):
     return (move >> 6) & 63
 
 
-@kernel
+@kernel(hot=True, inline=True)
+def move_from_to(move):
+    """``from + 64 * to``: the index of a move in ``[from, to]`` tables."""
+    return move & 4095
+
+
+@kernel(hot=True, inline=True)
 def move_promotion(move):
     return (move >> 12) & 7
 
 
-@kernel
+@kernel(hot=True, inline=True)
 def move_kind(move):
     return move >> 15
+
+
+@kernel(hot=True, inline=True)
+def is_special_move(move):
+    """Whether ``move`` promotes, captures en passant or castles."""
+    return move >> 12 != 0
 
 
 @kernel(hot=True, inline=True)
@@ -64,8 +78,8 @@ def move_to_uci(move: int, chess960: bool = False) -> str:
     """UCI text of an encoded move (``0000`` for the null move)."""
     if move == NULL_MOVE:
         return "0000"
-    from_sq, to_sq = move & 63, (move >> 6) & 63
-    promotion, kind = (move >> 12) & 7, move >> 15
+    from_sq, to_sq = move_from(move), move_to(move)
+    promotion, kind = move_promotion(move), move_kind(move)
     if kind == MOVE_CASTLING and not chess960:
         # The king's destination names castling only when the king travels
         # two files, as in standard chess; otherwise (a rook off its corner)
@@ -90,5 +104,6 @@ def check_uci_syntax(text: str) -> None:
 
 
 __all__ = ["NULL_MOVE", "MOVE_NORMAL", "MOVE_EN_PASSANT", "MOVE_CASTLING", "MAX_MOVES",
-           "encode_move", "move_from", "move_to", "move_promotion", "move_kind",
+           "encode_move", "move_from", "move_to", "move_from_to", "move_promotion", "move_kind",
+           "is_special_move",
            "move_to_uci", "check_uci_syntax", "castling_king_destination", "FILE_NAMES"]

@@ -14,7 +14,7 @@ import numpy as np
 from jitfish.board import layout as L
 from jitfish.board.attacks import is_square_attacked
 from jitfish.board.movegen import GEN_ALL, generate_moves
-from jitfish.board.moves import MAX_MOVES, MOVE_EN_PASSANT
+from jitfish.board.moves import MAX_MOVES, MOVE_EN_PASSANT, move_kind
 from jitfish.board.squares import (
     BLACK, FILE_NAMES, KING, NO_PIECE, NO_SQUARE, PAWN, PIECE_SYMBOLS, ROOK, SQUARE_NAMES, WHITE,
 )
@@ -74,7 +74,7 @@ class Position:
             return False
         moves = np.zeros(MAX_MOVES, dtype=np.int32)
         count = generate_moves(self.bbs, self.state, lookup_tables(), moves, 0, GEN_ALL)
-        return any(int(m) >> 15 == MOVE_EN_PASSANT for m in moves[:count])
+        return any(move_kind(int(m)) == MOVE_EN_PASSANT for m in moves[:count])
 
     def fen(self, *, shredder: bool = False) -> str:
         """The FEN; castling as X-FEN (``KQkq`` unless a right needs a file letter), or Shredder-FEN with ``shredder``.

@@ -6,73 +6,122 @@ seven machine words):
 
 * ``control`` (``int64``): node counter, stop flag and limits, searchmoves
   (the ``C_*`` fields; other threads write the stop flag at any moment),
-  then from ``STACK`` the per-ply stack: ``STACK_WIDTH`` fields per ply
-  (``S_*``) holding what negamax keeps for its children (static eval, move
-  made, excluded move), the material and piece-square score of each ply's
-  position, and the frames of the iterative quiescence search (``S_Q_*``).
+  then from ``STACK`` the per-ply stack: ``STACK_WIDTH`` fields per ply,
+  ply ``p``'s from ``frame(p)`` (``S_*``), holding what negamax keeps for
+  its children (static eval, move made, excluded move), what the parent
+  sets before it searches a ply (whether its move gave check, the material
+  and piece-square score), and the frames of the iterative quiescence
+  search (``S_Q_*``).
 * ``work`` (``int32``): the move-ordering memory (killers, history,
   countermoves, laid out from 0 by :mod:`jitfish.search.history`), from
   ``PV`` the triangular PV table (row ``ply`` at ``PV + ply * PV_STRIDE``:
   length, then moves), from ``MOVES`` ``MAX_MOVES`` move slots per ply, and
   each slot's ordering score ``SCORES`` slots further on, then from ``LMR``
   the late-move reduction table (filled once, by negamax's formula).
+
+Each layout is a list of ``(name, size)`` fields (``*_FIELDS``) whose offsets
+are derived at import, as in :mod:`jitfish.eval.params`: adding a field means
+adding one line.  The offsets are module-level ints, constants to Numba.
 """
 
 from __future__ import annotations
 
 from jitfish.jit import kernel
+from jitfish.board.layout import field_offsets
 from jitfish.board.moves import MAX_MOVES
 from jitfish.eval.evaluation import evaluate_with_psq, psq_delta
 from jitfish.search.history import HEURISTICS_SIZE
 from jitfish.search.tt import tt_eval
 from jitfish.types import INF, MAX_PLY
 
-# The control array.
-C_NODES = 0                  # nodes searched (this thread)
-C_STOP = 1                   # set to 1 (by anyone) to abort
-C_NODE_LIMIT = 2             # stop after this many nodes
-C_SELDEPTH = 3               # deepest ply reached
-C_AGE = 4                    # TT generation of this search
-C_POLL_MASK = 5              # poll the limits when nodes & mask == 0
-C_ROOT_COUNT = 6             # number of allowed root moves (0: all)
-C_CURRMOVE = 7               # root move being searched | its number << 32 (for currmove reports)
-C_NMP_MIN_PLY = 8            # no null move before this ply (set during a null-move verification search)
-C_ROOT_MOVES = 9             # allowed root moves
-STACK = C_ROOT_MOVES + MAX_MOVES   # where the per-ply stack begins
-
-# Per-ply stack fields: negamax's ...
-S_EVAL = 0                   # static evaluation (NO_EVAL in check)
-S_MOVE = 1                   # move made from this ply (0: null move)
-S_EXCLUDED = 2               # move left out by a singular-extension search
-S_PSQ_MG = 10                # material + piece-square score (white's view), kept move by move
-S_PSQ_EG = 11
-S_CHECK_KNOWN = 12           # set by the parent just before the call: one of the three below
-CHECK_UNKNOWN = 0            # (the root, and quiescence's inner nodes: test it)
+# The per-ply stack: ``STACK_WIDTH`` fields per ply, from ``frame(ply)``.
+STACK_FIELDS = (
+    # negamax's node
+    ("eval", 1),                 # static evaluation (NO_EVAL in check)
+    ("move", 1),                 # move made from this ply (0: null move)
+    ("excluded", 1),             # move left out by a singular-extension search
+    # set by the parent before it searches this ply, for negamax and quiescence alike
+    ("check_known", 1),          # one of CHECK_UNKNOWN, GAVE_NO_CHECK, GAVE_CHECK
+    ("psq_mg", 1),               # material + piece-square score (white's view), kept move by move
+    ("psq_eg", 1),
+    # a quiescence node's frame, kept here while its child is searched
+    ("q_alpha", 1),
+    ("q_beta", 1),
+    ("q_best_score", 1),
+    ("q_best_move", 1),
+    ("q_stand_pat", 1),          # static eval, or NO_EVAL in check
+    ("q_count", 1),              # moves generated
+    ("q_next", 1),               # index of the next move to try
+)
+STACK_OFFSETS, STACK_WIDTH = field_offsets(STACK_FIELDS)
+S_EVAL = STACK_OFFSETS["eval"]
+S_MOVE = STACK_OFFSETS["move"]
+S_EXCLUDED = STACK_OFFSETS["excluded"]
+S_CHECK_KNOWN = STACK_OFFSETS["check_known"]
+S_PSQ_MG = STACK_OFFSETS["psq_mg"]
+S_PSQ_EG = STACK_OFFSETS["psq_eg"]
+S_Q_ALPHA = STACK_OFFSETS["q_alpha"]
+S_Q_BETA = STACK_OFFSETS["q_beta"]
+S_Q_BEST_SCORE = STACK_OFFSETS["q_best_score"]
+S_Q_BEST_MOVE = STACK_OFFSETS["q_best_move"]
+S_Q_STAND_PAT = STACK_OFFSETS["q_stand_pat"]
+S_Q_COUNT = STACK_OFFSETS["q_count"]
+S_Q_NEXT = STACK_OFFSETS["q_next"]
+CHECK_UNKNOWN = 0            # the root, and quiescence's inner nodes: test it
 GAVE_NO_CHECK = 1
 GAVE_CHECK = 2
-# ... and a quiescence node's frame, kept here while its child is searched.
-S_Q_ALPHA = 3
-S_Q_BETA = 4
-S_Q_BEST_SCORE = 5
-S_Q_BEST_MOVE = 6
-S_Q_STAND_PAT = 7            # static eval, or NO_EVAL in check
-S_Q_COUNT = 8                # moves generated
-S_Q_NEXT = 9                 # index of the next move to try
-STACK_WIDTH = 13
-STACK_SIZE = (MAX_PLY + 4) * STACK_WIDTH
-CONTROL_SIZE = STACK + STACK_SIZE
 NO_EVAL = -INF
+
+# The control array.
+CONTROL_FIELDS = (
+    ("nodes", 1),                # nodes searched (this thread)
+    ("stop", 1),                 # set to 1 (by anyone) to abort
+    ("node_limit", 1),           # stop after this many nodes
+    ("seldepth", 1),             # deepest ply reached
+    ("age", 1),                  # TT generation of this search
+    ("poll_mask", 1),            # poll the limits when nodes & mask == 0
+    ("root_count", 1),           # number of allowed root moves (0: all)
+    ("currmove", 1),             # root move being searched | its number << 32 (for currmove reports)
+    ("nmp_min_ply", 1),          # no null move before this ply (set during a null-move verification search)
+    ("root_moves", MAX_MOVES),   # allowed root moves
+    ("stack", (MAX_PLY + 4) * STACK_WIDTH),
+)
+CONTROL_OFFSETS, CONTROL_SIZE = field_offsets(CONTROL_FIELDS)
+C_NODES = CONTROL_OFFSETS["nodes"]
+C_STOP = CONTROL_OFFSETS["stop"]
+C_NODE_LIMIT = CONTROL_OFFSETS["node_limit"]
+C_SELDEPTH = CONTROL_OFFSETS["seldepth"]
+C_AGE = CONTROL_OFFSETS["age"]
+C_POLL_MASK = CONTROL_OFFSETS["poll_mask"]
+C_ROOT_COUNT = CONTROL_OFFSETS["root_count"]
+C_CURRMOVE = CONTROL_OFFSETS["currmove"]
+C_NMP_MIN_PLY = CONTROL_OFFSETS["nmp_min_ply"]
+C_ROOT_MOVES = CONTROL_OFFSETS["root_moves"]
+STACK = CONTROL_OFFSETS["stack"]
 
 # The work array.
 PV_STRIDE = MAX_PLY + 2
-PV_SIZE = PV_STRIDE * (MAX_PLY + 2)
 MOVES_SIZE = (MAX_PLY + 2) * MAX_MOVES
-PV = HEURISTICS_SIZE
-MOVES = PV + PV_SIZE
-SCORES = MOVES_SIZE          # from a move's slot to its score's
-LMR = MOVES + 2 * MOVES_SIZE  # late-move reductions by [depth * LMR_SIDE + move number], written once
 LMR_SIDE = 64
-WORK_SIZE = LMR + LMR_SIDE * LMR_SIDE
+WORK_FIELDS = (
+    ("heuristics", HEURISTICS_SIZE),     # laid out by jitfish.search.history
+    ("pv", PV_STRIDE * (MAX_PLY + 2)),   # triangular PV table, a row of PV_STRIDE per ply
+    ("moves", MOVES_SIZE),               # MAX_MOVES move slots per ply
+    ("scores", MOVES_SIZE),              # each move slot's ordering score
+    ("lmr", LMR_SIDE * LMR_SIDE),        # late-move reductions by [depth * LMR_SIDE + move number], written once
+)
+WORK_OFFSETS, WORK_SIZE = field_offsets(WORK_FIELDS)
+PV = WORK_OFFSETS["pv"]
+PV_SIZE = WORK_OFFSETS["moves"] - PV
+MOVES = WORK_OFFSETS["moves"]
+SCORES = WORK_OFFSETS["scores"] - MOVES   # from a move's slot to its score's
+LMR = WORK_OFFSETS["lmr"]
+
+
+@kernel(hot=True, inline=True)
+def frame(ply):
+    """Where the stack fields of ``ply`` begin in ``control`` (``frame(ply) + S_*``)."""
+    return STACK + ply * STACK_WIDTH
 
 
 @kernel(hot=True)
@@ -90,8 +139,8 @@ def visit_node(control, ply):
 def set_child_psq(control, state, weights, ply, move):
     """Before ``move`` is made at ``ply``: the material and piece-square score of the position after it."""
     mg, eg = psq_delta(state, weights, move)
-    here = STACK + ply * STACK_WIDTH
-    child = here + STACK_WIDTH
+    here = frame(ply)
+    child = frame(ply + 1)
     control[child + S_PSQ_MG] = control[here + S_PSQ_MG] + mg
     control[child + S_PSQ_EG] = control[here + S_PSQ_EG] + eg
 
@@ -99,9 +148,10 @@ def set_child_psq(control, state, weights, ply, move):
 @kernel(hot=True)
 def set_null_move_psq(control, ply):
     """A null move changes no piece: the child's score is this ply's."""
-    here = STACK + ply * STACK_WIDTH
-    control[here + STACK_WIDTH + S_PSQ_MG] = control[here + S_PSQ_MG]
-    control[here + STACK_WIDTH + S_PSQ_EG] = control[here + S_PSQ_EG]
+    here = frame(ply)
+    child = frame(ply + 1)
+    control[child + S_PSQ_MG] = control[here + S_PSQ_MG]
+    control[child + S_PSQ_EG] = control[here + S_PSQ_EG]
 
 
 @kernel(hot=True, inline=True)
@@ -115,5 +165,5 @@ def static_eval_at(bbs, state, tables, weights, control, ply, found, data):
 @kernel(hot=True, inline=True)
 def evaluate_at(bbs, state, tables, weights, control, ply):
     """The static evaluation at ``ply``, from the material and piece-square score kept on the stack."""
-    here = STACK + ply * STACK_WIDTH
+    here = frame(ply)
     return evaluate_with_psq(bbs, state, tables, weights, control[here + S_PSQ_MG], control[here + S_PSQ_EG])

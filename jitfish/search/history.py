@@ -16,18 +16,25 @@ from __future__ import annotations
 import numpy as np
 
 from jitfish.jit import kernel
+from jitfish.board.layout import field_offsets
+from jitfish.board.moves import move_from_to
 from jitfish.types import MAX_PLY
 
-KILLERS = 0
-HISTORY = KILLERS + 2 * (MAX_PLY + 2)
-COUNTERMOVES = HISTORY + 2 * 64 * 64
-HEURISTICS_SIZE = COUNTERMOVES + 64 * 64
+HEURISTICS_FIELDS = (
+    ("killers", 2 * (MAX_PLY + 2)),  # [2 * ply + slot]
+    ("history", 2 * 64 * 64),        # [side * 4096 + from + 64 * to]
+    ("countermoves", 64 * 64),       # [from + 64 * to] of the previous move
+)
+HEURISTICS_OFFSETS, HEURISTICS_SIZE = field_offsets(HEURISTICS_FIELDS)
+KILLERS = HEURISTICS_OFFSETS["killers"]
+HISTORY = HEURISTICS_OFFSETS["history"]
+COUNTERMOVES = HEURISTICS_OFFSETS["countermoves"]
 HISTORY_MAX = 16384
 
 
 @kernel(hot=True)
 def history_index(side, move):
-    return HISTORY + side * 4096 + (move & 4095)
+    return HISTORY + side * 4096 + move_from_to(move)
 
 
 @kernel(hot=True)
@@ -59,4 +66,4 @@ def clear_killers(heuristics, ply):
 
 @kernel(hot=True)
 def countermove_index(previous_move):
-    return COUNTERMOVES + (previous_move & 4095)
+    return COUNTERMOVES + move_from_to(previous_move)

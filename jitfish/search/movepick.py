@@ -20,6 +20,7 @@ import numpy as np
 
 from jitfish.jit import kernel
 from jitfish.board import layout as L
+from jitfish.board.moves import move_from, move_promotion
 from jitfish.board.squares import QUEEN
 from jitfish.search.buffers import SCORES
 from jitfish.search.history import KILLERS, countermove_index, history_index, update_history
@@ -39,9 +40,9 @@ SEARCHED_QUIET = -(1 << 31)  # the score slot of a quiet move once searched (bel
 @kernel(hot=True)
 def mvv_lva(state, move, victim):
     """Bigger for a more valuable victim, then for a less valuable attacker."""
-    attacker = state[L.MAILBOX + (move & 63)] % 6
+    attacker = state[L.MAILBOX + move_from(move)] % 6
     bonus = 0
-    if (move >> 12) & 7 == QUEEN:
+    if move_promotion(move) == QUEEN:
         bonus = 64
     return (victim + 1) * 16 - attacker + bonus
 
@@ -54,7 +55,7 @@ def _noisy_score(state, move, victim):
     most nodes cut off before their later captures are reached, so
     :func:`pick_checked` checks a capture only when it comes up.
     """
-    promotion = (move >> 12) & 7
+    promotion = move_promotion(move)
     if promotion and promotion != QUEEN:
         return SCORE_UNDERPROMOTION + victim
     return SCORE_GOOD_CAPTURE + 2 * mvv_lva(state, move, victim)
@@ -84,7 +85,7 @@ def score_moves(state, work, start, count, tt_move, ply, previous_move):
             work[i + SCORES] = SCORE_TT_MOVE
             continue
         victim = captured_type(state, move)
-        if victim >= 0 or (move >> 12) & 7:
+        if victim >= 0 or move_promotion(move):
             work[i + SCORES] = _noisy_score(state, move, victim)
         else:
             work[i + SCORES] = _quiet_score(work, side, move, killer_1, killer_2, counter)
@@ -101,7 +102,7 @@ def score_noisy_first(state, work, start, end):
     for i in range(start, end):
         move = work[i]
         victim = captured_type(state, move)
-        if victim >= 0 or (move >> 12) & 7:
+        if victim >= 0 or move_promotion(move):
             work[i] = work[quiets]
             work[quiets] = move
             work[quiets + SCORES] = _noisy_score(state, move, victim)

@@ -23,12 +23,12 @@ from jitfish.board.movegen import (
     GEN_ALL, check_squares, generate_moves, gives_check_given, is_in_check,
 )
 from jitfish.board.bitops import popcount
-from jitfish.board.moves import MAX_MOVES
+from jitfish.board.moves import MAX_MOVES, move_promotion
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.search.buffers import (
     C_AGE, C_CURRMOVE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, LMR, LMR_SIDE, MOVES, NO_EVAL, PV,
-    PV_STRIDE, SCORES, STACK, STACK_WIDTH, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, CHECK_UNKNOWN, GAVE_CHECK,
-    GAVE_NO_CHECK, evaluate_at, set_child_psq, set_null_move_psq, static_eval_at, visit_node,
+    PV_STRIDE, SCORES, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, CHECK_UNKNOWN, GAVE_CHECK,
+    GAVE_NO_CHECK, evaluate_at, frame, set_child_psq, set_null_move_psq, static_eval_at, visit_node,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.history import (
@@ -155,9 +155,9 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         return 0
     if ply >= MAX_PLY - 1:
         return evaluate_at(bbs, state, tables, weights, control, ply)
-    frame = STACK + ply * STACK_WIDTH   # this ply's stack fields in ``control``
+    node = frame(ply)   # this ply's stack fields in ``control``
     # The parent already knows whether its move gave check (the root's field is 0: unknown).
-    check_known = control[frame + S_CHECK_KNOWN]
+    check_known = control[node + S_CHECK_KNOWN]
     if check_known == CHECK_UNKNOWN:
         in_check = is_in_check(bbs, state, tables)
     else:
@@ -169,7 +169,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
     pv_node = beta - alpha > 1
     root = ply == 0
     us = state[L.SIDE_TO_MOVE]
-    excluded = control[frame + S_EXCLUDED]
+    excluded = control[node + S_EXCLUDED]
 
     if not root:
         # Step 2. Draws: repetition, the fifty-move rule, insufficient material.
@@ -217,9 +217,9 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         if found and ((entry_bound == BOUND_LOWER and entry_score > static_eval)
                       or (entry_bound == BOUND_UPPER and entry_score < static_eval)):
             eval_estimate = entry_score
-    control[frame + S_EVAL] = static_eval
+    control[node + S_EVAL] = static_eval
     improving = (not in_check and ply >= 2
-                 and static_eval > control[frame - 2 * STACK_WIDTH + S_EVAL])
+                 and static_eval > control[frame(ply - 2) + S_EVAL])
     clear_killers(work, ply + 1)
 
     if not pv_node and not in_check and excluded == 0:
@@ -237,15 +237,15 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         # *every* move is mated, which passing cannot answer.  A deep cut-off
         # is verified by searching the real moves to the reduced depth, with no
         # null move for the next plies.
-        previous = control[frame - STACK_WIDTH + S_MOVE] if ply > 0 else 1
+        previous = control[frame(ply - 1) + S_MOVE] if ply > 0 else 1
         if (depth >= NMP_MIN_DEPTH and eval_estimate >= beta and previous != 0
                 and beta > -MATE_BOUND and ply >= control[C_NMP_MIN_PLY]
                 and popcount(_pieces(bbs, us)) >= NMP_MIN_PIECES):
             reduction = (NMP_BASE_REDUCTION + depth // NMP_DEPTH_DIVISOR
                          + min((eval_estimate - beta) // NMP_EVAL_DIVISOR, NMP_EVAL_MAX))
             null_depth = depth - reduction - 1
-            control[frame + S_MOVE] = 0
-            control[frame + STACK_WIDTH + S_CHECK_KNOWN] = GAVE_NO_CHECK   # passing cannot give check
+            control[node + S_MOVE] = 0
+            control[frame(ply + 1) + S_CHECK_KNOWN] = GAVE_NO_CHECK   # passing cannot give check
             set_null_move_psq(control, ply)
             make_null_move(bbs, state, undo, key_history, tables)
             score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
@@ -284,11 +284,11 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
             and entry_bound == BOUND_LOWER and entry_depth >= depth - SE_TT_DEPTH_SLACK
             and abs(entry_score) < MATE_BOUND):
         singular_beta = entry_score - SE_MARGIN * depth
-        control[frame + S_EXCLUDED] = hash_move
+        control[node + S_EXCLUDED] = hash_move
         score = negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
                         singular_beta - 1, singular_beta, (depth - 1) // 2, ply,
                         cut_node)
-        control[frame + S_EXCLUDED] = 0
+        control[node + S_EXCLUDED] = 0
         if control[C_STOP] != 0:
             return 0
         if score < singular_beta:
@@ -301,7 +301,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
     count = generate_moves(bbs, state, tables, work, base, all_moves)
     if count == 0:
         return mated_in(ply) if in_check else 0
-    previous_move = control[frame - STACK_WIDTH + S_MOVE] if ply > 0 else 0
+    previous_move = control[frame(ply - 1) + S_MOVE] if ply > 0 else 0
     # The TT move goes first and the others are scored only if it does not cut off: at most
     # cut nodes it does, and scoring is then saved.  The quiet moves wait until the good
     # captures are tried (see movepick).
@@ -360,7 +360,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         if root and not _root_allowed(control, move):
             continue
         victim = captured_type(state, move)
-        quiet = victim < 0 and ((move >> 12) & 7) == 0
+        quiet = victim < 0 and move_promotion(move) == 0
         checks = gives_check_given(bbs, state, tables, move, their_king, discoverers, diagonal_checks,
                                    straight_checks)
         if quiet:
@@ -393,8 +393,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         set_child_psq(control, state, weights, ply, move)
         make_move(bbs, state, undo, key_history, tables, move)
         tt_prefetch(tt, bbs[L.KEY])
-        control[frame + S_MOVE] = move
-        control[frame + STACK_WIDTH + S_CHECK_KNOWN] = GAVE_CHECK if checks else GAVE_NO_CHECK
+        control[node + S_MOVE] = move
+        control[frame(ply + 1) + S_CHECK_KNOWN] = GAVE_CHECK if checks else GAVE_NO_CHECK
         if root:
             control[C_CURRMOVE] = move | ((searched + 1) << 32)
 

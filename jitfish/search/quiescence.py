@@ -23,11 +23,11 @@ from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, is_in_check
-from jitfish.board.moves import MAX_MOVES
+from jitfish.board.moves import MAX_MOVES, move_promotion
 from jitfish.search.buffers import (
-    C_AGE, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, MOVES, NO_EVAL, PV, PV_STRIDE, STACK, STACK_WIDTH,
+    C_AGE, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, MOVES, NO_EVAL, PV, PV_STRIDE,
     S_CHECK_KNOWN, S_Q_ALPHA, S_Q_BEST_MOVE, S_Q_BEST_SCORE, S_Q_BETA, S_Q_COUNT, S_Q_NEXT, S_Q_STAND_PAT,
-    evaluate_at, set_child_psq, static_eval_at, visit_node,
+    evaluate_at, frame, set_child_psq, static_eval_at, visit_node,
 )
 from jitfish.search.movepick import pick_move, score_moves
 from jitfish.search.see import captured_type, see_ge, see_value
@@ -89,7 +89,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                     # fields of the plies below hold older values.
                     check_known = CHECK_UNKNOWN
                     if ply == top:
-                        check_known = control[STACK + ply * STACK_WIDTH + S_CHECK_KNOWN]
+                        check_known = control[frame(ply) + S_CHECK_KNOWN]
                     if check_known == GAVE_CHECK or (check_known == CHECK_UNKNOWN
                                                      and is_in_check(bbs, state, tables)):
                         stand_pat = NO_EVAL
@@ -109,14 +109,14 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                             count = generate_moves(bbs, state, tables, work, base, noisy_moves)
                     if not settled:
                         score_moves(state, work, base, count, hash_move, ply, 0)
-                        frame = STACK + ply * STACK_WIDTH
-                        control[frame + S_Q_ALPHA] = alpha
-                        control[frame + S_Q_BETA] = beta
-                        control[frame + S_Q_BEST_SCORE] = best_score
-                        control[frame + S_Q_BEST_MOVE] = 0
-                        control[frame + S_Q_STAND_PAT] = stand_pat
-                        control[frame + S_Q_COUNT] = count
-                        control[frame + S_Q_NEXT] = 0
+                        here = frame(ply)
+                        control[here + S_Q_ALPHA] = alpha
+                        control[here + S_Q_BETA] = beta
+                        control[here + S_Q_BEST_SCORE] = best_score
+                        control[here + S_Q_BEST_MOVE] = 0
+                        control[here + S_Q_STAND_PAT] = stand_pat
+                        control[here + S_Q_COUNT] = count
+                        control[here + S_Q_NEXT] = 0
                         step = STEP_NEXT_MOVE
 
         if step == STEP_LEAVE:
@@ -130,32 +130,32 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                     unmake_move(bbs, state, undo, key_history, tables)
                     ply -= 1
                 return 0
-            frame = STACK + ply * STACK_WIDTH
+            here = frame(ply)
             score = -value
-            if score > control[frame + S_Q_BEST_SCORE]:
-                control[frame + S_Q_BEST_SCORE] = score
-                if score > control[frame + S_Q_ALPHA]:
-                    made = MOVES + ply * MAX_MOVES + control[frame + S_Q_NEXT] - 1
-                    control[frame + S_Q_BEST_MOVE] = work[made]
-                    if score >= control[frame + S_Q_BETA]:
-                        control[frame + S_Q_NEXT] = control[frame + S_Q_COUNT]   # cut off
+            if score > control[here + S_Q_BEST_SCORE]:
+                control[here + S_Q_BEST_SCORE] = score
+                if score > control[here + S_Q_ALPHA]:
+                    made = MOVES + ply * MAX_MOVES + control[here + S_Q_NEXT] - 1
+                    control[here + S_Q_BEST_MOVE] = work[made]
+                    if score >= control[here + S_Q_BETA]:
+                        control[here + S_Q_NEXT] = control[here + S_Q_COUNT]   # cut off
                     else:
-                        control[frame + S_Q_ALPHA] = score
+                        control[here + S_Q_ALPHA] = score
 
         # STEP_NEXT_MOVE: make the next move of the node at ``ply`` that is not pruned.
-        frame = STACK + ply * STACK_WIDTH
+        here = frame(ply)
         base = MOVES + ply * MAX_MOVES
-        count = control[frame + S_Q_COUNT]
-        i = control[frame + S_Q_NEXT]
-        alpha = control[frame + S_Q_ALPHA]
-        stand_pat = control[frame + S_Q_STAND_PAT]
+        count = control[here + S_Q_COUNT]
+        i = control[here + S_Q_NEXT]
+        alpha = control[here + S_Q_ALPHA]
+        stand_pat = control[here + S_Q_STAND_PAT]
         move = 0
         while i < count:
             candidate = np.int64(pick_move(work, base + i, base + count))
             i += 1
             if stand_pat != NO_EVAL:
                 # Delta pruning: even winning this piece for free cannot reach alpha.
-                if ((candidate >> 12) & 7) == 0 and \
+                if move_promotion(candidate) == 0 and \
                         stand_pat + see_value(captured_type(state, candidate)) + DELTA_MARGIN <= alpha:
                     continue
                 # SEE pruning: a capture that loses material does not resolve anything.
@@ -163,12 +163,12 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                     continue
             move = candidate
             break
-        control[frame + S_Q_NEXT] = i
+        control[here + S_Q_NEXT] = i
         if move == 0:
             # Every move tried, or a cutoff: store the result and leave.
-            best_score = control[frame + S_Q_BEST_SCORE]
-            bound = BOUND_LOWER if best_score >= control[frame + S_Q_BETA] else BOUND_UPPER
-            tt_store(tt, bbs[L.KEY], control[frame + S_Q_BEST_MOVE], best_score,
+            best_score = control[here + S_Q_BEST_SCORE]
+            bound = BOUND_LOWER if best_score >= control[here + S_Q_BETA] else BOUND_UPPER
+            tt_store(tt, bbs[L.KEY], control[here + S_Q_BEST_MOVE], best_score,
                      stand_pat if stand_pat != NO_EVAL else 0, 0, bound, ply, age)
             value = best_score
             step = STEP_LEAVE
@@ -177,6 +177,6 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
             make_move(bbs, state, undo, key_history, tables, move)
             tt_prefetch(tt, bbs[L.KEY])
             beta = -alpha
-            alpha = -control[frame + S_Q_BETA]
+            alpha = -control[here + S_Q_BETA]
             ply += 1
             step = STEP_ENTER

@@ -15,7 +15,7 @@ from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.attacks import attackers_to, bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb
-from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT
+from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, move_from, move_kind, move_to
 from jitfish.board.squares import BISHOP, KING, NO_PIECE, ONE, PAWN, QUEEN, ROOK
 
 # Exchange values by piece type (P N B R Q K); the king is never given up.
@@ -30,12 +30,12 @@ def see_value(piece_type):
 @kernel(hot=True)
 def captured_type(state, move):
     """Type of the piece ``move`` captures, or -1 (castling and quiet moves)."""
-    kind = move >> 15
+    kind = move_kind(move)
     if kind == MOVE_EN_PASSANT:
         return PAWN
     if kind == MOVE_CASTLING:
         return -1
-    piece = state[L.MAILBOX + ((move >> 6) & 63)]
+    piece = state[L.MAILBOX + move_to(move)]
     if piece == NO_PIECE:
         return -1
     return piece % 6
@@ -44,10 +44,10 @@ def captured_type(state, move):
 @kernel(hot=True)
 def see_ge(bbs, state, tables, move, threshold):
     """Whether the static exchange on ``move``'s target square gains at least ``threshold``."""
-    if move >> 15 == MOVE_CASTLING:
+    if move_kind(move) == MOVE_CASTLING:
         return threshold <= 0
-    from_sq = move & 63
-    to_sq = (move >> 6) & 63
+    from_sq = move_from(move)
+    to_sq = move_to(move)
     victim = captured_type(state, move)
     swap = (see_value(victim) if victim >= 0 else 0) - threshold
     if swap < 0:
@@ -57,7 +57,7 @@ def see_ge(bbs, state, tables, move, threshold):
         return True
 
     occupied = bbs[L.OCCUPIED] ^ (ONE << np.uint64(from_sq)) ^ (ONE << np.uint64(to_sq))
-    if move >> 15 == MOVE_EN_PASSANT:
+    if move_kind(move) == MOVE_EN_PASSANT:
         occupied ^= ONE << np.uint64(to_sq - 8 if state[L.SIDE_TO_MOVE] == 0 else to_sq + 8)
     stm = state[L.SIDE_TO_MOVE]
     attackers = attackers_to(to_sq, occupied, bbs, tables)

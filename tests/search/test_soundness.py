@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import jitfish
+from jitfish.board.moves import MOVE_NORMAL, encode_move
 from jitfish.search import SearchLimits, Searcher
 from jitfish.search.buffers import LMR_SIDE, SCORES
 from jitfish.search.history import HEURISTICS_SIZE, HISTORY_MAX, history_index
@@ -123,7 +124,7 @@ def test_the_issue_position_is_solved_quickly_whatever_came_before(state):
 def test_history_malus_touches_only_the_quiet_moves_searched():
     work = np.zeros(HEURISTICS_SIZE + 3 * SCORES, dtype=np.int32)
     base = HEURISTICS_SIZE
-    moves = [12 | (28 << 6), 13 | (29 << 6), 14 | (30 << 6)]   # three quiet moves
+    moves = [encode_move(from_sq, from_sq + 16, 0, MOVE_NORMAL) for from_sq in (12, 13, 14)]   # three quiet moves
     work[base:base + 3] = moves
     work[base + SCORES] = SEARCHED_QUIET          # searched, failed low
     work[base + 1 + SCORES] = 500                 # pruned (still carries its ordering score)
