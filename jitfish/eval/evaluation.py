@@ -227,7 +227,7 @@ def _pawn_structure(bbs, weights, trace, colour):
 
 @kernel(hot=True, inline=True)
 def _mobility_and_attacks(bbs, tables, weights, trace, colour):
-    """Mobility (safe squares attacked), king attacks, rooks on open files, bishop pair."""
+    """Mobility (safe squares attacked), king attacks, rooks on open files, bishop pair, threats."""
     mg = 0
     eg = 0
     sign = 1 - 2 * colour
@@ -240,6 +240,8 @@ def _mobility_and_attacks(bbs, tables, weights, trace, colour):
     enemy_king_sq = lsb(bbs[them * 6 + KING])
     king_zone = tables[L.KING_ATTACKS + enemy_king_sq]
 
+    minor_attacks = EMPTY
+    rook_attacks_all = EMPTY
     for piece_type in range(KNIGHT, KING):
         pieces = bbs[colour * 6 + piece_type]
         while pieces:
@@ -248,12 +250,15 @@ def _mobility_and_attacks(bbs, tables, weights, trace, colour):
             if piece_type == KNIGHT:
                 attacks = tables[L.KNIGHT_ATTACKS + sq]
                 m = P.KNIGHT_MOBILITY
+                minor_attacks |= attacks
             elif piece_type == BISHOP:
                 attacks = bishop_attacks(sq, occupied, tables)
                 m = P.BISHOP_MOBILITY
+                minor_attacks |= attacks
             elif piece_type == ROOK:
                 attacks = rook_attacks(sq, occupied, tables)
                 m = P.ROOK_MOBILITY
+                rook_attacks_all |= attacks
                 file_mask = FILE_A << np.uint64(sq & 7)
                 if not own_pawns & file_mask:
                     if not enemy_pawns & file_mask:
@@ -275,7 +280,30 @@ def _mobility_and_attacks(bbs, tables, weights, trace, colour):
         a, b = _term(weights, trace, P.BISHOP_PAIR, 1, sign)
         mg += a
         eg += b
-    return mg, eg
+    a, b = _threats(bbs, weights, trace, colour, minor_attacks, rook_attacks_all)
+    return mg + a, eg + b
+
+
+@kernel(hot=True, inline=True)
+def _threats(bbs, weights, trace, colour, minor_attacks, rook_attacks_all):
+    """Enemy pieces attacked by a less valuable piece of ours: a pawn on N B R Q, a minor on R Q, a rook on Q."""
+    sign = 1 - 2 * colour
+    them = (colour ^ 1) * 6
+    pawn_attacks = pawn_attacks_of(bbs[colour * 6 + PAWN], colour)
+    mg = 0
+    eg = 0
+    for victim in range(KNIGHT, KING):
+        a, b = _term(weights, trace, P.THREAT_BY_PAWN + victim - KNIGHT, popcount(pawn_attacks & bbs[them + victim]),
+                     sign)
+        mg += a
+        eg += b
+    for victim in range(ROOK, KING):
+        a, b = _term(weights, trace, P.THREAT_BY_MINOR + victim - ROOK, popcount(minor_attacks & bbs[them + victim]),
+                     sign)
+        mg += a
+        eg += b
+    a, b = _term(weights, trace, P.THREAT_BY_ROOK, popcount(rook_attacks_all & bbs[them + QUEEN]), sign)
+    return mg + a, eg + b
 
 
 @kernel(hot=True)

@@ -53,6 +53,9 @@ TERMS = (
     ("bishop_pair", 1),
     ("rook_open_file", 1),
     ("rook_semi_open_file", 1),
+    ("threat_by_pawn", 4),       # per enemy N B R Q a pawn of ours attacks
+    ("threat_by_minor", 2),      # per enemy R Q a knight or bishop of ours attacks
+    ("threat_by_rook", 1),       # per enemy queen a rook of ours attacks
     ("tempo", 1),                # for the side to move
 )
 
@@ -91,6 +94,9 @@ KING_ATTACK = OFFSETS["king_attack"]
 BISHOP_PAIR = OFFSETS["bishop_pair"]
 ROOK_OPEN_FILE = OFFSETS["rook_open_file"]
 ROOK_SEMI_OPEN_FILE = OFFSETS["rook_semi_open_file"]
+THREAT_BY_PAWN = OFFSETS["threat_by_pawn"]
+THREAT_BY_MINOR = OFFSETS["threat_by_minor"]
+THREAT_BY_ROOK = OFFSETS["threat_by_rook"]
 TEMPO = OFFSETS["tempo"]
 PHASE = CONSTANT_OFFSETS["phase"]
 PHASE_TOTAL = CONSTANT_OFFSETS["phase_total"]
