@@ -9,6 +9,7 @@ import time
 
 import jitfish
 from jitfish.search import SearchLimits, Searcher
+from jitfish.types import MAX_PLY
 
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"
 
@@ -68,19 +69,23 @@ def test_movetime(fresh):
 
 
 def test_stop_from_another_thread(fresh):
-    """An infinite search stops within 50 ms of stop()."""
+    """An infinite search stops at once on stop(): every node checks the flag, so only a handful more are searched.
+
+    Counted in nodes, not milliseconds, so that a busy machine cannot fail it (the latency in time is a
+    benchmark's business: ``scripts/bench_uci.py``).
+    """
     results = []
     thread = threading.Thread(target=lambda: results.append(
         fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(infinite=True))))
     thread.start()
     time.sleep(0.5)
     assert thread.is_alive()
-    stopped_at = time.perf_counter()
+    worker = fresh._workers[0]
     fresh.stop()
+    nodes_after_the_flag = worker.nodes      # every node counted from here on began after the flag was set
     thread.join(5)
-    elapsed = time.perf_counter() - stopped_at
     assert not thread.is_alive()
-    assert elapsed < 0.05, elapsed
+    assert worker.nodes - nodes_after_the_flag < MAX_PLY
     assert jitfish.Board(MIDDLEGAME).is_legal(results[0].best_move)
 
 
