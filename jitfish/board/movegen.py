@@ -83,12 +83,13 @@ def _emit_pawn(moves, n, targets, delta, promotion_rank, mode):
     plain = targets ^ promotions
     if mode == GEN_COUNT:
         return n + popcount(plain) + 4 * popcount(promotions)
-    if mode == GEN_ALL:
-        while plain:
-            to_sq = lsb(plain)
-            moves[n] = encode_move(to_sq - delta, to_sq, 0, MOVE_NORMAL)
-            n += 1
-            plain = pop_lsb(plain)
+    # In GEN_NOISY the caller has already kept only captures and promotion-rank pushes, so the
+    # plain moves left here are captures: they belong to both lists.
+    while plain:
+        to_sq = lsb(plain)
+        moves[n] = encode_move(to_sq - delta, to_sq, 0, MOVE_NORMAL)
+        n += 1
+        plain = pop_lsb(plain)
     while promotions:
         to_sq = lsb(promotions)
         from_sq = to_sq - delta
