@@ -195,7 +195,7 @@ def neighbour_files(bb):
 
 @kernel(hot=True)
 def _pawn_structure(bbs, weights, trace, colour):
-    """Doubled, isolated and passed pawns, found with file fills rather than a loop over files."""
+    """Doubled, isolated and passed pawns, found with file fills; each passer's details in :func:`_passed_pawn`."""
     sign = 1 - 2 * colour
     own = bbs[colour * 6 + PAWN]
     enemy = bbs[(colour ^ 1) * 6 + PAWN]
@@ -218,11 +218,40 @@ def _pawn_structure(bbs, weights, trace, colour):
     while passed:
         sq = lsb(passed)
         passed = pop_lsb(passed)
-        relative_rank = (sq >> 3) if colour == WHITE else 7 - (sq >> 3)
-        a, b = _term(weights, trace, P.PASSED_PAWN + relative_rank - 1, 1, sign)  # ranks 2 ... 7
+        a, b = _passed_pawn(bbs, weights, trace, colour, sq)
         mg += a
         eg += b
     return mg, eg
+
+
+@kernel(hot=True, inline=True)
+def distance(a, b):
+    """King moves between squares ``a`` and ``b`` (Chebyshev distance)."""
+    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
+
+
+@kernel(hot=True, inline=True)
+def _passed_pawn(bbs, weights, trace, colour, sq):
+    """One passed pawn: a bonus by rank, less when something stands in its way, and the kings' race to its path.
+
+    The kings are measured to the square in front of the pawn (its stop
+    square): in an endgame the defending king must reach the path, the own
+    king escorts it.  Every count is per rank, so the tuner can weigh an
+    advanced passer's race more than a young one's.
+    """
+    sign = 1 - 2 * colour
+    rank_index = ((sq >> 3) if colour == WHITE else 7 - (sq >> 3)) - 1    # ranks 2 ... 7 as 0 ... 5
+    stop = sq + 8 if colour == WHITE else sq - 8
+    mg, eg = _term(weights, trace, P.PASSED_PAWN + rank_index, 1, sign)
+    if bbs[L.OCCUPIED] & (ONE << np.uint64(stop)):
+        a, b = _term(weights, trace, P.PASSED_BLOCKED + rank_index, 1, sign)
+        mg += a
+        eg += b
+    own_king = lsb(bbs[colour * 6 + KING])
+    enemy_king = lsb(bbs[(colour ^ 1) * 6 + KING])
+    a, b = _term(weights, trace, P.PASSED_OWN_KING + rank_index, distance(own_king, stop), sign)
+    c, d = _term(weights, trace, P.PASSED_ENEMY_KING + rank_index, distance(enemy_king, stop), sign)
+    return mg + a + c, eg + b + d
 
 
 @kernel(hot=True, inline=True)

@@ -48,6 +48,9 @@ TERMS = (
     ("doubled_pawn", 1),         # per pawn beyond the first on a file
     ("isolated_pawn", 1),        # per pawn with no friendly pawn on a neighbouring file
     ("passed_pawn", 6),          # by relative rank 2 ... 7
+    ("passed_blocked", 6),       # by relative rank, when any piece stands on the square in front of it
+    ("passed_own_king", 6),      # by relative rank, per square of our king's distance to the square in front
+    ("passed_enemy_king", 6),    # by relative rank, per square of the enemy king's distance to it
     ("king_shelter", 1),         # per own pawn in the three files before the king
     ("king_attack", 4),          # by attacker N B R Q, per attacked square next to the enemy king
     ("bishop_pair", 1),
@@ -89,6 +92,9 @@ QUEEN_MOBILITY = OFFSETS["queen_mobility"]
 DOUBLED_PAWN = OFFSETS["doubled_pawn"]
 ISOLATED_PAWN = OFFSETS["isolated_pawn"]
 PASSED_PAWN = OFFSETS["passed_pawn"]
+PASSED_BLOCKED = OFFSETS["passed_blocked"]
+PASSED_OWN_KING = OFFSETS["passed_own_king"]
+PASSED_ENEMY_KING = OFFSETS["passed_enemy_king"]
 KING_SHELTER = OFFSETS["king_shelter"]
 KING_ATTACK = OFFSETS["king_attack"]
 BISHOP_PAIR = OFFSETS["bishop_pair"]
@@ -106,6 +112,9 @@ _LABELS = {
     "material": lambda i: PIECE_LETTERS[i],
     "pst": lambda i: f"{PIECE_LETTERS[i // 64]},{SQUARE_NAMES[i % 64]}",
     "passed_pawn": lambda i: f"rank{i + 2}",
+    "passed_blocked": lambda i: f"rank{i + 2}",
+    "passed_own_king": lambda i: f"rank{i + 2}",
+    "passed_enemy_king": lambda i: f"rank{i + 2}",
     "king_attack": lambda i: SLIDER_AND_KNIGHT_LETTERS[i],
 }
 

@@ -12,7 +12,7 @@ import pytest
 
 import jitfish
 from jitfish.board.tables import lookup_tables
-from jitfish.eval import evaluate, evaluate_terms, load_weights, save_weights
+from jitfish.eval import evaluate, evaluate_terms, load_weights, save_weights, trace
 from jitfish.eval.evaluation import evaluate_white
 from jitfish.eval.params import (
     CONSTANTS, OFFSETS, TERMS, WEIGHT_PAIRS, WEIGHTS_FILE, default_weights, weights_from_dict,
@@ -198,3 +198,39 @@ def test_evaluation_from_kept_score_equals_full_evaluation():
         mg, eg = psq_score(p.bbs, weights)
         assert evaluate_with_psq(p.bbs, p.state, tables, weights, mg, eg) == \
             evaluate_kernel(p.bbs, p.state, tables, weights), fen
+
+
+def _passer_counts(board: chess.Board) -> dict[str, np.ndarray]:
+    """White-minus-black counts of the passed-pawn blocks by python-chess: one per passer, blocked, king distances."""
+    counts = {name: np.zeros(6, dtype=np.int64) for name in ("passed_pawn", "passed_blocked", "passed_own_king",
+                                                             "passed_enemy_king")}
+    for colour in chess.COLORS:
+        sign = 1 if colour == chess.WHITE else -1
+        step = 8 if colour == chess.WHITE else -8
+        for square in board.pieces(chess.PAWN, colour):
+            file, rank = chess.square_file(square), chess.square_rank(square)
+            ahead = range(rank + 1, 8) if colour == chess.WHITE else range(rank)
+            if any(board.piece_at(chess.square(f, r)) == chess.Piece(chess.PAWN, not colour)
+                   for f in (file - 1, file, file + 1) if 0 <= f < 8 for r in ahead):
+                continue
+            index = (rank if colour == chess.WHITE else 7 - rank) - 1
+            stop = square + step
+            counts["passed_pawn"][index] += sign
+            counts["passed_blocked"][index] += sign * (board.piece_at(stop) is not None)
+            counts["passed_own_king"][index] += sign * chess.square_distance(board.king(colour), stop)
+            counts["passed_enemy_king"][index] += sign * chess.square_distance(board.king(not colour), stop)
+    return counts
+
+
+def test_passed_pawns_count_rank_blockers_and_both_kings_distances():
+    fens = POSITIONS + ["8/3k4/8/3P4/8/8/8/6K1 w - - 0 1", "8/8/1P6/1n6/8/k7/6p1/6K1 b - - 0 1"]
+    seen = 0
+    for fen in fens:
+        coefficients = trace(jitfish.Board(fen))[0]
+        for name, expected in _passer_counts(chess.Board(fen)).items():
+            assert np.array_equal(coefficients[OFFSETS[name]:OFFSETS[name] + 6], expected), (fen, name)
+        seen += bool(coefficients[OFFSETS["passed_blocked"]:OFFSETS["passed_blocked"] + 6].any())
+    # d5 passer, stop d6: own king g1 is 5 away, the enemy king d7 1 away.
+    coefficients = trace(jitfish.Board(fens[-2]))[0]
+    assert coefficients[OFFSETS["passed_own_king"] + 3] == 5 and coefficients[OFFSETS["passed_enemy_king"] + 3] == 1
+    assert seen >= 2
