@@ -37,7 +37,9 @@ from typing import Callable, Sequence
 
 from tqdm import tqdm
 
-from jitfish.search.params import BY_NAME, FIELDS, PARAMS_FILE, load_params, params_from_dict, save_params
+from jitfish.search.params import (
+    BY_NAME, FIELDS, PARAMS_FILE, load_params, params_from_dict, params_to_dict, save_params,
+)
 
 GAMMA = 0.101          # decay of the perturbation c_k
 ALPHA = 0.602          # decay of the gain a_k
@@ -269,7 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"(its seed, parameters, iterations and games per iteration apply)", file=sys.stderr)
         else:
             names = args.params or [field.name for field in FIELDS if not field.name.startswith("TM_")]
-            start = {name: int(value) for name, value in zip([f.name for f in FIELDS], load_params(PARAMS_FILE))}
+            start = params_to_dict(load_params(PARAMS_FILE))
             state = new_state(names, args.iterations, args.games_per_iteration, args.seed, start)
         settings = MatchSettings(tuple(shlex.split(args.engine)), args.tc, args.concurrency, args.hash,
                                  args.openings, args.startup_timeout)
