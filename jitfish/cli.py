@@ -55,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="jitfish", description="Jitfish chess engine.")
     parser.add_argument("--version", action="version", version=f"Jitfish {__version__}")
+    parser.add_argument("--tune", action="store_true",
+                        help="the UCI loop with every search parameter as an option (for tuning.spsa)")
     commands = parser.add_subparsers(dest="command")
     perft = commands.add_parser("perft", help="count leaf nodes of the legal move tree")
     perft.add_argument("depth", type=int)
@@ -83,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
+        if args.tune:
+            from jitfish.uci.main import run
+
+            return run(tune=True)
         parser.print_help()
         return 0
     return args.handler(args)

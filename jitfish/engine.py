@@ -176,6 +176,10 @@ class Engine:
             self.board = Board(self.board.fen(), chess960=enabled)
             self._position_moves = ("", [])
 
+    def set_search_param(self, name: str, value: int) -> None:
+        """A search parameter (``--tune`` mode's options), for the next search; ``ValueError`` when out of range."""
+        self.searcher.set_param(name, value)
+
     def set_book_file(self, path: str) -> None:
         from jitfish.book import Book
 
@@ -233,7 +237,7 @@ class Engine:
         time_left, increment = (params.wtime, params.winc) if board.turn else (params.btime, params.binc)
         self._timer = TimeController.for_go(time_left, increment, params.movestogo, params.movetime,
                                             self.settings.move_overhead_ms, pondering=params.analysing,
-                                            origin=params.received_at)
+                                            origin=params.received_at, params=self.searcher.params)
         self._go = params
         self._searching = True
         self._thread = threading.Thread(target=self._search_thread, args=(board, params),

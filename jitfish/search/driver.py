@@ -34,6 +34,9 @@ from jitfish.eval.params import default_weights
 from jitfish.search import buffers as B
 from jitfish.search import negamax as N
 from jitfish.search.history import HEURISTICS_SIZE
+from jitfish.search.params import (
+    ASPIRATION_DELTA, INDEX, LMR_BASE_PCT, LMR_DIVISOR_PCT, check_value, checked_params, default_params,
+)
 from jitfish.search.timeman import TimeController
 from jitfish.search.tt import AGE_MASK, hashfull as _hashfull, new_table, probe
 from jitfish.types import INF, MATE_BOUND, MAX_PLY, mate_moves
@@ -96,14 +99,18 @@ def _split_score(score: int) -> tuple[int | None, int | None]:
 class _Worker:
     """One thread's buffers: its position copy, heuristics, stacks and control array."""
 
-    def __init__(self) -> None:
+    def __init__(self, params: np.ndarray) -> None:
         # Two arrays for the kernel (see jitfish.search.buffers); the views name their parts.
         self.control = np.zeros(B.CONTROL_SIZE, dtype=np.int64)
         self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
         self.heuristics = self.work[:HEURISTICS_SIZE]
         self.pv = self.work[B.PV:B.PV + B.PV_SIZE]
-        self.work[B.LMR:B.LMR + B.LMR_SIDE * B.LMR_SIDE] = N.late_move_reductions()
+        self.set_reductions(params)
         self.position = None
+
+    def set_reductions(self, params: np.ndarray) -> None:
+        """Rebuild the late-move reduction table from ``params`` (in Python: nothing recompiles)."""
+        self.work[B.LMR:B.LMR + B.LMR_SIDE * B.LMR_SIDE] = N.late_move_reductions(params)
 
     def prepare(self, position, age: int, node_limit: int, root_moves: list[int]) -> None:
         self.position = position
@@ -115,14 +122,14 @@ class _Worker:
         c[B.C_ROOT_COUNT] = len(root_moves)
         c[B.C_ROOT_MOVES:B.C_ROOT_MOVES + len(root_moves)] = root_moves
 
-    def search_root(self, tt, weights, alpha: int, beta: int, depth: int) -> int:
+    def search_root(self, tt, weights, params, alpha: int, beta: int, depth: int) -> int:
         p = self.position
         # The stack is addressed from ply 0; ply -1 reads are guarded in the kernel.
         # The search keeps the material and piece-square score move by move from the root's.
         c = self.control
         c[B.STACK + B.S_PSQ_MG], c[B.STACK + B.S_PSQ_EG] = psq_score(p.bbs, weights)
-        return int(N.negamax(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), weights, tt,
-                             self.work, c, alpha, beta, depth, 0, 0))
+        return int(N.negamax(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), weights, params,
+                             tt, self.work, c, alpha, beta, depth, 0, 0))
 
     def root_pv(self) -> list[int]:
         length = int(self.pv[0])
@@ -140,11 +147,13 @@ class _Worker:
 class Searcher:
     """The engine's search: a transposition table, heuristics and threads, reused between moves."""
 
-    def __init__(self, hash_mb: int = 16, threads: int = 1, weights: np.ndarray | None = None) -> None:
+    def __init__(self, hash_mb: int = 16, threads: int = 1, weights: np.ndarray | None = None,
+                 params: np.ndarray | None = None) -> None:
         self._weights = default_weights() if weights is None else np.ascontiguousarray(weights, np.int64)
+        self._params = checked_params(default_params() if params is None else params)  # a copy
         self._tt = new_table(hash_mb)
         self._age = 0
-        self._workers = [_Worker() for _ in range(max(1, threads))]
+        self._workers = [_Worker(self._params) for _ in range(max(1, threads))]
         self._timer = TimeController()  # the clock of the current (or last) search
 
     # --- configuration -------------------------------------------------
@@ -160,8 +169,25 @@ class Searcher:
     def set_threads(self, threads: int) -> None:
         threads = max(1, int(threads))
         while len(self._workers) < threads:
-            self._workers.append(_Worker())
+            self._workers.append(_Worker(self._params))
         del self._workers[threads:]
+
+    @property
+    def params(self) -> np.ndarray:
+        """The search parameters (:mod:`jitfish.search.params`), read-only: change them with :meth:`set_param`."""
+        view = self._params.view()
+        view.setflags(write=False)
+        return view
+
+    def set_param(self, name: str, value: int) -> None:
+        """Set one search parameter for the next search; ``ValueError`` for an unknown name or a value
+        out of its range.  Takes effect without recompiling (the kernels read the array)."""
+        value = check_value(name, value)
+        index = INDEX[name]
+        self._params[index] = value
+        if index in (LMR_BASE_PCT, LMR_DIVISOR_PCT):
+            for worker in self._workers:
+                worker.set_reductions(self._params)
 
     def hashfull(self) -> int:
         return _hashfull(self._tt, self._age)
@@ -280,7 +306,7 @@ class Searcher:
 
     def _helper_loop(self, worker: _Worker, index: int, max_depth: int) -> None:
         for depth in range(1 + index % 2, max_depth + 1):
-            worker.search_root(self._tt, self._weights, -INF, INF, depth)
+            worker.search_root(self._tt, self._weights, self._params, -INF, INF, depth)
             if worker.stopped:
                 return
 
@@ -363,14 +389,14 @@ class Searcher:
 
     def _aspiration(self, worker: _Worker, depth: int, previous: int, on_info, multipv: int, started):
         """One iteration: a window around the previous score, widened on failure, full at last."""
-        delta = N.ASPIRATION_DELTA
+        delta = int(self._params[ASPIRATION_DELTA])
         if depth >= ASPIRATION_MIN_DEPTH and abs(previous) < MATE_BOUND:
             alpha, beta = max(previous - delta, -INF), min(previous + delta, INF)
         else:
             alpha, beta = -INF, INF
         while True:
             worker.control[B.C_SELDEPTH] = 0
-            score = worker.search_root(self._tt, self._weights, alpha, beta, depth)
+            score = worker.search_root(self._tt, self._weights, self._params, alpha, beta, depth)
             if worker.stopped:
                 return score, worker.root_pv(), True
             if score <= alpha:

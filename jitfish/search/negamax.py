@@ -7,7 +7,8 @@ is iterative.  The steps are numbered as in Stockfish; each says what it
 does and why it is sound.
 
 Its buffers are laid out in :mod:`jitfish.search.buffers`; ``tt`` is the
-transposition table (:mod:`jitfish.search.tt`).
+transposition table (:mod:`jitfish.search.tt`); ``params`` holds the
+margins, reductions and thresholds (:mod:`jitfish.search.params`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ from jitfish.search.movepick import (
     SCORE_COUNTERMOVE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE, check_captures, is_checked_capture,
     mark_searched_quiet, penalise_searched_quiets, pick_checked, score_noisy_first, score_quiets, sort_moves,
 )
+from jitfish.search.params import (
+    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT,
+    LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
+    NMP_EVAL_MAX, NMP_MIN_DEPTH, NMP_MIN_PIECES, NMP_VERIFY_DEPTH, NMP_VERIFY_PLIES_PCT, RFP_MARGIN, RFP_MAX_DEPTH,
+    SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, default_params,
+)
 from jitfish.search.quiescence import quiescence
 from jitfish.search.see import captured_type, see_ge
 from jitfish.search.tt import (
@@ -47,50 +54,26 @@ from jitfish.types import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, INF, MATE_BOUND, MAX_PLY, mate_in, mated_in,
 )
 
-# ---------------------------------------------------------------------------
-# Every pruning margin, reduction and extension constant, named once.
-# ---------------------------------------------------------------------------
-RFP_MAX_DEPTH = 8            # reverse futility: only this close to the leaves
-RFP_MARGIN = 80              # ... static eval must beat beta by this per ply
-NMP_MIN_DEPTH = 3            # null move: from this depth
-NMP_MIN_PIECES = 2           # ... with at least this many pieces besides king and pawns (zugzwang)
-NMP_BASE_REDUCTION = 3       # ... reduce by this
-NMP_DEPTH_DIVISOR = 4        # ... plus depth / this
-NMP_EVAL_DIVISOR = 200       # ... plus (eval - beta) / this
-NMP_EVAL_MAX = 3             # ... (at most this much)
-NMP_VERIFY_DEPTH = 12        # ... from this depth a cut-off is verified (zugzwang)
-NMP_VERIFY_PLIES_NUM = 3     # ... with no null move for the next 3/4 of the reduced depth
-NMP_VERIFY_PLIES_DEN = 4
-IIR_MIN_DEPTH = 4            # internal iterative reduction without a TT move
-FUTILITY_MAX_DEPTH = 6       # futility pruning of quiet moves near the leaves
-FUTILITY_BASE = 100          # ... when eval + base + margin * depth <= alpha
-FUTILITY_MARGIN = 80
-LMP_MAX_DEPTH = 8            # late move pruning: quiet moves past 3 + depth^2 (halved if not improving)
-LMP_BASE = 3
-SEE_QUIET_MARGIN = 60        # prune quiets losing more than this per ply^2 by SEE
-SEE_CAPTURE_MARGIN = 90      # prune captures losing more than this per ply by SEE
-SEE_MAX_DEPTH = 8
-LMR_MIN_DEPTH = 3            # late move reductions
-LMR_BASE = 0.75              # r = base + ln(depth) * ln(move number) / divisor
-LMR_DIVISOR = 2.25
-LMR_HISTORY_DIVISOR = 8192   # history score per ply of reduction removed
-SE_MIN_DEPTH = 8             # singular extension: from this depth
-SE_TT_DEPTH_SLACK = 3        # ... when the TT entry's draft is at least depth - this
-SE_MARGIN = 2                # ... singular beta = tt score - this * depth
-ASPIRATION_DELTA = 25        # (driver) first aspiration half-window
+# Every pruning margin, reduction and extension threshold is a slot of ``params``, named
+# and explained once in :mod:`jitfish.search.params` (``FIELDS``); kernels read
+# ``params[RFP_MARGIN]`` and so on, so a tuner changes them without recompiling.
 SELECTION_PICKS = 4          # moves picked by selection before the rest are sorted at once
-# ---------------------------------------------------------------------------
 
-def late_move_reductions() -> np.ndarray:
+
+def late_move_reductions(params: np.ndarray | None = None) -> np.ndarray:
     """The reduction table negamax reads from ``work[LMR:]``: ``[depth * LMR_SIDE + move number]``.
 
-    ``LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR``, truncated; computed
-    once here rather than with two logarithms per reduced move.
+    ``base + ln(depth) * ln(move number) / divisor``, truncated, with ``LMR_BASE_PCT`` and
+    ``LMR_DIVISOR_PCT`` of ``params`` (default: the shipped ones) in hundredths; computed in
+    Python whenever they change, rather than with two logarithms per reduced move.
     """
+    params = default_params() if params is None else params
+    base = params[LMR_BASE_PCT] / 100
+    divisor = params[LMR_DIVISOR_PCT] / 100
     table = np.zeros((LMR_SIDE, LMR_SIDE), dtype=np.int32)
     for depth in range(1, LMR_SIDE):
         for number in range(1, LMR_SIDE):
-            table[depth, number] = int(LMR_BASE + math.log(depth) * math.log(number) / LMR_DIVISOR)
+            table[depth, number] = int(base + math.log(depth) * math.log(number) / divisor)
     return table.ravel()
 
 
@@ -130,7 +113,7 @@ def _update_pv(work, ply, move):
 
 
 @kernel(hot=True)
-def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+def negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
             alpha, beta, depth, ply, cut_node):
     """The score of the position for the side to move, searched ``depth`` plies.
 
@@ -225,7 +208,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
     if not pv_node and not in_check and excluded == 0:
         # Step 6. Reverse futility pruning: so far above beta that a quiet
         # move will not bring it back below within a few plies.
-        if (depth <= RFP_MAX_DEPTH and eval_estimate - RFP_MARGIN * (depth - improving) >= beta
+        if (depth <= params[RFP_MAX_DEPTH] and eval_estimate - params[RFP_MARGIN] * (depth - improving) >= beta
                 and abs(beta) < MATE_BOUND):
             return eval_estimate
 
@@ -238,17 +221,17 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         # is verified by searching the real moves to the reduced depth, with no
         # null move for the next plies.
         previous = control[frame(ply - 1) + S_MOVE] if ply > 0 else 1
-        if (depth >= NMP_MIN_DEPTH and eval_estimate >= beta and previous != 0
+        if (depth >= params[NMP_MIN_DEPTH] and eval_estimate >= beta and previous != 0
                 and beta > -MATE_BOUND and ply >= control[C_NMP_MIN_PLY]
-                and popcount(_pieces(bbs, us)) >= NMP_MIN_PIECES):
-            reduction = (NMP_BASE_REDUCTION + depth // NMP_DEPTH_DIVISOR
-                         + min((eval_estimate - beta) // NMP_EVAL_DIVISOR, NMP_EVAL_MAX))
+                and popcount(_pieces(bbs, us)) >= params[NMP_MIN_PIECES]):
+            reduction = (params[NMP_BASE_REDUCTION] + depth // params[NMP_DEPTH_DIVISOR]
+                         + min((eval_estimate - beta) // params[NMP_EVAL_DIVISOR], params[NMP_EVAL_MAX]))
             null_depth = depth - reduction - 1
             control[node + S_MOVE] = 0
             control[frame(ply + 1) + S_CHECK_KNOWN] = GAVE_NO_CHECK   # passing cannot give check
             set_null_move_psq(control, ply)
             make_null_move(bbs, state, undo, key_history, tables)
-            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+            score = -negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
                              -beta, -beta + 1, null_depth, ply + 1,
                              one - cut_node)
             unmake_null_move(bbs, state, undo, key_history, tables)
@@ -257,11 +240,11 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
             if score >= beta:
                 if score >= MATE_BOUND:
                     score = beta   # a mate found after passing is not proven
-                if depth < NMP_VERIFY_DEPTH or control[C_NMP_MIN_PLY] != 0:
+                if depth < params[NMP_VERIFY_DEPTH] or control[C_NMP_MIN_PLY] != 0:
                     return score
                 # Verification (before moves are generated: it reuses this ply's buffers).
-                control[C_NMP_MIN_PLY] = ply + NMP_VERIFY_PLIES_NUM * null_depth // NMP_VERIFY_PLIES_DEN
-                verified = negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+                control[C_NMP_MIN_PLY] = ply + params[NMP_VERIFY_PLIES_PCT] * null_depth // 100
+                verified = negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
                                    beta - 1, beta, null_depth, ply, zero)
                 control[C_NMP_MIN_PLY] = 0
                 if control[C_STOP] != 0:
@@ -272,7 +255,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
 
     # Step 8. Internal iterative reduction: with no TT move the ordering is
     # poor; search shallower and let the next iteration do the work.
-    if depth >= IIR_MIN_DEPTH and hash_move == 0 and (pv_node or cut_node != 0):
+    if depth >= params[IIR_MIN_DEPTH] and hash_move == 0 and (pv_node or cut_node != 0):
         depth -= 1
 
     # Step 9. Singular extension: if every other move fails low against a
@@ -280,12 +263,12 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
     # ply.  If even without it the search beats beta, cut off (multi-cut).
     # Done before generating moves: the verification search reuses this ply's buffers.
     singular_extension = 0
-    if (not root and excluded == 0 and depth >= SE_MIN_DEPTH and hash_move != 0
-            and entry_bound == BOUND_LOWER and entry_depth >= depth - SE_TT_DEPTH_SLACK
+    if (not root and excluded == 0 and depth >= params[SE_MIN_DEPTH] and hash_move != 0
+            and entry_bound == BOUND_LOWER and entry_depth >= depth - params[SE_TT_DEPTH_SLACK]
             and abs(entry_score) < MATE_BOUND):
-        singular_beta = entry_score - SE_MARGIN * depth
+        singular_beta = entry_score - params[SE_MARGIN] * depth
         control[node + S_EXCLUDED] = hash_move
-        score = negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+        score = negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
                         singular_beta - 1, singular_beta, (depth - 1) // 2, ply,
                         cut_node)
         control[node + S_EXCLUDED] = 0
@@ -322,13 +305,13 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
     searched = 0
     quiets_seen = 0
     original_alpha = alpha
-    lmp_limit = LMP_BASE + depth * depth
+    lmp_limit = params[LMP_BASE] + depth * depth
     if not improving:
         lmp_limit //= 2
     skip_quiets = False
     # Sort once past the first picks only where many moves will be searched; where late move
     # pruning soon skips the quiet moves, a few selection passes are cheaper.
-    sort_rest = pv_node or in_check or depth > LMP_MAX_DEPTH or lmp_limit > 2 * SELECTION_PICKS
+    sort_rest = pv_node or in_check or depth > params[LMP_MAX_DEPTH] or lmp_limit > 2 * SELECTION_PICKS
     end = base + count
     unscored = end   # the quiet moves at [unscored, end) are not scored yet
     for i in range(count):
@@ -375,17 +358,17 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         prune = False
         if not root and best_score > -MATE_BOUND and _has_non_pawn_material(bbs, us):
             if quiet:
-                if ((depth <= LMP_MAX_DEPTH and quiets_seen > lmp_limit and not in_check and not pv_node)
-                        or (depth <= FUTILITY_MAX_DEPTH and not in_check and not pv_node
-                            and static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                if ((depth <= params[LMP_MAX_DEPTH] and quiets_seen > lmp_limit and not in_check and not pv_node)
+                        or (depth <= params[FUTILITY_MAX_DEPTH] and not in_check and not pv_node
+                            and static_eval + params[FUTILITY_BASE] + params[FUTILITY_MARGIN] * depth <= alpha
                             and searched > 0)):
                     skip_quiets = True
                     prune = True
-                elif depth <= SEE_MAX_DEPTH and not see_ge(bbs, state, tables, move,
-                                                            -SEE_QUIET_MARGIN * depth * depth):
+                elif depth <= params[SEE_MAX_DEPTH] and not see_ge(bbs, state, tables, move,
+                                                            -params[SEE_QUIET_MARGIN] * depth * depth):
                     prune = True
-            elif (depth <= SEE_MAX_DEPTH and not is_checked_capture(work[here + SCORES])
-                  and not see_ge(bbs, state, tables, move, -SEE_CAPTURE_MARGIN * depth)):
+            elif (depth <= params[SEE_MAX_DEPTH] and not is_checked_capture(work[here + SCORES])
+                  and not see_ge(bbs, state, tables, move, -params[SEE_CAPTURE_MARGIN] * depth)):
                 prune = True
 
         if prune and not checks:
@@ -410,11 +393,11 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
         # window, later ones with a null window (reduced if late and quiet),
         # re-searched when they unexpectedly beat alpha.
         if searched == 0:
-            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+            score = -negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
                              -beta, -alpha, new_depth, ply + 1, zero)
         else:
             reduction = 0
-            if depth >= LMR_MIN_DEPTH and searched >= 1 + 2 * pv_node and quiet:
+            if depth >= params[LMR_MIN_DEPTH] and searched >= 1 + 2 * pv_node and quiet:
                 reduction = np.int64(work[LMR + min(depth, LMR_SIDE - 1) * LMR_SIDE
                                           + min(searched + 1, LMR_SIDE - 1)])
                 if not pv_node:
@@ -429,17 +412,17 @@ def negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
                 if work[here + SCORES] >= SCORE_COUNTERMOVE:   # killers and the countermove
                     reduction -= 1
                 else:
-                    reduction -= work[here + SCORES] // LMR_HISTORY_DIVISOR
+                    reduction -= work[here + SCORES] // params[LMR_HISTORY_DIVISOR]
                 reduction = max(0, min(reduction, new_depth - 1))
-            score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+            score = -negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
                              -alpha - 1, -alpha, new_depth - reduction, ply + 1,
                              one)
             if score > alpha and reduction > 0:
-                score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+                score = -negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
                                  -alpha - 1, -alpha, new_depth, ply + 1,
                                  one - cut_node)
             if pv_node and alpha < score < beta:
-                score = -negamax(bbs, state, undo, key_history, tables, weights, tt, work, control,
+                score = -negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
                                  -beta, -alpha, new_depth, ply + 1, zero)
         unmake_move(bbs, state, undo, key_history, tables)
         if control[C_STOP] != 0:

@@ -18,6 +18,11 @@ limits into deadlines, holds them back while pondering, moves them at
 ``ponderhit``, and decides after each iteration whether to go on.  The
 searcher asks it; the engine builds it from ``go``.
 
+The factors (moves to go, the hard limit's share of the clock, the early
+stop on a stable best move) are slots of the search parameter array
+(``TM_*`` in :mod:`jitfish.search.params`), so a tuner can move them; every
+function here takes that array as ``params`` (default: the shipped values).
+
 Pure Python, no kernels: unit-tested in ``tests/uci/test_timeman.py`` and
 ``tests/search/test_time_controller.py`` (with an injected clock).
 """
@@ -29,24 +34,24 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-# Moves the rest of the game is assumed to last when ``movestogo`` is not given.
-DEFAULT_MOVES_TO_GO = 30
+import numpy as np
+
+from jitfish.search.params import (
+    TM_HARD_TO_SOFT_PCT, TM_LAST_MOVE_CLOCK_PCT, TM_MAX_CLOCK_PCT, TM_MOVES_TO_GO, TM_STABLE_ITERATIONS_1,
+    TM_STABLE_ITERATIONS_2, TM_STABLE_SCALE_1_PCT, TM_STABLE_SCALE_2_PCT, default_params,
+)
+
+# The tunable factors are in the parameter array (TM_* slots): moves the rest of
+# the game is assumed to last without ``movestogo``; the hard limit's ceilings,
+# in ideal times and as a share of the clock (the last move before a time control
+# may use more, the clock is refilled after it); the early stop on a best move
+# unchanged over a number of iterations.  The fixed rules follow.
 # ``movestogo`` above this is treated as this (long controls ask for even shares).
 MAX_MOVES_TO_GO = 50
 # Move Overheads kept back beyond one per move to go.
 OVERHEAD_RESERVE_MOVES = 2
-# The hard limit is at most this many ideal times ...
-HARD_TO_SOFT = 4.0
-# ... and at most this fraction of what is left on the clock (the last move
-# before a time control may use more, the clock is refilled after it).
-MAX_CLOCK_FRACTION = 0.4
-LAST_MOVE_CLOCK_FRACTION = 0.8
 # Whatever the clock says, allow at least this much (a legal move must come out).
 MIN_THINK = 0.001
-# A best move unchanged over this many iterations lets the search stop at a
-# fraction of the soft limit.
-STABLE_ITERATIONS = (3, 6)
-STABLE_SCALE = (0.6, 0.4)
 # After a ponderhit the pondering time counts, but the soft limit is at least this share of its full value.
 PONDERHIT_MIN_SHARE = 0.25
 # A deadline already past when the search starts is put this far after the
@@ -62,8 +67,13 @@ class TimeLimits:
     hard: float
 
 
+def _share(params: np.ndarray, slot: int) -> float:
+    """A factor stored in hundredths."""
+    return int(params[slot]) / 100
+
+
 def time_limits(time_left_ms: int, increment_ms: int = 0, moves_to_go: int | None = None,
-                move_overhead_ms: int = 0) -> TimeLimits:
+                move_overhead_ms: int = 0, params: np.ndarray | None = None) -> TimeLimits:
     """The soft and hard limits for one move.
 
     ``time_left_ms`` may be zero or negative (some GUIs report an overdrawn
@@ -72,6 +82,7 @@ def time_limits(time_left_ms: int, increment_ms: int = 0, moves_to_go: int | Non
     >>> time_limits(60_000, 0, None, 0)
     TimeLimits(soft=2.0, hard=8.0)
     """
+    params = default_params() if params is None else params
     time_left = max(time_left_ms, 0) / 1000.0
     increment = max(increment_ms, 0) / 1000.0
     overhead = max(move_overhead_ms, 0) / 1000.0
@@ -79,12 +90,12 @@ def time_limits(time_left_ms: int, increment_ms: int = 0, moves_to_go: int | Non
     if moves_to_go is not None and moves_to_go > 0:
         moves = min(moves_to_go, MAX_MOVES_TO_GO)
     else:
-        moves = DEFAULT_MOVES_TO_GO
-    fraction = LAST_MOVE_CLOCK_FRACTION if moves == 1 else MAX_CLOCK_FRACTION
+        moves = int(params[TM_MOVES_TO_GO])
+    fraction = _share(params, TM_LAST_MOVE_CLOCK_PCT if moves == 1 else TM_MAX_CLOCK_PCT)
     ceiling = available * fraction
     budget = time_left + increment * (moves - 1) - overhead * (moves + OVERHEAD_RESERVE_MOVES)
     ideal = max(budget, 0.0) / moves
-    hard = max(min(ideal * HARD_TO_SOFT, ceiling), MIN_THINK)
+    hard = max(min(ideal * _share(params, TM_HARD_TO_SOFT_PCT), ceiling), MIN_THINK)
     soft = max(min(ideal, hard), MIN_THINK)
     return TimeLimits(soft=round(soft, 6), hard=round(hard, 6))
 
@@ -107,15 +118,18 @@ class StabilityClock:
     one more, so the search stops at a fraction of the soft limit.
     """
 
-    def __init__(self, soft: float) -> None:
+    def __init__(self, soft: float, params: np.ndarray | None = None) -> None:
+        params = default_params() if params is None else params
         self.soft = soft
+        self._stops = ((int(params[TM_STABLE_ITERATIONS_1]), _share(params, TM_STABLE_SCALE_1_PCT)),
+                       (int(params[TM_STABLE_ITERATIONS_2]), _share(params, TM_STABLE_SCALE_2_PCT)))
         self.best_move: str | None = None
         self.stable_iterations = 0
 
     def scale(self) -> float:
         """The fraction of the soft limit after which to stop."""
         scale = 1.0
-        for iterations, factor in zip(STABLE_ITERATIONS, STABLE_SCALE):
+        for iterations, factor in self._stops:
             if self.stable_iterations >= iterations:
                 scale = factor
         return scale
@@ -131,12 +145,12 @@ class StabilityClock:
 
 
 def go_limits(time_left_ms: int | None, increment_ms: int, moves_to_go: int | None,
-              movetime_ms: int | None, move_overhead_ms: int) -> TimeLimits | None:
+              movetime_ms: int | None, move_overhead_ms: int, params: np.ndarray | None = None) -> TimeLimits | None:
     """The limits of a ``go`` from the side to move's clock and ``movetime`` (less Move Overhead);
     ``None`` when neither is given."""
     limits = None
     if time_left_ms is not None:
-        limits = time_limits(time_left_ms, increment_ms, moves_to_go, move_overhead_ms)
+        limits = time_limits(time_left_ms, increment_ms, moves_to_go, move_overhead_ms, params)
     if movetime_ms is not None:
         movetime = max(movetime_ms - move_overhead_ms, 1) / 1000.0
         limits = TimeLimits(soft=movetime, hard=movetime) if limits is None else TimeLimits(
@@ -160,8 +174,9 @@ class TimeController:
 
     def __init__(self, budget: TimeLimits | None = None, *, origin: float | None = None,
                  movetime: float | None = None, pondering: bool = False, stop_when_stable: bool = False,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, params: np.ndarray | None = None) -> None:
         self.budget = budget
+        self._params = params
         self.movetime = movetime
         self._clock = clock
         self._origin = clock() if origin is None else origin
@@ -178,16 +193,17 @@ class TimeController:
     @classmethod
     def for_go(cls, time_left_ms: int | None = None, increment_ms: int = 0, moves_to_go: int | None = None,
                movetime_ms: int | None = None, move_overhead_ms: int = 0, pondering: bool = False,
-               origin: float | None = None, clock: Callable[[], float] = time.perf_counter) -> TimeController:
+               origin: float | None = None, clock: Callable[[], float] = time.perf_counter,
+               params: np.ndarray | None = None) -> TimeController:
         """The controller of a ``go`` (times in milliseconds, as sent).
 
         ``movetime`` also caps the search from its start, even while pondering;
         the stable-best-move stop applies to clock searches only.
         """
-        budget = go_limits(time_left_ms, increment_ms, moves_to_go, movetime_ms, move_overhead_ms)
+        budget = go_limits(time_left_ms, increment_ms, moves_to_go, movetime_ms, move_overhead_ms, params)
         movetime = budget.hard if movetime_ms is not None else None
         return cls(budget, origin=origin, movetime=movetime, pondering=pondering,
-                   stop_when_stable=movetime_ms is None, clock=clock)
+                   stop_when_stable=movetime_ms is None, clock=clock, params=params)
 
     # --- the search thread ----------------------------------------------
     def begin(self) -> None:
@@ -199,7 +215,7 @@ class TimeController:
                 self.soft_deadline = max(self._origin + self.budget.soft, now + MIN_SEARCH_TIME)
                 self.hard_deadline = max(self._origin + self.budget.hard, now + MIN_SEARCH_TIME)
                 if self._stop_when_stable:
-                    self._stability = StabilityClock(self.soft_deadline - now)
+                    self._stability = StabilityClock(self.soft_deadline - now, self._params)
             if self.movetime is not None:
                 self.hard_deadline = now + self.movetime
             self._changed.notify_all()

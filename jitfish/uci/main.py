@@ -50,11 +50,14 @@ def read_lines(stream: BinaryIO):
         yield chunk.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
-def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
-    """Run the loop until ``quit`` or end of input; returns the exit status."""
+def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None, tune: bool = False) -> int:
+    """Run the loop until ``quit`` or end of input; returns the exit status.
+
+    ``tune`` lists the search parameters as options too (``jitfish --tune``).
+    """
     stdin = stdin if stdin is not None else sys.stdin.buffer
     writer = LineWriter(stdout if stdout is not None else sys.stdout)
-    protocol = UciProtocol(writer)
+    protocol = UciProtocol(writer, tune=tune)
     protocol.start_loading()
     for line in read_lines(stdin):
         if not protocol.handle(line):

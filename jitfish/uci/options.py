@@ -106,6 +106,17 @@ def default_options() -> list[Option]:
     ]
 
 
+def search_param_options() -> list[Option]:
+    """``--tune`` mode's options: one ``spin`` per search parameter (:mod:`jitfish.search.params`), its range
+    the parameter's; a value set applies to the next search, with no recompiling."""
+    from jitfish.search.params import FIELDS, default_params
+
+    defaults = default_params()
+    return [Option(field.name, "spin", int(defaults[index]), field.low, field.high,
+                   lambda e, v, name=field.name: e.set_search_param(name, v))
+            for index, field in enumerate(FIELDS)]
+
+
 class OptionTable:
     """Options by case-insensitive name, with the values set so far."""
 

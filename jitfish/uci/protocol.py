@@ -19,7 +19,7 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 from jitfish._version import __version__
-from jitfish.uci.options import OptionError, OptionTable, parse_setoption
+from jitfish.uci.options import OptionError, OptionTable, default_options, parse_setoption, search_param_options
 
 if TYPE_CHECKING:
     from jitfish.engine import Engine, GoParams
@@ -65,14 +65,15 @@ class UciProtocol:
 
     ``send`` writes one line (the caller serialises and flushes).
     ``engine_factory`` builds the engine from its callbacks; by default the
-    real :class:`~jitfish.engine.Engine`.
+    real :class:`~jitfish.engine.Engine`.  ``tune`` (``jitfish --tune``) adds
+    the search parameters as options, for tuners such as ``tuning.spsa``.
     """
 
     def __init__(self, send: Callable[[str], None],
-                 engine_factory: Callable[..., "Engine"] | None = None) -> None:
+                 engine_factory: Callable[..., "Engine"] | None = None, tune: bool = False) -> None:
         self._send = send
         self._engine_factory = engine_factory
-        self.options = OptionTable()
+        self.options = OptionTable(default_options() + (search_param_options() if tune else []))
         self.debug = False
         self.engine: Engine | None = None
         self._loaded = threading.Event()

@@ -69,7 +69,7 @@ def _root_search(searcher: Searcher, fen: str, alpha: int, beta: int, depth: int
     """One call of the kernel at the root with the window (alpha, beta)."""
     worker = searcher._workers[0]
     worker.prepare(jitfish.Board(fen).position.copy(), 1, 1 << 62, [])
-    return worker.search_root(searcher._tt, searcher._weights, alpha, beta, depth)
+    return worker.search_root(searcher._tt, searcher._weights, searcher._params, alpha, beta, depth)
 
 
 def _unsolved(searcher: Searcher, cases, clear_between: bool, limits) -> list:

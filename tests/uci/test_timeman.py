@@ -4,15 +4,27 @@ from __future__ import annotations
 
 import pytest
 
+from jitfish.search.params import TM_MOVES_TO_GO, default_params, params_from_dict
 from jitfish.search.timeman import (
-    DEFAULT_MOVES_TO_GO, MIN_THINK, StabilityClock, TimeLimits, ponderhit_limits, time_limits,
+    MIN_THINK, StabilityClock, TimeLimits, ponderhit_limits, time_limits,
 )
 
 
 def test_even_share_of_the_clock_without_increment():
     limits = time_limits(60_000, 0, None, 0)
-    assert limits.soft == pytest.approx(60 / DEFAULT_MOVES_TO_GO)
+    assert limits.soft == pytest.approx(60 / default_params()[TM_MOVES_TO_GO])
     assert limits.soft < limits.hard <= 60 * 0.4
+
+
+def test_time_factors_come_from_the_parameter_array():
+    params = params_from_dict({"TM_MOVES_TO_GO": 20, "TM_HARD_TO_SOFT_PCT": 250, "TM_MAX_CLOCK_PCT": 50},
+                              base=default_params())
+    assert time_limits(60_000, 0, None, 0, params) == TimeLimits(soft=3.0, hard=7.5)
+    assert time_limits(60_000, 0, None, 0) == TimeLimits(soft=2.0, hard=8.0)
+    stable = params_from_dict({"TM_STABLE_ITERATIONS_1": 1, "TM_STABLE_SCALE_1_PCT": 50}, base=default_params())
+    clock = StabilityClock(1.0, stable)
+    assert not clock.after_iteration("e2e4", 0.45)
+    assert clock.after_iteration("e2e4", 0.55)   # unchanged once: stop at half the soft limit
 
 
 def test_increment_adds_time():

@@ -1,0 +1,212 @@
+"""The search's tunable parameters: one flat ``int64`` array and the names of its slots.
+
+Every pruning margin, reduction, extension threshold, the aspiration window
+and the time-management factors are named once, in ``FIELDS`` below, with
+the range a tuner may move them in and their SPSA steps.  Slot ``i`` of the
+array holds ``FIELDS[i]``; the offsets (``RFP_MARGIN`` ...) are derived from
+the list, never typed, and are plain ints (constants to Numba).  The values
+live in ``search_params.json`` next to this file (``{name: value}``), which
+``python -m tuning.spsa`` rewrites.
+
+Why an array: Numba freezes module globals at compile time, so a margin
+written as a global could only change by recompiling the search.  The
+kernels receive this array as an argument (``params``), so ``setoption``
+in ``--tune`` mode, or a tuner, changes a margin for the next search at no
+compile cost.
+
+Every value is an integer (UCI ``spin`` options are).  A factor that is a
+fraction is stored in hundredths, its name ending in ``_PCT``; the Python
+code that reads it divides by 100 (``75 / 100 == 0.75`` exactly, so the
+shipped values give bit-for-bit the results of the old float constants).
+Values that shape buffers (array sizes, the deepest ply) are not here:
+they stay constants of the modules that own them.
+
+Who reads what: ``negamax`` reads the search slots in compiled code; the
+driver reads ``ASPIRATION_DELTA`` and builds the late-move reduction table
+from ``LMR_BASE_PCT`` and ``LMR_DIVISOR_PCT`` (in Python, whenever they
+change); :mod:`jitfish.search.timeman` reads the ``TM_*`` slots.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Mapping, NamedTuple
+
+import numpy as np
+
+PARAMS_FILE = Path(__file__).resolve().parent / "search_params.json"
+
+
+class SearchParam(NamedTuple):
+    """One parameter: its name, the range it may take, its SPSA steps and what it means.
+
+    ``c_end`` is SPSA's perturbation at the last iteration (in the parameter's units)
+    and ``r_end`` its learning rate there (``a_end / c_end**2``), as Fishtest names them.
+    """
+
+    name: str
+    low: int
+    high: int
+    c_end: float
+    r_end: float
+    meaning: str
+
+
+# In array order.  Depths are in plies, margins in centipawns.
+FIELDS = (
+    SearchParam("RFP_MAX_DEPTH", 2, 16, 1, 0.002, "reverse futility pruning: only at this depth or less"),
+    SearchParam("RFP_MARGIN", 20, 250, 8, 0.002, "... the static eval must beat beta by this per ply"),
+    SearchParam("NMP_MIN_DEPTH", 1, 8, 1, 0.002, "null move pruning: from this depth"),
+    SearchParam("NMP_MIN_PIECES", 1, 4, 1, 0.002,
+                "... with at least this many pieces besides king and pawns (zugzwang)"),
+    SearchParam("NMP_BASE_REDUCTION", 1, 6, 1, 0.002, "... reduce by this"),
+    SearchParam("NMP_DEPTH_DIVISOR", 2, 10, 1, 0.002, "... plus depth / this"),
+    SearchParam("NMP_EVAL_DIVISOR", 50, 600, 20, 0.002, "... plus (eval - beta) / this"),
+    SearchParam("NMP_EVAL_MAX", 0, 6, 1, 0.002, "... (that last part at most this)"),
+    SearchParam("NMP_VERIFY_DEPTH", 6, 24, 1, 0.002, "... from this depth a cut-off is verified (zugzwang)"),
+    SearchParam("NMP_VERIFY_PLIES_PCT", 25, 100, 5, 0.002,
+                "... with no null move for this share of the reduced depth (hundredths)"),
+    SearchParam("IIR_MIN_DEPTH", 2, 10, 1, 0.002, "internal iterative reduction without a TT move: from this depth"),
+    SearchParam("FUTILITY_MAX_DEPTH", 1, 12, 1, 0.002, "futility pruning of quiet moves: at this depth or less"),
+    SearchParam("FUTILITY_BASE", 0, 300, 10, 0.002, "... when eval + base + margin * depth <= alpha"),
+    SearchParam("FUTILITY_MARGIN", 20, 250, 8, 0.002, "... (the margin)"),
+    SearchParam("LMP_MAX_DEPTH", 1, 16, 1, 0.002,
+                "late move pruning: at this depth or less, quiet moves past base + depth^2"),
+    SearchParam("LMP_BASE", 0, 12, 1, 0.002, "... (the base; the limit is halved when not improving)"),
+    SearchParam("SEE_QUIET_MARGIN", 10, 200, 6, 0.002, "prune quiets losing more than this per ply^2 by SEE"),
+    SearchParam("SEE_CAPTURE_MARGIN", 10, 300, 8, 0.002, "prune captures losing more than this per ply by SEE"),
+    SearchParam("SEE_MAX_DEPTH", 1, 16, 1, 0.002, "... both at this depth or less"),
+    SearchParam("LMR_MIN_DEPTH", 1, 8, 1, 0.002, "late move reductions: from this depth"),
+    SearchParam("LMR_BASE_PCT", 0, 250, 10, 0.002,
+                "... r = base + ln(depth) * ln(move number) / divisor (hundredths)"),
+    SearchParam("LMR_DIVISOR_PCT", 100, 600, 15, 0.002, "... (the divisor, hundredths)"),
+    SearchParam("LMR_HISTORY_DIVISOR", 1024, 32768, 600, 0.002, "... one ply less per this much history score"),
+    SearchParam("SE_MIN_DEPTH", 4, 16, 1, 0.002, "singular extension: from this depth"),
+    SearchParam("SE_TT_DEPTH_SLACK", 1, 8, 1, 0.002, "... when the TT entry's draft is at least depth - this"),
+    SearchParam("SE_MARGIN", 1, 8, 1, 0.002, "... singular beta = TT score - this * depth"),
+    SearchParam("ASPIRATION_DELTA", 5, 150, 4, 0.002, "first aspiration half-window (doubled on each failure)"),
+    SearchParam("TM_MOVES_TO_GO", 10, 80, 3, 0.002,
+                "time management: moves the game is assumed to last without movestogo"),
+    SearchParam("TM_HARD_TO_SOFT_PCT", 150, 1000, 30, 0.002,
+                "... the hard limit is at most this many ideal times (hundredths)"),
+    SearchParam("TM_MAX_CLOCK_PCT", 10, 90, 3, 0.002, "... and at most this share of the clock (hundredths)"),
+    SearchParam("TM_LAST_MOVE_CLOCK_PCT", 20, 95, 3, 0.002,
+                "... or this share on the last move before the time control (hundredths)"),
+    SearchParam("TM_STABLE_ITERATIONS_1", 1, 20, 1, 0.002,
+                "... a best move unchanged over this many iterations stops the search at"),
+    SearchParam("TM_STABLE_SCALE_1_PCT", 10, 100, 4, 0.002, "... this share of the soft limit (hundredths)"),
+    SearchParam("TM_STABLE_ITERATIONS_2", 1, 30, 1, 0.002, "... and over this many iterations at"),
+    SearchParam("TM_STABLE_SCALE_2_PCT", 10, 100, 4, 0.002, "... this share (hundredths)"),
+)
+
+PARAMS_SIZE = len(FIELDS)
+INDEX: dict[str, int] = {field.name: index for index, field in enumerate(FIELDS)}
+BY_NAME: dict[str, SearchParam] = {field.name: field for field in FIELDS}
+
+RFP_MAX_DEPTH = INDEX["RFP_MAX_DEPTH"]
+RFP_MARGIN = INDEX["RFP_MARGIN"]
+NMP_MIN_DEPTH = INDEX["NMP_MIN_DEPTH"]
+NMP_MIN_PIECES = INDEX["NMP_MIN_PIECES"]
+NMP_BASE_REDUCTION = INDEX["NMP_BASE_REDUCTION"]
+NMP_DEPTH_DIVISOR = INDEX["NMP_DEPTH_DIVISOR"]
+NMP_EVAL_DIVISOR = INDEX["NMP_EVAL_DIVISOR"]
+NMP_EVAL_MAX = INDEX["NMP_EVAL_MAX"]
+NMP_VERIFY_DEPTH = INDEX["NMP_VERIFY_DEPTH"]
+NMP_VERIFY_PLIES_PCT = INDEX["NMP_VERIFY_PLIES_PCT"]
+IIR_MIN_DEPTH = INDEX["IIR_MIN_DEPTH"]
+FUTILITY_MAX_DEPTH = INDEX["FUTILITY_MAX_DEPTH"]
+FUTILITY_BASE = INDEX["FUTILITY_BASE"]
+FUTILITY_MARGIN = INDEX["FUTILITY_MARGIN"]
+LMP_MAX_DEPTH = INDEX["LMP_MAX_DEPTH"]
+LMP_BASE = INDEX["LMP_BASE"]
+SEE_QUIET_MARGIN = INDEX["SEE_QUIET_MARGIN"]
+SEE_CAPTURE_MARGIN = INDEX["SEE_CAPTURE_MARGIN"]
+SEE_MAX_DEPTH = INDEX["SEE_MAX_DEPTH"]
+LMR_MIN_DEPTH = INDEX["LMR_MIN_DEPTH"]
+LMR_BASE_PCT = INDEX["LMR_BASE_PCT"]
+LMR_DIVISOR_PCT = INDEX["LMR_DIVISOR_PCT"]
+LMR_HISTORY_DIVISOR = INDEX["LMR_HISTORY_DIVISOR"]
+SE_MIN_DEPTH = INDEX["SE_MIN_DEPTH"]
+SE_TT_DEPTH_SLACK = INDEX["SE_TT_DEPTH_SLACK"]
+SE_MARGIN = INDEX["SE_MARGIN"]
+ASPIRATION_DELTA = INDEX["ASPIRATION_DELTA"]
+TM_MOVES_TO_GO = INDEX["TM_MOVES_TO_GO"]
+TM_HARD_TO_SOFT_PCT = INDEX["TM_HARD_TO_SOFT_PCT"]
+TM_MAX_CLOCK_PCT = INDEX["TM_MAX_CLOCK_PCT"]
+TM_LAST_MOVE_CLOCK_PCT = INDEX["TM_LAST_MOVE_CLOCK_PCT"]
+TM_STABLE_ITERATIONS_1 = INDEX["TM_STABLE_ITERATIONS_1"]
+TM_STABLE_SCALE_1_PCT = INDEX["TM_STABLE_SCALE_1_PCT"]
+TM_STABLE_ITERATIONS_2 = INDEX["TM_STABLE_ITERATIONS_2"]
+TM_STABLE_SCALE_2_PCT = INDEX["TM_STABLE_SCALE_2_PCT"]
+
+
+def check_value(name: str, value: object) -> int:
+    """``value`` as the integer parameter ``name`` takes; ``ValueError`` naming the problem."""
+    field = BY_NAME.get(name)
+    if field is None:
+        raise ValueError(f"search params: unknown parameter {name!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"search params: {name} must be an integer, got {value!r}")
+    if not field.low <= value <= field.high:
+        raise ValueError(f"search params: {name} = {value} is out of range [{field.low}, {field.high}]")
+    return int(value)
+
+
+def params_from_dict(values: Mapping[str, object], base: np.ndarray | None = None) -> np.ndarray:
+    """The array from ``{name: value}``; ``ValueError`` on an unknown name or a value out of range.
+
+    Without ``base`` every parameter must be given; with it, the names given replace its values.
+    """
+    params = np.zeros(PARAMS_SIZE, dtype=np.int64) if base is None else np.array(base, dtype=np.int64)
+    unknown = sorted(set(values) - set(INDEX))
+    if unknown:
+        raise ValueError(f"search params: unknown parameter(s) {', '.join(unknown)}")
+    missing = [field.name for field in FIELDS if field.name not in values]
+    if base is None and missing:
+        raise ValueError(f"search params: missing {', '.join(missing)}")
+    for name, value in values.items():
+        params[INDEX[name]] = check_value(name, value)
+    return params
+
+
+def params_to_dict(params: np.ndarray) -> dict[str, int]:
+    return {field.name: int(params[index]) for index, field in enumerate(FIELDS)}
+
+
+def checked_params(params: np.ndarray) -> np.ndarray:
+    """A fresh ``int64`` copy of a parameter array; ``ValueError`` if its length or a value is wrong."""
+    params = np.asarray(params)
+    if params.shape != (PARAMS_SIZE,):
+        raise ValueError(f"search params: expected {PARAMS_SIZE} values, got an array of shape {params.shape}")
+    return params_from_dict({field.name: params[index].item() for index, field in enumerate(FIELDS)})
+
+
+def load_params(path: str | Path = PARAMS_FILE) -> np.ndarray:
+    """The parameter array from a ``{name: value}`` JSON file (every parameter, checked)."""
+    with open(path) as handle:
+        data = json.load(handle)
+    if not isinstance(data, dict):
+        raise ValueError(f"search params: {path} must hold a JSON object of name: value")
+    return params_from_dict(data)
+
+
+def save_params(params: np.ndarray, path: str | Path = PARAMS_FILE) -> None:
+    """Write ``params`` as :func:`load_params` reads it, one parameter per line, in array order."""
+    data = params_to_dict(checked_params(params))  # checked before anything is written
+    lines = [f'  "{name}": {value}' for name, value in data.items()]
+    with open(path, "w") as handle:
+        handle.write("{\n" + ",\n".join(lines) + "\n}\n")
+
+
+@functools.cache
+def _default_params() -> np.ndarray:
+    params = load_params(PARAMS_FILE)
+    params.setflags(write=False)
+    return params
+
+
+def default_params() -> np.ndarray:
+    """The shipped parameters (read once per process; read-only: copy before changing)."""
+    return _default_params()
