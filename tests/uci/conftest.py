@@ -101,7 +101,7 @@ class UciPipe:
             except (BrokenPipeError, OSError):
                 pass
             try:
-                self.process.wait(10)
+                self.process.wait(60)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()

@@ -88,7 +88,7 @@ def test_isready_is_answered_during_a_search_and_stop_gives_bestmove(uci):
     assert not any(line.startswith("bestmove") for line in lines)
     uci.no_line_starting("bestmove", 0.5)
     uci.send("stop")
-    lines = uci.read_until("bestmove", 5)
+    lines = uci.read_until("bestmove", 30)
     assert chess.Move.from_uci(bestmove_of(lines)) in chess.Board().legal_moves
     uci.ready()
 
@@ -174,7 +174,7 @@ def test_position_is_accepted_during_a_search_but_ucinewgame_is_refused(uci):
     lines = uci.ready()
     assert any("ignored while a search is running" in line for line in errors_in(lines)), lines
     uci.send("stop")
-    assert bestmove_of(uci.read_until("bestmove", 5)) in {m.uci() for m in chess.Board().legal_moves}
+    assert bestmove_of(uci.read_until("bestmove", 30)) in {m.uci() for m in chess.Board().legal_moves}
     assert fen_of(uci) == "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
 
 
@@ -183,7 +183,7 @@ def test_movetime_is_kept(uci):
     uci.send("position startpos")
     started = time.perf_counter()
     uci.send("go movetime 300")
-    uci.read_until("bestmove", 5)
+    uci.read_until("bestmove", 30)
     assert 0.1 < time.perf_counter() - started < 0.8
 
 
@@ -192,7 +192,7 @@ def test_tiny_clocks_still_give_a_legal_move_in_time(uci, clock_ms):
     uci.send("position startpos moves e2e4")
     started = time.perf_counter()
     uci.send(f"go wtime {clock_ms * 3} btime {clock_ms} winc 0 binc 0")
-    lines = uci.read_until("bestmove", 5)
+    lines = uci.read_until("bestmove", 30)
     elapsed = time.perf_counter() - started
     board = chess.Board()
     board.push_uci("e2e4")
@@ -206,7 +206,7 @@ def test_single_legal_move_is_played_at_once(uci):
     uci.send(f"position fen {board.fen()}")
     started = time.perf_counter()
     uci.send("go wtime 60000 btime 60000")
-    lines = uci.read_until("bestmove", 5)
+    lines = uci.read_until("bestmove", 30)
     assert bestmove_of(lines) == "a1a2"
     assert time.perf_counter() - started < 0.5
 
@@ -215,7 +215,7 @@ def test_clock_search_stops_well_before_the_clock(uci):
     uci.send("position startpos")
     started = time.perf_counter()
     uci.send("go wtime 3000 btime 3000 winc 0 binc 0")
-    uci.read_until("bestmove", 5)
+    uci.read_until("bestmove", 30)
     assert time.perf_counter() - started < 3000 * 0.4 / 1000 + 0.1
 
 
@@ -349,7 +349,7 @@ def test_end_of_input_means_quit(warm_cache):
     pipe.send("go infinite")
     time.sleep(0.2)
     pipe.process.stdin.close()
-    assert pipe.process.wait(10) == 0
+    assert pipe.process.wait(60) == 0
 
 
 def test_bench_reports_a_node_count(uci):
