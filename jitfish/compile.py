@@ -138,6 +138,38 @@ GROUPS: list[tuple[str, str, Callable[[], None]]] = [
 ]
 
 
+class CompileCounter:
+    """Counts the kernels Numba compiles (not those it loads from the cache) while installed.
+
+    ``with CompileCounter() as counter: ...``; ``counter.started`` may be read
+    from another thread meanwhile.  It listens to Numba's ``numba:compile``
+    event, which fires only when a kernel is really compiled.
+    """
+
+    def __init__(self) -> None:
+        self.started = 0
+        self._installed = None
+
+    def __enter__(self) -> "CompileCounter":
+        from numba.core import event
+
+        counter = self
+
+        class Listener(event.Listener):
+            def on_start(self, ev) -> None:
+                counter.started += 1
+
+            def on_end(self, ev) -> None:
+                pass
+
+        self._installed = event.install_listener("numba:compile", Listener())
+        self._installed.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._installed.__exit__(*exc)
+
+
 def is_cached(group: str, cache_dir: Path | None = None) -> bool:
     """Whether ``group`` (a key of ``ENTRY_FILES``) loads from the cache, i.e. its top kernel is there."""
     if cache_dir is None:

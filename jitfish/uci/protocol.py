@@ -29,7 +29,7 @@ ENGINE_NAME = f"Jitfish {__version__}"
 ENGINE_AUTHOR = "the Jitfish developers"
 # Longest accepted input line: a game of MAX_GAME_PLY moves fits many times over.
 MAX_LINE_CHARS = 1 << 20
-# Loading longer than this means compiling: say so, and again every LOAD_PROGRESS_SECONDS.
+# A warm start compiling for longer than this says so, and again every LOAD_PROGRESS_SECONDS.
 SLOW_LOAD_SECONDS = 5.0
 LOAD_PROGRESS_SECONDS = 15.0
 # go parameters followed by an integer, and those that stand alone.
@@ -145,14 +145,15 @@ class UciProtocol:
         started = time.perf_counter()
         cold, elapsed = True, 0.0
         try:
-            from jitfish.compile import COLD_START_SECONDS
+            from jitfish.compile import COLD_START_SECONDS, CompileCounter
 
+            counter = CompileCounter()
             cold = not _is_cached("search")
             if cold:
                 self.message(f"compiling the search kernels (first start only, about {COLD_START_SECONDS} s)")
             else:  # a cache Numba rejects (e.g. another Numba version) also compiles: say so if it is slow
-                threading.Thread(target=self._report_slow_load, args=(started,), name="jitfish-load-progress",
-                                 daemon=True).start()
+                threading.Thread(target=self._report_slow_load, args=(started, counter),
+                                 name="jitfish-load-progress", daemon=True).start()
             from jitfish.engine import Engine, EngineCallbacks
 
             callbacks = EngineCallbacks(on_info=self.on_info, on_currmove=self.on_currmove,
@@ -160,14 +161,15 @@ class UciProtocol:
                                         on_debug=self.debug_message)
             factory = self._engine_factory or Engine
             engine = factory(callbacks)
-            engine.warm_up()
+            with counter:
+                engine.warm_up()
             with self._options_lock:  # no setoption slips between these two steps
                 for option in self.options:  # values set while loading
                     if option.value != option.default and option.setter is not None:
                         self._apply(engine, option)
                 self.engine = engine
             elapsed = time.perf_counter() - started
-            if not cold and elapsed > SLOW_LOAD_SECONDS:
+            if not cold and counter.started:
                 self.message(f"kernels compiled and cached in {elapsed:.1f} s")
         except BaseException as error:  # reported at the next command that needs the engine
             self._load_error = error
@@ -177,8 +179,7 @@ class UciProtocol:
         # Load the eval report and perft after readyok only when they are in the cache already.  Compiling
         # them would hold the GIL for seconds at a time (LLVM does), and a search started meanwhile could not
         # report its best move in time; ``eval`` and ``go perft`` then compile them when first asked.
-        compiled = cold or elapsed > SLOW_LOAD_SECONDS
-        if self.engine is None or compiled:
+        if self.engine is None or cold or counter.started:
             return
         for group, method in AFTER_READY:
             if hasattr(self.engine, method) and _is_cached(group):
@@ -187,10 +188,13 @@ class UciProtocol:
                 except Exception as error:
                     self.error(f"{group} failed to load: {_short(error)}")
 
-    def _report_slow_load(self, started: float) -> None:
-        """Say why ``readyok`` is late: kernels compile when the cache is cold or stale."""
+    def _report_slow_load(self, started: float, counter) -> None:
+        """Say why ``readyok`` is late when kernels compile (a stale cache); a slow machine alone is not news."""
         if self._loaded.wait(SLOW_LOAD_SECONDS):
             return
+        while not counter.started:
+            if self._loaded.wait(1.0):
+                return
         self.message("kernels are compiling (first start after an install or a source change); "
                      "readyok follows when they are cached")
         while not self._loaded.wait(LOAD_PROGRESS_SECONDS):

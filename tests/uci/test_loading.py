@@ -11,13 +11,20 @@ from jitfish.uci import protocol
 
 
 class FakeEngine:
-    """Stands in for the engine: records which warm-up steps ran."""
+    """Stands in for the engine: records which warm-up steps ran; its search warm-up compiles if ``COMPILES``."""
+
+    COMPILES = False
 
     def __init__(self, callbacks) -> None:
         self.steps: list[str] = []
 
     def warm_up(self) -> None:
         self.steps.append("search")
+        if self.COMPILES:   # what Numba signals when a kernel is compiled rather than loaded from the cache
+            from numba.core import event
+
+            with event.trigger_event("numba:compile", data={"dispatcher": None, "args": (), "return_type": None}):
+                pass
 
     def warm_up_eval(self) -> None:
         self.steps.append("eval")
@@ -27,10 +34,11 @@ class FakeEngine:
 
 
 def start(monkeypatch: pytest.MonkeyPatch, slow_load_seconds: float, cold_cache: bool = False,
-          perft_cached: bool = True) -> tuple[list[str], list[str]]:
+          perft_cached: bool = True, compiles: bool = False) -> tuple[list[str], list[str]]:
     """(the warm-up steps run, the lines sent) of a start that loads with the fake engine."""
     cached = {"search": not cold_cache, "eval": not cold_cache, "perft": perft_cached and not cold_cache}
     monkeypatch.setattr(protocol, "SLOW_LOAD_SECONDS", slow_load_seconds)
+    monkeypatch.setattr(FakeEngine, "COMPILES", compiles)
     monkeypatch.setattr(protocol, "_is_cached", lambda group: cached[group])
     sent: list[str] = []
     uci = protocol.UciProtocol(sent.append, engine_factory=FakeEngine)
@@ -48,9 +56,20 @@ def test_perft_and_eval_load_after_a_fast_warm_start(monkeypatch):
     assert load(monkeypatch, slow_load_seconds=60.0) == ["search", "eval", "perft"]
 
 
-def test_perft_waits_for_go_perft_after_a_slow_compiling_start(monkeypatch):
-    # A load slower than SLOW_LOAD_SECONDS compiled kernels: perft would compile too and starve a search of the GIL.
-    assert load(monkeypatch, slow_load_seconds=-1.0) == ["search"]
+def test_perft_waits_for_go_perft_after_a_warm_start_that_compiled(monkeypatch):
+    # A stale cache compiled kernels: perft would compile too and starve a search of the GIL.
+    assert load(monkeypatch, slow_load_seconds=60.0, compiles=True) == ["search"]
+
+
+def test_a_slow_warm_start_that_compiles_nothing_is_still_warm(monkeypatch):
+    """A loaded machine makes a warm start slow; only a real compile makes it say so."""
+    steps, sent = start(monkeypatch, slow_load_seconds=-1.0)
+    assert steps == ["search", "eval", "perft"] and sent == []
+
+
+def test_a_warm_start_that_compiles_says_how_long_it_took(monkeypatch):
+    _, sent = start(monkeypatch, slow_load_seconds=60.0, compiles=True)
+    assert len(sent) == 1 and sent[0].startswith("info string kernels compiled and cached in ")
 
 
 def test_perft_waits_for_go_perft_after_a_start_with_an_empty_cache(monkeypatch):
