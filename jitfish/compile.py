@@ -40,7 +40,7 @@ ENTRY_FILES = {
 # The helper's priority below this process (POSIX ``nice``).
 HELPER_NICENESS = 10
 # What a cold start costs before ``readyok``, said on such a start (measured: README, "Start-up").
-COLD_START_SECONDS = 60
+COLD_START_SECONDS = 25
 
 
 def _search_callee_signatures() -> list[tuple[object, tuple]]:

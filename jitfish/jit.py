@@ -16,7 +16,9 @@ import types
 from pathlib import Path
 
 import numba
+from numba.core import typeinfer as numba_typeinfer
 from numba.core import types as numba_types
+from numba.core.errors import TypingError
 from numba.np import arrayobj as numba_arrays
 
 from jitfish._version import __version__
@@ -97,6 +99,51 @@ def _fix_integer_index(context, builder, index_type, index, size):
 
 
 numba_arrays.fix_integer_index = _fix_integer_index
+
+# Typing a self-recursive kernel.  Numba types a recursive call by cloning the
+# kernel's type inference and running it again without the recursive calls
+# (``TypeInferer.return_types_from_partial``): the return type of the paths that
+# do not recurse.  It does so at every recursive call site on every round of
+# propagation, so ``negamax`` (seven recursive calls) was typed about fifty times
+# over: two thirds of its compile, a quarter of a cold start.  For Jitfish's
+# kernels the answer is computed once per typing and reused at every site.  It
+# can only differ between sites if the function's return type depends on its
+# own recursive calls, so when the typing ends the function's return type must
+# equal the reused answer, else compiling fails with a ``TypingError`` (instead
+# of machine code that disagrees with itself).  Same caveats as above: the two
+# methods are internal (``tests/test_jit.py`` checks that the shortcut still
+# takes effect, and only for Jitfish's kernels); deleting the wrap is always
+# correct, only slower to compile.
+_numba_return_types_from_partial = numba_typeinfer.TypeInferer.return_types_from_partial
+_numba_unify = numba_typeinfer.TypeInferer.unify
+OWN_MODULE_PREFIX = __name__.partition(".")[0] + "."
+
+
+def _own_kernel(inferer) -> bool:
+    return getattr(inferer.func_id.func, "__module__", "").startswith(OWN_MODULE_PREFIX)
+
+
+def _return_types_from_partial(inferer):
+    if not _own_kernel(inferer):
+        return _numba_return_types_from_partial(inferer)
+    known = getattr(inferer, "_jitfish_recursive_return", None)
+    if known is None:
+        known = _numba_return_types_from_partial(inferer)
+        inferer._jitfish_recursive_return = known
+    return known
+
+
+def _unify(inferer, raise_errors=True):
+    typemap, return_type, call_types = _numba_unify(inferer, raise_errors)
+    assumed = getattr(inferer, "_jitfish_recursive_return", None)
+    if assumed is not None and return_type is not None and return_type != assumed:
+        raise TypingError(f"{inferer.func_id.func_qualname} returns {return_type}, but its recursive calls "
+                          f"were typed as returning {assumed} (jitfish.jit: recursive kernels)")
+    return typemap, return_type, call_types
+
+
+numba_typeinfer.TypeInferer.return_types_from_partial = _return_types_from_partial
+numba_typeinfer.TypeInferer.unify = _unify
 
 
 def kernel(function=None, *, hot: bool = False, inline: bool = False):

@@ -6,7 +6,7 @@
     python scripts/bench_uci.py memory [--hash 64]     # peak RSS through a long game
     python scripts/bench_uci.py selfplay [--games 200] # 1 s + 0.01 s games, clocks kept by python-chess
 
-Targets: uci->uciok <= 0.3 s; launch->readyok <= 1.5 s warm; cold <= 60 s;
+Targets: uci->uciok <= 0.3 s; launch->readyok <= 1.5 s warm; cold <= 30 s;
 Threads 2 >= 1.6x the nps of Threads 1; RSS < Hash + 200 MB; zero time
 losses and illegal moves.
 """

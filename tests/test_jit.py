@@ -194,3 +194,73 @@ def test_other_numba_code_keeps_python_negative_indexing():
     base = np.array([10, 20, 30, 40], dtype=np.int64)
     view = base[1:]
     assert _element_compiled_in("notebook.user_code")(view, -1) == 40
+
+
+# --- Typing recursive kernels --------------------------------------------------------------
+
+
+def _countdown(n):
+    """Three recursive calls, as negamax has seven: Numba would type each on every round of propagation."""
+    if n <= 0:
+        return 0
+    if n % 3 == 0:
+        return _countdown(n - 1) + 1
+    if n % 3 == 1:
+        return _countdown(n - 1) + 2
+    return _countdown(n - 1) + 3
+
+
+def _half_step(n):
+    """Its return type depends on its recursion: int64 where it stops, float64 where it recurses."""
+    if n <= 0:
+        return 1
+    return _half_step(n - 1) + 0.5
+
+
+def _recursive_compiled_in(function, module_name: str, monkeypatch):
+    """``function`` compiled (uncached) in a new module ``module_name``; its recursive calls reach the copy."""
+    module = types.ModuleType(module_name)
+    monkeypatch.setitem(sys.modules, module_name, module)   # Numba names the recursive call after its module
+    clone = types.FunctionType(function.__code__, vars(module), function.__name__)
+    clone.__module__ = module_name
+    compiled = numba.njit(clone)
+    setattr(module, function.__name__, compiled)
+    return compiled
+
+
+def partial_typings(monkeypatch) -> list[str]:
+    """The names of the functions Numba types again to learn a recursive call's return type."""
+    typed: list[str] = []
+    numba_partial = jitfish.jit._numba_return_types_from_partial
+
+    def counting(inferer):
+        typed.append(inferer.func_id.func_name)
+        return numba_partial(inferer)
+
+    monkeypatch.setattr(jitfish.jit, "_numba_return_types_from_partial", counting)
+    return typed
+
+
+def test_own_recursive_kernel_is_typed_again_once_not_once_per_recursive_call(monkeypatch):
+    """If this fails, negamax's compile (and a cold start) takes about 15 s longer."""
+    typed = partial_typings(monkeypatch)
+    countdown = _recursive_compiled_in(_countdown, "jitfish.probe", monkeypatch)
+    assert countdown(6) == 12
+    assert typed == ["_countdown"]
+
+
+def test_other_recursive_numba_code_is_typed_as_numba_types_it(monkeypatch):
+    """The shortcut is Jitfish's own: other code in the process sees Numba unchanged.
+
+    If Numba itself one day types the recursion once, this fails: then delete the wrap in jit.py.
+    """
+    typed = partial_typings(monkeypatch)
+    countdown = _recursive_compiled_in(_countdown, "notebook.user_code", monkeypatch)
+    assert countdown(6) == 12
+    assert len(typed) > 1
+
+
+def test_recursive_kernel_whose_type_depends_on_its_recursion_fails_to_compile(monkeypatch):
+    half_step = _recursive_compiled_in(_half_step, "jitfish.probe", monkeypatch)
+    with pytest.raises(numba.core.errors.TypingError, match="recursive calls were typed as returning int64"):
+        half_step(3)
