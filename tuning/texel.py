@@ -6,8 +6,11 @@ mean squared error between ``sigmoid(K * eval)`` and a target, the game's
 result blended, if asked, with the search's score (``(1 - blend) * result +
 blend * sigmoid(K * score)``).
 
-1. Fit K with the current weights: a golden-section search on log K (the
-   error is unimodal in K), so that the weights start where they already fit.
+1. Fit K with the current weights to the game results alone: a golden-section
+   search on log K (the error is unimodal in K), so that the weights start where
+   they already fit.  The results alone, because a blended target contains K
+   too: sigmoid(K * eval) against sigmoid(K * score) is matched best by K -> 0,
+   where both are 1/2.
 2. Fit all weight pairs at once by Adam over seeded, shuffled mini-batches,
    in one compiled pass per epoch; pairs named in ``FROZEN`` (and ``--freeze``)
    keep their value.  The step size falls geometrically from ``--lr`` to
@@ -60,11 +63,11 @@ def mean_squared_error(evaluations: np.ndarray, traces: Traces, k: float, blend:
     return float(np.mean(error * error))
 
 
-def fit_k(evaluations: np.ndarray, traces: Traces, blend: float = 0.0,
+def fit_k(evaluations: np.ndarray, traces: Traces,
           search_log10: tuple[float, float] = K_SEARCH_LOG10) -> float:
-    """The K in ``sigmoid(K * eval)`` with the least error, by golden-section search on log10 K."""
+    """The K in ``sigmoid(K * eval)`` closest to the results, by golden-section search on log10 K."""
     def error(log_k: float) -> float:
-        return mean_squared_error(evaluations, traces, 10.0 ** log_k, blend)
+        return mean_squared_error(evaluations, traces, 10.0 ** log_k, blend=0.0)
 
     lo, hi = search_log10
     a = hi - GOLDEN * (hi - lo)
@@ -164,7 +167,7 @@ def tune(traces: Traces, initial_pairs: np.ndarray, frozen: np.ndarray, settings
     pairs = np.array(initial_pairs, dtype=np.float64).reshape(-1, 2)
     k = settings.k
     if k is None:
-        k = fit_k(traces.evaluations(pairs)[train_rows], _rows(traces, train_rows), settings.blend)
+        k = fit_k(traces.evaluations(pairs)[train_rows], _rows(traces, train_rows))
     target = targets(traces, k, settings.blend)
     evaluations = traces.evaluations(pairs)
     result = TuneResult(pairs=pairs, k=k,

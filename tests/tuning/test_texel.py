@@ -37,10 +37,19 @@ def test_fit_k_finds_a_constructed_minimum():
     traces = Traces(np.zeros(1, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int16), np.zeros(5000),
                     result=sigmoid(TRUE_K * evaluations), score=np.zeros(5000))
     assert fit_k(evaluations, traces) == pytest.approx(TRUE_K, rel=1e-4)
-    # Blended with scores that say twice the evaluation, the best K moves to between K0 and K0 / 2.
-    traces.score = 2 * evaluations
-    blended = fit_k(evaluations, traces, blend=0.5)
-    assert TRUE_K < blended < 2 * TRUE_K
+
+
+def test_a_blended_tune_fits_k_to_the_results_alone():
+    """A target blended with sigmoid(K * score) would pull K to 0 (both sides 1/2); K comes from the results."""
+    rng = np.random.default_rng(2)
+    true_pairs = rng.uniform(-150, 150, (10, 2))
+    traces = labelled(rng, synthetic_traces(rng, rows=50_000, pairs=10, per_row=6), true_pairs)
+    traces.result = sigmoid(TRUE_K * traces.score)
+    traces.score = 2 * traces.score
+    result = tune(traces, true_pairs, np.zeros(10, dtype=bool),
+                  TuneSettings(epochs=1, lr=1e-6, lr_final=1e-6, blend=1.0))
+    assert result.k == pytest.approx(TRUE_K, rel=1e-3)
+    assert result.initial_loss > 1e-3   # the scores say twice the evaluation: a real error to fit
 
 
 def test_tuner_recovers_known_weights():
