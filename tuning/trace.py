@@ -2,7 +2,7 @@
 
 The data are gzip text lines ``FEN | score | result`` (score in centipawns and
 result 1.0 / 0.5 / 0.0, both from white's point of view; ``1-0``, ``1/2-1/2``
-and ``0-1`` are read too).  Each position is run once through the
+and ``0-1`` are read too), read by :func:`tuning.datagen.lines.read_data`.  Each position is run once through the
 evaluation's tracing build (:func:`jitfish.eval.evaluation.trace_evaluation`),
 which gives white-minus-black counts of every weight pair and the game phase.
 The evaluation is then linear in the weights::
@@ -21,7 +21,6 @@ evaluation never reuses stale traces.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,9 +32,8 @@ from jitfish.board.tables import lookup_tables
 from jitfish.eval.evaluation import trace_evaluation
 from jitfish.eval.params import CONSTANT_OFFSETS, PHASE_TOTAL, WEIGHT_PAIRS, default_weights, weight_names
 from jitfish.jit import kernel, source_digest
+from tuning.datagen.lines import read_data
 
-SEPARATOR = "|"
-RESULT_WORDS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
 CACHE_VERSION = 1
 
 
@@ -98,33 +96,6 @@ def _append_trace(bbs, state, tables, weights, scratch, index, coefficient, at):
     return at, phase
 
 
-def parse_line(line: str) -> tuple[str, float, float]:
-    """``(fen, score, result)`` of one data line; ``ValueError`` naming what is wrong."""
-    fields = [field.strip() for field in line.split(SEPARATOR)]
-    if len(fields) != 3:
-        raise ValueError(f"expected 'FEN | score | result', got {line.strip()!r}")
-    fen, score_text, result_text = fields
-    try:
-        score = float(score_text)
-        result = RESULT_WORDS[result_text] if result_text in RESULT_WORDS else float(result_text)
-    except ValueError:
-        raise ValueError(f"unreadable score or result in {line.strip()!r}") from None
-    if result not in (0.0, 0.5, 1.0):
-        raise ValueError(f"result must be 1.0, 0.5 or 0.0 in {line.strip()!r}")
-    return fen, score, result
-
-
-def read_lines(path: Path):
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt") as handle:
-        for number, line in enumerate(handle, 1):
-            if line.strip():
-                try:
-                    yield parse_line(line)
-                except ValueError as error:
-                    raise ValueError(f"{path}:{number}: {error}") from None
-
-
 def build_traces(lines, weights: np.ndarray | None = None) -> Traces:
     """Trace every ``(fen, score, result)`` of ``lines``."""
     weights = default_weights() if weights is None else weights
@@ -176,7 +147,7 @@ def load_traces(path: str | Path, weights: np.ndarray | None = None, use_cache: 
     cache = path.with_name(f"{path.name}.traces-{file_digest(path)}-{layout_key(weights)}.npz")
     if use_cache and cache.exists():
         return Traces.load(cache)
-    traces = build_traces(read_lines(path), weights)
+    traces = build_traces(read_data(path, check_position=False), weights)
     if use_cache:
         traces.save(cache)
     return traces

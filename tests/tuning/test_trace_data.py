@@ -14,6 +14,7 @@ from jitfish.eval.params import (
 )
 from tests.eval.test_trace import random_games
 from tuning import trace as T
+from tuning.datagen.lines import read_data
 from tuning.texel import main
 
 RESULTS = ("1.0", "0.5", "0.0", "1-0", "1/2-1/2", "0-1")
@@ -35,7 +36,7 @@ def test_traced_evaluations_equal_the_engine_within_rounding(data_file):
     assert len(traces) == 400 and traces.indptr[-1] == len(traces.index)
     shipped = default_weights()[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
     evaluations = traces.evaluations(shipped)
-    for row, (fen, _, result) in enumerate(T.read_lines(data_file)):
+    for row, (fen, _, result) in enumerate(read_data(data_file)):
         board = jitfish.Board(fen)
         white_score = evaluate(board) * (1 if board.turn else -1)
         assert abs(evaluations[row] - white_score) < 1, fen

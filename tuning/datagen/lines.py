@@ -34,35 +34,49 @@ def format_line(fen: str, score: int, result: float) -> str:
     return f"{fen}{SEPARATOR}{int(score)}{SEPARATOR}{result:.1f}"
 
 
-def parse_line(line: str) -> tuple[str, int, float]:
+def parse_line(line: str, check_position: bool = True) -> tuple[str, int, float]:
     """``(fen, score, result)`` of a line; ``ValueError`` naming what is wrong with a malformed one.
 
-    The FEN must describe a legal position (python-chess's ``Board.is_valid``), which makes this a
-    checker more than a fast reader."""
-    fields = line.rstrip("\n").split(SEPARATOR)
+    Spaces around the ``|`` are optional and a result may also be written as in PGN (``1-0``,
+    ``1/2-1/2``, ``0-1``), as other tools write it.  With ``check_position`` the FEN must describe a
+    legal position (python-chess's ``Board.is_valid``), which makes this a checker more than a fast
+    reader; the Texel tuner turns it off, its own board reads the FEN anyway."""
+    fields = [field.strip() for field in line.split("|")]
     if len(fields) != 3:
         raise ValueError(f"expected 'FEN | score | result', got {line!r}")
     fen, score_text, result_text = fields
-    try:
-        board = chess.Board(fen)
-    except ValueError as error:
-        raise ValueError(f"bad FEN in {line!r}: {error}") from None
-    if not board.is_valid():
-        raise ValueError(f"bad FEN in {line!r}: not a legal position ({board.status()!r})")
+    if check_position:
+        try:
+            board = chess.Board(fen)
+        except ValueError as error:
+            raise ValueError(f"bad FEN in {line!r}: {error}") from None
+        if not board.is_valid():
+            raise ValueError(f"bad FEN in {line!r}: not a legal position ({board.status()!r})")
     try:
         score = int(score_text)
     except ValueError:
         raise ValueError(f"score is not an integer in {line!r}") from None
+    if result_text in PGN_RESULTS:
+        return fen, score, PGN_RESULTS[result_text]
     if result_text not in {f"{r:.1f}" for r in RESULTS}:
         raise ValueError(f"result must be 1.0, 0.5 or 0.0 in {line!r}")
     return fen, score, float(result_text)
 
 
-def read_data(path: str | Path) -> Iterator[tuple[str, int, float]]:
-    """Every ``(fen, score, result)`` of a gzip-compressed data file."""
-    with gzip.open(path, "rt", encoding="ascii") as handle:
-        for line in handle:
-            yield parse_line(line)
+def read_data(path: str | Path, check_position: bool = True) -> Iterator[tuple[str, int, float]]:
+    """Every ``(fen, score, result)`` of a data file (gzip-compressed if its name ends in ``.gz``).
+
+    A malformed line raises ``ValueError`` naming the file and line number; blank lines are skipped."""
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="ascii") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                yield parse_line(line, check_position)
+            except ValueError as error:
+                raise ValueError(f"{path}:{number}: {error}") from None
 
 
 def write_atomically(path: Path, write: Callable[[Path], None]) -> None:

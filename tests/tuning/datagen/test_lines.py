@@ -15,6 +15,19 @@ def test_a_line_round_trips():
     assert parse_line(line + "\n") == (FEN, -37, 0.5)
 
 
+def test_other_tools_spacing_and_pgn_results_are_read():
+    assert parse_line(f"{FEN}|12|1-0") == (FEN, 12, 1.0)
+    assert parse_line(f"{FEN} | -3 | 1/2-1/2") == (FEN, -3, 0.5)
+    assert parse_line(f"{FEN} |0| 0-1", check_position=False) == (FEN, 0, 0.0)
+
+
+def test_a_bad_line_is_named_by_file_and_number(tmp_path):
+    path = tmp_path / "d.txt"
+    path.write_text(f"{format_line(FEN, 1, 1.0)}\n\n{FEN} | 1 | 2.0\n")
+    with pytest.raises(ValueError, match="d.txt:3: result"):
+        list(read_data(path))
+
+
 @pytest.mark.parametrize("line, problem", [
     (f"{FEN} | 12", "expected"),
     (f"{FEN} | 12 | 1.0 | 3", "expected"),
