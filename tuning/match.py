@@ -24,7 +24,7 @@ from tuning.backends import Backend, BackendName, MatchOutcome, choose_backend
 from tuning.config import DrawAdjudication, MatchConfig, ResignAdjudication
 from tuning.engines import parse_engine_spec, with_unique_names
 from tuning.openings import read_openings
-from tuning.results import GameRecord, describe, match_summary, pairing_stats, sprt_state
+from tuning.results import GameRecord, SprtState, describe, match_summary, pairing_stats, sprt_state
 from tuning.sprt import parse_sprt
 from tuning.tc import parse_time_control
 
@@ -115,10 +115,15 @@ def run_match(config: MatchConfig, backend: Backend | None = None, progress: boo
         bar.set_postfix_str(postfix, refresh=False)
         bar.update(1)
 
+    decided: list[tuple[int, SprtState]] = []   # the first decisive state, and after how many games
+
     def should_stop(records: Sequence[GameRecord]) -> bool:
         if config.sprt is None:
             return False
-        return sprt_state(pairing_stats(records, names[0], names[1]), config.sprt).decision is not None
+        state = sprt_state(pairing_stats(records, names[0], names[1]), config.sprt)
+        if state.decision is not None and not decided:
+            decided.append((len(records), state))
+        return state.decision is not None
 
     try:
         outcome: MatchOutcome = backend.run(config, on_game, should_stop)
@@ -126,6 +131,11 @@ def run_match(config: MatchConfig, backend: Backend | None = None, progress: boo
         bar.close()
     summary = match_summary(outcome.records, names, config.pairings(), config.sprt, backend.name,
                             outcome.stopped_early, outcome.restarts)
+    if decided:
+        # The games in flight when the test decided still finish and count in the score and the final LLR,
+        # which they may pull back inside the bounds; the decision is the one that stopped the match.
+        games, state = decided[0]
+        summary["sprt"].update(decision=state.decision, decided_after_games=games, llr_at_decision=state.llr)
     summary["time_control"] = str(config.time_control)
     if outcome.reported:
         summary["reported"] = outcome.reported

@@ -107,3 +107,52 @@ def test_pairs_that_all_split_do_not_decide() -> None:
     spread = PairingStats("a", "b", wins=11, losses=9, pentanomial=(0, 0, 9, 1, 0))
     # One pair won outright shows the spread, and the LLR falls back between the bounds.
     assert config.lower_bound < sprt_state(spread, config).llr < config.upper_bound
+
+
+class InFlightBackend:
+    """Plays pairs the first engine mostly wins until told to stop, then finishes two lost pairs already started."""
+
+    name = "in-flight"
+
+    def run(self, config, on_game, should_stop):
+        from tuning.backends import MatchOutcome
+        from tuning.results import GameRecord
+
+        records = []
+
+        def play_pair(first_points: tuple[float, float]) -> None:
+            for game, points in enumerate(first_points):
+                first_is_white = game == 0
+                white_won = (points == 1.0) == first_is_white
+                result = "1/2-1/2" if points == 0.5 else ("1-0" if white_won else "0-1")
+                white, black = ("a", "b") if first_is_white else ("b", "a")
+                records.append(GameRecord(len(records) + 1, len(records) // 2, white, black, result, ""))
+                on_game(records[-1], records)
+
+        pair = 0
+        while not should_stop(records):
+            play_pair((1.0, 0.5) if pair % 3 == 0 else (1.0, 1.0))
+            pair += 1
+        self.decided_after = len(records)
+        for _ in range(2):
+            play_pair((0.0, 0.0))
+        return MatchOutcome(records, stopped_early=True)
+
+
+def test_the_decision_that_stopped_the_match_is_reported_after_the_games_in_flight() -> None:
+    """Games in flight at the decision pull the final LLR back inside the bounds; the decision still stands."""
+    from tests.tuning.conftest import random_mover
+    from tuning.config import MatchConfig
+    from tuning.match import run_match
+    from tuning.results import describe
+    from tuning.tc import parse_time_control
+
+    backend = InFlightBackend()
+    config = MatchConfig(engines=(random_mover("a"), random_mover("b")), time_control=parse_time_control("1+0"),
+                         rounds=100, sprt=SprtConfig(0, 10, 0.05, 0.05))
+    summary = run_match(config, backend, progress=False)
+    sprt = summary["sprt"]
+    assert sprt["decision"] == "H1" and summary["games"] == backend.decided_after + 4
+    assert sprt["decided_after_games"] == backend.decided_after
+    assert sprt["llr_at_decision"] >= sprt["upper_bound"] > sprt["llr"]
+    assert f"after {backend.decided_after} games" in describe(summary)[-1]
