@@ -35,7 +35,9 @@ from jitfish.board.squares import (
     SHIFT_1, SHIFT_7, SHIFT_8, SHIFT_9, SHIFT_16, SHIFT_32,
     BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, NO_PIECE, ONE, PAWN, QUEEN, ROOK, WHITE,
 )
-from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares
+from jitfish.board.moves import (
+    MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares, move_from, move_kind, move_promotion, move_to,
+)
 from jitfish.eval import params as P
 
 
@@ -136,9 +138,9 @@ def psq_delta(state, weights, move):
     Cheaper than summing every piece at each evaluation, and exact, so the
     incremental and the full evaluation agree to the centipawn.
     """
-    from_sq = move & 63
-    to_sq = (move >> 6) & 63
-    kind = move >> 15
+    from_sq = move_from(move)
+    to_sq = move_to(move)
+    kind = move_kind(move)
     piece = state[L.MAILBOX + from_sq]
     mg, eg = _piece_square(weights, None, piece, from_sq)
     mg = -mg
@@ -151,7 +153,7 @@ def psq_delta(state, weights, move):
         c, d = _piece_square(weights, None, rook, rook_to)
         e, f = _piece_square(weights, None, rook, to_sq)
         return mg + a + c - e, eg + b + d - f
-    promotion = (move >> 12) & 7
+    promotion = move_promotion(move)
     if promotion:
         a, b = _piece_square(weights, None, piece - PAWN + promotion, to_sq)
     else:

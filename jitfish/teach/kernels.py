@@ -34,7 +34,7 @@ from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, is_in_check
-from jitfish.board.moves import MAX_MOVES, MOVE_EN_PASSANT
+from jitfish.board.moves import MAX_MOVES, MOVE_EN_PASSANT, move_from, move_kind, move_promotion, move_to
 from jitfish.board.squares import BISHOP, KNIGHT, NO_PIECE, QUEEN, ROOK
 from jitfish.eval.evaluation import evaluate
 from jitfish.types import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, INF, MATE_BOUND, mated_in
@@ -105,8 +105,8 @@ def _update_pv(pv, ply, move):
 @kernel
 def _is_quiet(state, move):
     """Neither a capture (en passant included) nor a promotion."""
-    return (move >> 12) & 7 == 0 and move >> 15 != MOVE_EN_PASSANT and \
-        state[L.MAILBOX + ((move >> 6) & 63)] == NO_PIECE
+    return move_promotion(move) == 0 and move_kind(move) != MOVE_EN_PASSANT and \
+        state[L.MAILBOX + move_to(move)] == NO_PIECE
 
 
 @kernel
@@ -121,16 +121,16 @@ def _order_moves(state, moves, scores, ply, count, hash_move, killers):
         if move == hash_move:
             score = ORDER_HASH_MOVE
         elif not _is_quiet(state, move):
-            victim = state[L.MAILBOX + ((move >> 6) & 63)]
+            victim = state[L.MAILBOX + move_to(move)]
             if victim != NO_PIECE:
                 victim_value = ORDER_VALUES[victim % 6]
-            elif move >> 15 == MOVE_EN_PASSANT:
+            elif move_kind(move) == MOVE_EN_PASSANT:
                 victim_value = ORDER_VALUES[0]        # en passant takes a pawn
             else:
                 victim_value = 0                      # a promotion onto an empty square
-            if (move >> 12) & 7 == QUEEN:
+            if move_promotion(move) == QUEEN:
                 victim_value += ORDER_VALUES[4]
-            attacker_value = ORDER_VALUES[state[L.MAILBOX + (move & 63)] % 6]
+            attacker_value = ORDER_VALUES[state[L.MAILBOX + move_from(move)] % 6]
             score = ORDER_CAPTURE + 16 * victim_value - attacker_value
         elif move == killers[2 * ply]:
             score = ORDER_KILLER + 1
