@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import shlex
 import sys
@@ -40,6 +39,7 @@ from tqdm import tqdm
 from jitfish.search.params import (
     BY_NAME, FIELDS, PARAMS_FILE, load_params, params_from_dict, params_to_dict, save_params,
 )
+from tuning.datagen.lines import write_atomically
 
 GAMMA = 0.101          # decay of the perturbation c_k
 ALPHA = 0.602          # decay of the gain a_k
@@ -149,10 +149,7 @@ def save_state(state: dict, path: str | Path) -> None:
     """Write the state atomically (a stop mid-write leaves the previous one)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "w") as handle:
-        json.dump(state, handle, indent=1)
-    os.replace(temporary, path)
+    write_atomically(path, lambda temporary: temporary.write_text(json.dumps(state, indent=1)))
 
 
 def tuned_values(state: dict) -> dict[str, int]:

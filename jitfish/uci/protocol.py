@@ -143,7 +143,7 @@ class UciProtocol:
 
     def _load(self) -> None:
         started = time.perf_counter()
-        cold, elapsed = True, 0.0
+        cold = True
         try:
             from jitfish.compile import COLD_START_SECONDS, CompileCounter
 
@@ -168,9 +168,8 @@ class UciProtocol:
                     if option.value != option.default and option.setter is not None:
                         self._apply(engine, option)
                 self.engine = engine
-            elapsed = time.perf_counter() - started
             if not cold and counter.started:
-                self.message(f"kernels compiled and cached in {elapsed:.1f} s")
+                self.message(f"kernels compiled and cached in {time.perf_counter() - started:.1f} s")
         except BaseException as error:  # reported at the next command that needs the engine
             self._load_error = error
             self.error(f"the engine failed to load: {_short(error)}")
