@@ -34,13 +34,15 @@ from typing import Callable
 # cached, so is everything it calls (Numba saves callees first).
 ENTRY_FILES = {
     "search": "negamax.negamax-*.nbi",
-    "eval": "evaluation.evaluate_white-*.nbi",
+    "eval": "evaluation.trace_evaluation-*.nbi",
     "perft": "perft.perft_kernel-*.nbi",
 }
 # The helper's priority below this process (POSIX ``nice``).
 HELPER_NICENESS = 10
 # What a cold start costs before ``readyok``, said on such a start (measured: README, "Start-up").
 COLD_START_SECONDS = 25
+# What the first ``eval`` and ``go perft`` cost when their kernels are not cached (measured: ``jitfish compile``).
+FIRST_USE_SECONDS = {"eval": 8, "perft": 20}
 
 
 def _search_callee_signatures() -> list[tuple[object, tuple]]:

@@ -151,14 +151,6 @@ class Engine:
 
         warm_search()
 
-    def warm_up_eval(self) -> None:
-        """Load (or compile) the ``eval`` report's kernels: done after ``readyok``, since ``eval`` is rare."""
-        self._evaluate_terms(Board())
-
-    def warm_up_perft(self) -> None:
-        """Load (or compile) perft: done after ``readyok``, since ``go perft`` is rare."""
-        Board().perft(2)
-
     # --- options ----------------------------------------------------------
     def set_hash(self, megabytes: int) -> None:
         self.searcher.resize(megabytes)

@@ -6,6 +6,14 @@ started by :meth:`UciProtocol.start_loading`, so ``uci`` is answered at once.
 Commands that need the engine wait for that thread; ``isready`` answers
 ``readyok`` as soon as it has finished.
 
+That thread loads the search's kernels and nothing else, and nothing loads
+in the background after ``readyok``: a kernel loading (let alone compiling)
+holds the GIL, so a search started meanwhile could not stop in time.  A warm
+start that compiled the ``eval`` report's kernels after ``readyok`` made a
+game's second move take 3.9 s against a hard limit of 0.7 s, and lost a
+clocked game on time.  ``eval`` and ``go perft`` load their kernels when
+first asked, and say so when that means compiling.
+
 Bad input never stops the loop: it is answered with ``info string error: ...``
 and the engine stays as it was (or as the protocol says, e.g. a ``position``
 with a bad move keeps the moves before it).
@@ -56,8 +64,8 @@ def _is_cached(group: str) -> bool:
     return is_cached(group)
 
 
-# Loaded after readyok when cached (engine method per kernel group); else compiled when first used.
-AFTER_READY = (("eval", "warm_up_eval"), ("perft", "warm_up_perft"))
+# Commands whose kernels load (or compile) when first asked: their kernel group of jitfish.compile.
+FIRST_USE_GROUPS = {"eval": "eval", "perft": "perft"}
 
 
 class UciProtocol:
@@ -175,17 +183,6 @@ class UciProtocol:
             self.error(f"the engine failed to load: {_short(error)}")
         finally:
             self._loaded.set()
-        # Load the eval report and perft after readyok only when they are in the cache already.  Compiling
-        # them would hold the GIL for seconds at a time (LLVM does), and a search started meanwhile could not
-        # report its best move in time; ``eval`` and ``go perft`` then compile them when first asked.
-        if self.engine is None or cold or counter.started:
-            return
-        for group, method in AFTER_READY:
-            if hasattr(self.engine, method) and _is_cached(group):
-                try:
-                    getattr(self.engine, method)()
-                except Exception as error:
-                    self.error(f"{group} failed to load: {_short(error)}")
 
     def _report_slow_load(self, started: float, counter) -> None:
         """Say why ``readyok`` is late when kernels compile (a stale cache); a slow machine alone is not news."""
@@ -358,6 +355,7 @@ class UciProtocol:
         if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= 20:
             self.error("go perft needs a depth between 1 and 20")
             return
+        self._announce_first_use("perft")
         started = time.perf_counter()
         counts = engine.perft(int(args[0]))
         for move, count in counts.items():
@@ -365,6 +363,14 @@ class UciProtocol:
         self.send("")
         self.send(f"Nodes searched: {sum(counts.values())}")
         self.debug_message(f"perft took {time.perf_counter() - started:.3f} s")
+
+    def _announce_first_use(self, command: str) -> None:
+        """Say that a rare command's kernels compile now, when they are not in the cache."""
+        from jitfish.compile import FIRST_USE_SECONDS
+
+        group = FIRST_USE_GROUPS[command]
+        if not _is_cached(group):
+            self.message(f"compiling the {group} kernels (first use only, about {FIRST_USE_SECONDS[group]} s)")
 
     def _stop(self, args: list[str]) -> None:
         if self.engine is not None:
@@ -385,7 +391,9 @@ class UciProtocol:
             self.send(line)
 
     def _eval(self, args: list[str]) -> None:
-        for line in self.wait_engine().eval_report().splitlines():
+        engine = self.wait_engine()
+        self._announce_first_use("eval")
+        for line in engine.eval_report().splitlines():
             self.send(line)
 
     def _bench(self, args: list[str]) -> None:

@@ -1,6 +1,7 @@
-"""Background loading: what a start says, and which kernels it loads after readyok.
+"""Background loading: what a start says, and that it loads the search's kernels and nothing after readyok.
 
-Perft and the eval report load after readyok only when the search came from the cache and they are cached too.
+A kernel loading in the background holds the GIL and would keep a search from stopping in time, so the eval
+report and perft load when first asked, and say so when that compiles.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from jitfish.uci import protocol
 
 
 class FakeEngine:
-    """Stands in for the engine: records which warm-up steps ran; its search warm-up compiles if ``COMPILES``."""
+    """Stands in for the engine: records what ran; its search warm-up compiles if ``COMPILES``."""
 
     COMPILES = False
 
@@ -26,17 +27,24 @@ class FakeEngine:
             with event.trigger_event("numba:compile", data={"dispatcher": None, "args": (), "return_type": None}):
                 pass
 
-    def warm_up_eval(self) -> None:
-        self.steps.append("eval")
+    def is_searching(self) -> bool:
+        return False
 
-    def warm_up_perft(self) -> None:
+    def perft(self, depth: int) -> dict[str, int]:
         self.steps.append("perft")
+        return {"e2e4": 1}
+
+    def eval_report(self) -> str:
+        self.steps.append("eval")
+        return "Final evaluation: +0.00"
 
 
 def start(monkeypatch: pytest.MonkeyPatch, slow_load_seconds: float, cold_cache: bool = False,
-          perft_cached: bool = True, compiles: bool = False) -> tuple[list[str], list[str]]:
-    """(the warm-up steps run, the lines sent) of a start that loads with the fake engine."""
-    cached = {"search": not cold_cache, "eval": not cold_cache, "perft": perft_cached and not cold_cache}
+          eval_cached: bool = True, perft_cached: bool = True,
+          compiles: bool = False) -> tuple[protocol.UciProtocol, list[str]]:
+    """(the protocol, the lines sent) of a start that has loaded the fake engine."""
+    cached = {"search": not cold_cache, "eval": eval_cached and not cold_cache,
+              "perft": perft_cached and not cold_cache}
     monkeypatch.setattr(protocol, "SLOW_LOAD_SECONDS", slow_load_seconds)
     monkeypatch.setattr(FakeEngine, "COMPILES", compiles)
     monkeypatch.setattr(protocol, "_is_cached", lambda group: cached[group])
@@ -45,40 +53,23 @@ def start(monkeypatch: pytest.MonkeyPatch, slow_load_seconds: float, cold_cache:
     uci._release_held()  # as after the GUI's first command: messages go out at once
     uci.start_loading()
     uci._loader.join(timeout=30)
-    return uci.engine.steps, sent
+    return uci, sent
 
 
-def load(monkeypatch: pytest.MonkeyPatch, slow_load_seconds: float, **cache) -> list[str]:
-    return start(monkeypatch, slow_load_seconds, **cache)[0]
-
-
-def test_perft_and_eval_load_after_a_fast_warm_start(monkeypatch):
-    assert load(monkeypatch, slow_load_seconds=60.0) == ["search", "eval", "perft"]
-
-
-def test_perft_waits_for_go_perft_after_a_warm_start_that_compiled(monkeypatch):
-    # A stale cache compiled kernels: perft would compile too and starve a search of the GIL.
-    assert load(monkeypatch, slow_load_seconds=60.0, compiles=True) == ["search"]
+def test_a_warm_start_loads_only_the_search(monkeypatch):
+    uci, _ = start(monkeypatch, slow_load_seconds=60.0)
+    assert uci.engine.steps == ["search"]
 
 
 def test_a_slow_warm_start_that_compiles_nothing_is_still_warm(monkeypatch):
     """A loaded machine makes a warm start slow; only a real compile makes it say so."""
-    steps, sent = start(monkeypatch, slow_load_seconds=-1.0)
-    assert steps == ["search", "eval", "perft"] and sent == []
+    uci, sent = start(monkeypatch, slow_load_seconds=-1.0)
+    assert uci.engine.steps == ["search"] and sent == []
 
 
 def test_a_warm_start_that_compiles_says_how_long_it_took(monkeypatch):
     _, sent = start(monkeypatch, slow_load_seconds=60.0, compiles=True)
     assert len(sent) == 1 and sent[0].startswith("info string kernels compiled and cached in ")
-
-
-def test_perft_waits_for_go_perft_after_a_start_with_an_empty_cache(monkeypatch):
-    assert load(monkeypatch, slow_load_seconds=60.0, cold_cache=True) == ["search"]
-
-
-def test_perft_waits_for_go_perft_when_only_the_search_kernels_are_cached(monkeypatch):
-    # A warm start whose cache lacks perft (the first start compiled only the search) must not compile it.
-    assert load(monkeypatch, slow_load_seconds=60.0, perft_cached=False) == ["search", "eval"]
 
 
 def test_a_compiling_start_says_so_in_one_line(monkeypatch):
@@ -91,6 +82,23 @@ def test_a_compiling_start_says_so_in_one_line(monkeypatch):
 def test_a_warm_start_says_nothing(monkeypatch):
     _, sent = start(monkeypatch, slow_load_seconds=60.0)
     assert sent == []
+
+
+@pytest.mark.parametrize("command, group", [("go perft 1", "perft"), ("eval", "eval")])
+def test_a_first_use_that_compiles_says_so_before_answering(monkeypatch, command, group):
+    from jitfish.compile import FIRST_USE_SECONDS
+
+    uci, sent = start(monkeypatch, slow_load_seconds=60.0, perft_cached=False, eval_cached=False)
+    uci.handle(command)
+    assert sent[0] == f"info string compiling the {group} kernels (first use only, about {FIRST_USE_SECONDS[group]} s)"
+    assert uci.engine.steps == ["search", group] and len(sent) > 1
+
+
+@pytest.mark.parametrize("command", ["go perft 1", "eval"])
+def test_a_first_use_from_the_cache_says_nothing(monkeypatch, command):
+    uci, sent = start(monkeypatch, slow_load_seconds=60.0)
+    uci.handle(command)
+    assert not any(line.startswith("info string") for line in sent)
 
 
 def test_perft_cache_is_found_once_perft_has_run():
