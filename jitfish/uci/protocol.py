@@ -64,10 +64,6 @@ def _is_cached(group: str) -> bool:
     return is_cached(group)
 
 
-# Commands whose kernels load (or compile) when first asked: their kernel group of jitfish.compile.
-FIRST_USE_GROUPS = {"eval": "eval", "perft": "perft"}
-
-
 class UciProtocol:
     """One UCI session: call :meth:`handle` with each input line.
 
@@ -364,11 +360,10 @@ class UciProtocol:
         self.send(f"Nodes searched: {sum(counts.values())}")
         self.debug_message(f"perft took {time.perf_counter() - started:.3f} s")
 
-    def _announce_first_use(self, command: str) -> None:
-        """Say that a rare command's kernels compile now, when they are not in the cache."""
+    def _announce_first_use(self, group: str) -> None:
+        """Say that a rare command's kernel group (``eval``, ``perft``) compiles now, when it is not in the cache."""
         from jitfish.compile import FIRST_USE_SECONDS
 
-        group = FIRST_USE_GROUPS[command]
         if not _is_cached(group):
             self.message(f"compiling the {group} kernels (first use only, about {FIRST_USE_SECONDS[group]} s)")
 
