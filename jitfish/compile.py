@@ -31,7 +31,9 @@ from typing import Callable
 
 # Numba names a cached overload ``<module>.<function>-<line>.py<ver>.nbi``, in a
 # subfolder of the cache per source folder.  Each group's top kernel: when it is
-# cached, so is everything it calls (Numba saves callees first).
+# cached, so is everything it calls (Numba saves callees first).  The eval group is
+# known by its tracing kernel, which only the report compiles: any ``evaluate()``
+# call caches ``evaluate_white`` alone.
 ENTRY_FILES = {
     "search": "negamax.negamax-*.nbi",
     "eval": "evaluation.trace_evaluation-*.nbi",
