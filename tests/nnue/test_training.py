@@ -6,7 +6,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from jitfish.nnue.format import read_network  # noqa: E402
+import numpy as np  # noqa: E402
+
+from jitfish.nnue.format import Network, read_network  # noqa: E402
 from tests.nnue.conftest import SAMPLE  # noqa: E402
 from tuning.nnue.__main__ import main  # noqa: E402
 from tuning.nnue.check import check_network  # noqa: E402
@@ -44,6 +46,16 @@ def test_the_exported_integers_agree_with_the_float_model(two_epochs, activation
     assert report.rounding[0] >= -0.01 and report.rounding[1] < report.rounding_bound + 0.01
 
 
+def test_the_check_fails_a_file_whose_output_halves_are_swapped(two_epochs):
+    model = two_epochs[0].model
+    net = quantise(model)
+    hidden = net.hidden
+    swapped = Network(net.feature_weights, net.feature_bias,
+                      np.concatenate((net.output_weights[hidden:], net.output_weights[:hidden])), net.output_bias)
+    report = check_network(model, swapped, SAMPLE, count=100)
+    assert not report.passed and report.worst_ratio > 5
+
+
 def test_a_run_resumes_after_its_last_checkpoint_and_refuses_other_settings(two_epochs, tmp_path):
     run, out_dir = two_epochs
     copy = tmp_path / "run"
@@ -51,7 +63,9 @@ def test_a_run_resumes_after_its_last_checkpoint_and_refuses_other_settings(two_
     for path in out_dir.iterdir():
         (copy / path.name).write_bytes(path.read_bytes())
     resumed = train(SAMPLE, SETTINGS, epochs=3, out_dir=copy, quiet=True)
-    assert resumed.losses[:2] == run.losses and len(resumed.losses) == 3
+    uninterrupted = train(SAMPLE, SETTINGS, epochs=3, out_dir=tmp_path / "fresh", quiet=True)
+    assert resumed.losses == uninterrupted.losses and resumed.losses[:2] == run.losses
+    assert torch.equal(resumed.model.output.weight, uninterrupted.model.output.weight)
     with pytest.raises(ValueError, match="other settings"):
         train(SAMPLE, TrainSettings(hidden=32, batch_size=64), epochs=3, out_dir=copy, quiet=True)
 

@@ -150,6 +150,7 @@ def plot_losses(losses: list[float], path: Path, title: str) -> None:
     axes.plot(range(1, len(losses) + 1), losses, marker="o")
     axes.set_xlabel("epoch")
     axes.set_ylabel("mean squared error (training)")
+    axes.set_yscale("log")
     axes.set_title(title)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
@@ -163,7 +164,7 @@ def train(data: Path, settings: TrainSettings, epochs: int, out_dir: Path, quiet
     digest = file_digest(data)
     run = start_or_resume(settings, out_dir, digest)
     positions = load_positions_cached(data, out_dir)
-    title = f"NNUE {settings.activation} 768x{settings.hidden}x2, {len(positions)} positions"
+    title = f"NNUE (768 -> {settings.hidden}) x 2 -> 1, {settings.activation}, {len(positions)} positions"
     while run.epochs_done < epochs:
         loss = train_epoch(run, positions, quiet)
         run.losses.append(loss)
