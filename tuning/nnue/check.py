@@ -24,6 +24,7 @@ Two comparisons on the same positions, in centipawns for the side to move:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +33,7 @@ import torch
 from jitfish.nnue.format import SCRELU, Network
 from jitfish.nnue.reference import evaluate
 from tuning.datagen.lines import read_data
-from tuning.nnue.data import batch, load_positions
+from tuning.nnue.data import Batch, batch, load_positions
 from tuning.nnue.model import NnueModel, dequantised
 
 CHECK_POSITIONS = 300
@@ -67,10 +68,9 @@ class CheckReport:
 
 
 @torch.no_grad()
-def scores_and_sigmas(model: NnueModel, data: Path, count: int, net: Network) -> tuple[np.ndarray, np.ndarray]:
-    """The model's scores of the first ``count`` positions of ``data`` and the standard deviations of their
-    rounding errors (see the module docstring), both in float64 centipawns."""
-    inputs = batch(load_positions(data, limit=count), np.arange(count))
+def scores_and_sigmas(model: NnueModel, inputs: Batch, net: Network) -> tuple[np.ndarray, np.ndarray]:
+    """The model's scores of the positions in ``inputs`` and the standard deviations of their rounding
+    errors (see the module docstring), both in float64 centipawns."""
     model.eval()
     us, them, offsets = (torch.from_numpy(array) for array in (inputs.us_features, inputs.them_features,
                                                                inputs.offsets))
@@ -90,15 +90,14 @@ def scores_and_sigmas(model: NnueModel, data: Path, count: int, net: Network) ->
 
 def check_network(model: NnueModel, net: Network, data: Path, count: int = CHECK_POSITIONS,
                   sigmas: float = DEFAULT_SIGMAS) -> CheckReport:
-    """Compare ``net`` (exported from ``model``) with the model and with itself as floats on ``data``."""
-    fens = []
-    for fen, _, _ in read_data(data, check_position=False):
-        fens.append(fen)
-        if len(fens) == count:
-            break
+    """Compare ``net`` (exported from ``model``) with the model, and with itself as floats, on the first
+    ``count`` positions of ``data``: the model through the trainer's feature lists, ``net`` through the
+    reference's own reading of each FEN."""
+    fens = [fen for fen, _, _ in islice(read_data(data, check_position=False), count)]
     integer = np.array([evaluate(net, fen) for fen in fens], dtype=np.float64)
-    rounding = scores_and_sigmas(dequantised(net), data, len(fens), net)[0] - integer
-    scores, sigma = scores_and_sigmas(model, data, len(fens), net)
+    inputs = batch(load_positions(data, limit=count), np.arange(len(fens)))
+    rounding = scores_and_sigmas(dequantised(net), inputs, net)[0] - integer
+    scores, sigma = scores_and_sigmas(model, inputs, net)
     quantisation = np.abs(scores - integer)
     bound = 1.0 + (net.scale / (net.qa * net.qb) if net.activation == SCRELU else 0.0)
     return CheckReport(len(fens), (float(rounding.min()), float(rounding.max())), bound,

@@ -31,8 +31,8 @@ class Positions:
     """``n`` positions: the feature lists of both views (flat, with starts), scores and results, all for
     the side to move."""
 
-    us_features: np.ndarray       # int64, every position's list one after the other
-    them_features: np.ndarray     # int64, as long as us_features (both views hold one feature per piece)
+    us_features: np.ndarray       # int16 (768 fits; a million positions keep ~50 MB), every list in a row
+    them_features: np.ndarray     # int16, as long as us_features (both views hold one feature per piece)
     starts: np.ndarray            # int64 [n + 1]: position i's features are [starts[i], starts[i + 1])
     score: np.ndarray             # float32 [n], centipawns, side to move's view
     result: np.ndarray            # float32 [n], 1 win, 0.5 draw, 0 loss for the side to move
@@ -63,7 +63,7 @@ def load_positions(path: str | Path, limit: int | None = None) -> Positions:
     if not scores:
         raise ValueError(f"{path}: no positions")
     counts = np.array([len(features) for features in us_lists], dtype=np.int64)
-    return Positions(np.concatenate(us_lists), np.concatenate(them_lists),
+    return Positions(np.concatenate(us_lists).astype(np.int16), np.concatenate(them_lists).astype(np.int16),
                      np.concatenate(([0], np.cumsum(counts))),
                      np.array(scores, dtype=np.float32), np.array(results, dtype=np.float32))
 
@@ -72,7 +72,7 @@ def load_positions(path: str | Path, limit: int | None = None) -> Positions:
 class Batch:
     """EmbeddingBag inputs for both views, and the labels, of some positions."""
 
-    us_features: np.ndarray
+    us_features: np.ndarray       # int64, as EmbeddingBag wants
     them_features: np.ndarray
     offsets: np.ndarray           # int64 [b]: where each position's list starts in the two arrays
     score: np.ndarray
@@ -82,7 +82,8 @@ class Batch:
 def batch(positions: Positions, rows: np.ndarray) -> Batch:
     counts = np.diff(positions.starts)[rows]
     flat = _flat_rows(positions.starts, counts, rows)
-    return Batch(positions.us_features[flat], positions.them_features[flat], np.cumsum(counts) - counts,
+    return Batch(positions.us_features[flat].astype(np.int64), positions.them_features[flat].astype(np.int64),
+                 np.cumsum(counts) - counts,
                  positions.score[rows], positions.result[rows])
 
 
