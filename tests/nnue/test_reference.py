@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import chess
 import numpy as np
 import pytest
@@ -68,3 +72,12 @@ def test_extreme_weights_do_not_overflow():
     start = chess.Board()
     assert accumulator(net, active_features(start)[0]).tolist() == [33 * 32767] * 4
     assert evaluate(net, start) == ((255 ** 2 * 32767 * 8) // 255 + 2 ** 31 - 1) * 400 // (255 * 64)
+
+
+def test_the_nnue_package_imports_neither_numba_nor_torch():
+    code = ("import sys, jitfish.nnue.reference, jitfish.nnue.format, tuning.nnue.data; "
+            "print(sorted(m for m in ('numba', 'torch') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
