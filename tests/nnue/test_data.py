@@ -9,7 +9,7 @@ import numpy as np
 from jitfish.nnue.reference import ordered_features
 from tests.nnue.conftest import SAMPLE
 from tuning.datagen.lines import read_data
-from tuning.nnue.data import batch, batches, epoch_order, load_positions, load_positions_cached
+from tuning.nnue.data import batch, batches, epoch_order, load_positions, load_positions_cached, split
 
 WHITE_TO_MOVE = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
 BLACK_TO_MOVE = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"
@@ -44,9 +44,15 @@ def test_batches_cover_the_sample_once_in_an_order_fixed_by_seed_and_epoch(tmp_p
     assert np.array_equal(cached.us_features, positions.us_features)
     assert np.array_equal(epoch_order(3000, 1, 2), epoch_order(3000, 1, 2))
     assert not np.array_equal(epoch_order(3000, 1, 2), epoch_order(3000, 1, 3))
-    sizes = [len(inputs.score) for inputs in batches(positions, 1024, seed=1, epoch=0)]
+    sizes = [len(inputs.score) for inputs in batches(positions, np.arange(3000), 1024, seed=1, epoch=0)]
     assert sizes == [1024, 1024, 952]
     fens = [fen for fen, _, _ in read_data(SAMPLE, check_position=False)]
     us, them = ordered_features(fens[epoch_order(3000, 1, 0)[0]])
-    head = next(batches(positions, 1, seed=1, epoch=0))
+    head = next(batches(positions, np.arange(3000), 1, seed=1, epoch=0))
     assert head.us_features.tolist() == us.tolist() and head.them_features.tolist() == them.tolist()
+
+
+def test_the_validation_positions_are_the_files_last():
+    training, validation = split(10, 0.2)
+    assert training.tolist() == list(range(8)) and validation.tolist() == [8, 9]
+    assert len(split(10, 0.0)[1]) == 0

@@ -15,7 +15,7 @@ from tuning.nnue.check import check_network  # noqa: E402
 from tuning.nnue.model import quantise  # noqa: E402
 from tuning.nnue.train import TrainSettings, train  # noqa: E402
 
-SETTINGS = TrainSettings(hidden=16, batch_size=64, lr=3e-3, seed=2)
+SETTINGS = TrainSettings(hidden=16, batch_size=64, lr=3e-3, validation=0.1, seed=2)
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +28,7 @@ def two_epochs(tmp_path_factory):
 def test_two_epochs_lower_the_loss_and_leave_checkpoints_and_a_plot(two_epochs):
     run, out_dir = two_epochs
     assert len(run.losses) == 2 and run.losses[1] < run.losses[0]
+    assert len(run.validation_losses) == 2 and run.validation_losses[1] < run.validation_losses[0]
     assert sorted(path.name for path in out_dir.glob("epoch-*.pt")) == ["epoch-0001.pt", "epoch-0002.pt"]
     assert (out_dir / "loss.png").stat().st_size > 0
 

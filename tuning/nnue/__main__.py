@@ -25,7 +25,7 @@ except ImportError:   # the training extra is optional: say what to install rath
 from jitfish.nnue.format import ACTIVATION_NAMES, DEFAULT_QA, DEFAULT_QB, write_network
 from tuning.nnue.check import CHECK_POSITIONS, DEFAULT_SIGMAS, check_network
 from tuning.nnue.model import NnueModel, quantise
-from tuning.nnue.train import TrainSettings, default_out_dir, last_checkpoint, load_run, train
+from tuning.nnue.train import Run, TrainSettings, default_out_dir, last_checkpoint, load_run, train
 
 NETWORK_NAME = "network.nnue"
 
@@ -67,6 +67,8 @@ def parser() -> argparse.ArgumentParser:
                      help="centipawns per unit of the sigmoid that turns scores into expected results")
     fit.add_argument("--scale", type=_positive(int), default=defaults.scale,
                      help="centipawns per unit of the network's output (stored in the file)")
+    fit.add_argument("--validation", type=float, default=defaults.validation,
+                     help="share of positions, the file's last (whole games), held out to measure the loss on")
     fit.add_argument("--seed", type=int, default=defaults.seed)
     fit.add_argument("--out", type=Path, help="checkpoints, loss.png and network.nnue "
                                               "(default ~/.cache/jitfish/nnue/DATA-ACTIVATIONHIDDEN-seedS)")
@@ -97,15 +99,20 @@ def export_and_check(model: NnueModel, scale: int, output: Path, data: Path | No
 def run_train(args: argparse.Namespace) -> int:
     if not 0.0 <= args.blend <= 1.0:
         raise ValueError(f"--blend must be in [0, 1], not {args.blend}")
+    if not 0.0 <= args.validation < 1.0:
+        raise ValueError(f"--validation must be in [0, 1), not {args.validation}")
     if args.threads:
         torch.set_num_threads(args.threads)
     settings = TrainSettings(hidden=args.hidden, activation=args.activation, batch_size=args.batch_size,
                              lr=args.lr, blend=args.blend, wdl_scale=args.wdl_scale, scale=args.scale,
-                             seed=args.seed)
+                             validation=args.validation, seed=args.seed)
     out_dir = args.out or default_out_dir(args.data, settings)
 
-    def report(epoch: int, loss: float) -> None:
-        print(f"epoch {epoch:4d}  loss {loss:.6f}", flush=True)
+    def report(run: Run) -> None:
+        line = f"epoch {run.epochs_done:4d}  loss {run.losses[-1]:.6f}"
+        if run.validation_losses:
+            line += f"  validation {run.validation_losses[-1]:.6f}"
+        print(line, flush=True)
 
     run = train(args.data, settings, args.epochs, out_dir, quiet=args.quiet, report=report)
     print(f"{run.epochs_done} epochs in {out_dir} (loss per epoch: {out_dir / 'loss.png'})")

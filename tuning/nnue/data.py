@@ -92,11 +92,21 @@ def epoch_order(size: int, seed: int, epoch: int) -> np.ndarray:
     return np.random.default_rng([seed, epoch]).permutation(size)
 
 
-def batches(positions: Positions, batch_size: int, seed: int, epoch: int) -> Iterator[Batch]:
-    """The epoch's batches, in its seeded order; the last one may be smaller."""
-    order = epoch_order(len(positions), seed, epoch)
+def batches(positions: Positions, rows: np.ndarray, batch_size: int, seed: int | None = None,
+            epoch: int = 0) -> Iterator[Batch]:
+    """The batches of ``rows``, shuffled by seed and epoch (in order with no seed); the last may be smaller."""
+    order = rows if seed is None else rows[epoch_order(len(rows), seed, epoch)]
     for first in range(0, len(order), batch_size):
         yield batch(positions, order[first:first + batch_size])
+
+
+def split(size: int, validation: float) -> tuple[np.ndarray, np.ndarray]:
+    """Training and validation rows: the last ``validation`` share of the file is held out.  Data files
+    are written game by game, so this keeps each game on one side (a game's positions are near copies)."""
+    held_out = int(round(validation * size))
+    if held_out >= size:
+        raise ValueError(f"--validation {validation} leaves no training positions out of {size}")
+    return np.arange(size - held_out), np.arange(size - held_out, size)
 
 
 def file_digest(path: str | Path) -> str:
