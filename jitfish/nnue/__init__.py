@@ -1,0 +1,9 @@
+"""NNUE evaluation, groundwork: the features, the network file and the integer reference inference.
+
+The network is 768 -> N -> 1 with the feature transformer shared by both perspectives: each side's
+accumulator is the biases plus the weights of its active features (:mod:`features`), the two are
+activated (clipped ReLU, or squared clipped ReLU) and concatenated side to move first, and one output
+neuron gives the score in centipawns for the side to move.  :mod:`format` reads and writes the
+quantised file; :mod:`reference` is the NumPy inference that defines the integer arithmetic.  The
+engine's search does not use a network yet.  Nothing here imports Numba.
+"""

@@ -1,0 +1,58 @@
+"""The trainer's data: feature lists in the side to move's order, labels in its view, seeded batches."""
+
+from __future__ import annotations
+
+import gzip
+
+import numpy as np
+
+from jitfish.nnue.reference import ordered_features
+from tests.nnue.conftest import SAMPLE
+from tuning.datagen.lines import read_data
+from tuning.nnue.data import batch, batches, epoch_order, load_positions, load_positions_cached, split
+
+WHITE_TO_MOVE = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+BLACK_TO_MOVE = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"
+
+
+def write_lines(path, lines):
+    with gzip.open(path, "wt") as handle:
+        handle.write("".join(line + "\n" for line in lines))
+
+
+def test_labels_are_turned_to_the_side_to_move(tmp_path):
+    path = tmp_path / "d.gz"
+    write_lines(path, [f"{WHITE_TO_MOVE} | 120 | 1.0", f"{BLACK_TO_MOVE} | 120 | 1.0", f"{BLACK_TO_MOVE} | -7 | 0.5"])
+    positions = load_positions(path)
+    assert positions.score.tolist() == [120, -120, 7]
+    assert positions.result.tolist() == [1.0, 0.0, 0.5]
+
+
+def test_a_batch_holds_each_positions_features_side_to_move_first(tmp_path):
+    path = tmp_path / "d.gz"
+    write_lines(path, [f"{WHITE_TO_MOVE} | 0 | 0.5", f"{BLACK_TO_MOVE} | 0 | 0.5"])
+    inputs = batch(load_positions(path), np.array([1, 0]))
+    assert inputs.offsets.tolist() == [0, 3]
+    assert inputs.us_features.tolist() == [324, 632, 764, 192, 324, 764]     # black's view, then white's
+    assert inputs.them_features.tolist() == [192, 324, 764, 324, 632, 764]
+
+
+def test_batches_cover_the_sample_once_in_an_order_fixed_by_seed_and_epoch(tmp_path):
+    positions = load_positions_cached(SAMPLE, tmp_path)
+    assert len(positions) == 3000 and list(tmp_path.glob("positions-*.npz"))
+    cached = load_positions_cached(SAMPLE, tmp_path)
+    assert np.array_equal(cached.us_features, positions.us_features)
+    assert np.array_equal(epoch_order(3000, 1, 2), epoch_order(3000, 1, 2))
+    assert not np.array_equal(epoch_order(3000, 1, 2), epoch_order(3000, 1, 3))
+    sizes = [len(inputs.score) for inputs in batches(positions, np.arange(3000), 1024, seed=1, epoch=0)]
+    assert sizes == [1024, 1024, 952]
+    fens = [fen for fen, _, _ in read_data(SAMPLE, check_position=False)]
+    us, them = ordered_features(fens[epoch_order(3000, 1, 0)[0]])
+    head = next(batches(positions, np.arange(3000), 1, seed=1, epoch=0))
+    assert head.us_features.tolist() == us.tolist() and head.them_features.tolist() == them.tolist()
+
+
+def test_the_validation_positions_are_the_files_last():
+    training, validation = split(10, 0.2)
+    assert training.tolist() == list(range(8)) and validation.tolist() == [8, 9]
+    assert len(split(10, 0.0)[1]) == 0

@@ -1,0 +1,79 @@
+"""Training, resuming, export and the float-versus-integer check on the 3,000-line sample (needs PyTorch)."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import numpy as np  # noqa: E402
+
+from jitfish.nnue.format import Network, read_network  # noqa: E402
+from tests.nnue.conftest import SAMPLE  # noqa: E402
+from tuning.nnue.__main__ import main  # noqa: E402
+from tuning.nnue.check import check_network  # noqa: E402
+from tuning.nnue.model import quantise  # noqa: E402
+from tuning.nnue.train import TrainSettings, train  # noqa: E402
+
+SETTINGS = TrainSettings(hidden=16, batch_size=64, lr=3e-3, validation=0.1, seed=2)
+
+
+@pytest.fixture(scope="module")
+def two_epochs(tmp_path_factory):
+    torch.set_num_threads(1)
+    out_dir = tmp_path_factory.mktemp("run")
+    return train(SAMPLE, SETTINGS, epochs=2, out_dir=out_dir, quiet=True), out_dir
+
+
+def test_two_epochs_lower_the_loss_and_leave_checkpoints_and_a_plot(two_epochs):
+    run, out_dir = two_epochs
+    assert len(run.losses) == 2 and run.losses[1] < run.losses[0]
+    assert len(run.validation_losses) == 2 and run.validation_losses[1] < run.validation_losses[0]
+    assert sorted(path.name for path in out_dir.glob("epoch-*.pt")) == ["epoch-0001.pt", "epoch-0002.pt"]
+    assert (out_dir / "loss.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("activation", ["crelu", "screlu"])
+def test_the_exported_integers_agree_with_the_float_model(two_epochs, activation):
+    run, _ = two_epochs
+    model = run.model
+    if activation == "screlu":   # the same weights through the other activation
+        model.activation = "screlu"
+    try:
+        report = check_network(model, quantise(model), SAMPLE, count=200)
+    finally:
+        model.activation = "crelu"
+    assert report.passed, report.summary()
+    assert report.rounding[0] >= -0.01 and report.rounding[1] < report.rounding_bound + 0.01
+
+
+def test_the_check_fails_a_file_whose_output_halves_are_swapped(two_epochs):
+    model = two_epochs[0].model
+    net = quantise(model)
+    hidden = net.hidden
+    swapped = Network(net.feature_weights, net.feature_bias,
+                      np.concatenate((net.output_weights[hidden:], net.output_weights[:hidden])), net.output_bias)
+    report = check_network(model, swapped, SAMPLE, count=100)
+    assert not report.passed and report.worst_ratio > 5
+
+
+def test_a_run_resumes_after_its_last_checkpoint_and_refuses_other_settings(two_epochs, tmp_path):
+    run, out_dir = two_epochs
+    copy = tmp_path / "run"
+    copy.mkdir()
+    for path in out_dir.iterdir():
+        (copy / path.name).write_bytes(path.read_bytes())
+    resumed = train(SAMPLE, SETTINGS, epochs=3, out_dir=copy, quiet=True)
+    uninterrupted = train(SAMPLE, SETTINGS, epochs=3, out_dir=tmp_path / "fresh", quiet=True)
+    assert resumed.losses == uninterrupted.losses and resumed.losses[:2] == run.losses
+    assert torch.equal(resumed.model.output.weight, uninterrupted.model.output.weight)
+    with pytest.raises(ValueError, match="other settings"):
+        train(SAMPLE, TrainSettings(hidden=32, batch_size=64), epochs=3, out_dir=copy, quiet=True)
+
+
+def test_export_writes_a_file_that_reads_back_and_passes_the_check(two_epochs, tmp_path, capsys):
+    _, out_dir = two_epochs
+    output = tmp_path / "net.nnue"
+    assert main(["export", str(out_dir), "--output", str(output), "--check", str(SAMPLE), "--positions", "100"]) == 0
+    assert read_network(output).hidden == 16
+    assert "check passed on 100 positions" in capsys.readouterr().out

@@ -1,0 +1,142 @@
+"""``python -m tuning.nnue train DATA``: train a network; ``python -m tuning.nnue export RUN``: write its file.
+
+    python -m tuning.nnue train data.gz --hidden 128 --epochs 20 --seed 1      # ~/.cache/jitfish/nnue/...
+    python -m tuning.nnue train data.gz --epochs 30 --seed 1                   # the same run, extended
+    python -m tuning.nnue export ~/.cache/jitfish/nnue/data-crelu128-seed1 --output net.nnue --check data.gz
+
+``train`` ends by exporting the last epoch to ``DIR/network.nnue`` and checking it on the data's first
+positions; ``export`` takes a run's folder (its last checkpoint) or one checkpoint.  Exit status: 0, 1 if
+the check fails, 2 for bad input.  Needs PyTorch: ``pip install -e .[train]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Callable, Sequence
+
+try:
+    import torch
+except ImportError:   # the training extra is optional: say what to install rather than show a traceback
+    sys.exit("error: training needs PyTorch: pip install -e .[train] "
+             "(the CPU build: pip install torch --index-url https://download.pytorch.org/whl/cpu)")
+
+from jitfish.nnue.format import ACTIVATION_NAMES, DEFAULT_QA, DEFAULT_QB, write_network
+from tuning.nnue.check import CHECK_POSITIONS, DEFAULT_SIGMAS, check_network
+from tuning.nnue.model import NnueModel, quantise
+from tuning.nnue.train import Run, TrainSettings, default_out_dir, last_checkpoint, load_run, train
+
+NETWORK_NAME = "network.nnue"
+
+
+def _positive(kind: type) -> Callable[[str], int | float]:
+    def parse(text: str) -> int | float:
+        value = kind(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+        return value
+    return parse
+
+
+def _check_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--positions", type=_positive(int), default=CHECK_POSITIONS,
+                        help=f"positions the check compares (default {CHECK_POSITIONS})")
+    parser.add_argument("--sigmas", type=_positive(float), default=DEFAULT_SIGMAS,
+                        help="most standard deviations of its rounding error a position's integer score may "
+                             f"differ from the float one by (default {DEFAULT_SIGMAS:g})")
+
+
+def parser() -> argparse.ArgumentParser:
+    defaults = TrainSettings()
+    main = argparse.ArgumentParser(prog="python -m tuning.nnue", description=__doc__.split("\n\n")[0],
+                                   formatter_class=argparse.RawDescriptionHelpFormatter,
+                                   epilog=__doc__.split("\n\n", 1)[1])
+    commands = main.add_subparsers(dest="command", required=True)
+
+    fit = commands.add_parser("train", help="train (or resume) a network on FEN | score | result data")
+    fit.add_argument("data", type=Path, help="gzip lines 'FEN | score | result' (python -m tuning.datagen)")
+    fit.add_argument("--hidden", type=_positive(int), default=defaults.hidden, help="hidden neurons (128 or 256)")
+    fit.add_argument("--activation", choices=ACTIVATION_NAMES, default=defaults.activation)
+    fit.add_argument("--epochs", type=_positive(int), default=10, help="train until this many epochs are done")
+    fit.add_argument("--batch-size", type=_positive(int), default=defaults.batch_size)
+    fit.add_argument("--lr", type=_positive(float), default=defaults.lr, help="Adam's step size")
+    fit.add_argument("--blend", type=float, default=defaults.blend,
+                     help=f"weight of the search score in the target, 0 (results only) to 1 (default {defaults.blend})")
+    fit.add_argument("--wdl-scale", type=_positive(float), default=defaults.wdl_scale,
+                     help="centipawns per unit of the sigmoid that turns scores into expected results")
+    fit.add_argument("--scale", type=_positive(int), default=defaults.scale,
+                     help="centipawns per unit of the network's output (stored in the file)")
+    fit.add_argument("--validation", type=float, default=defaults.validation,
+                     help="share of positions, the file's last (whole games), held out to measure the loss on")
+    fit.add_argument("--seed", type=int, default=defaults.seed)
+    fit.add_argument("--out", type=Path, help="checkpoints, loss.png and network.nnue "
+                                              "(default ~/.cache/jitfish/nnue/DATA-ACTIVATIONHIDDEN-seedS)")
+    fit.add_argument("--threads", type=_positive(int), help="PyTorch threads (default: PyTorch's choice)")
+    fit.add_argument("--quiet", action="store_true", help="no progress bar")
+    _check_options(fit)
+
+    export = commands.add_parser("export", help="quantise a run's last checkpoint (or one checkpoint) to a file")
+    export.add_argument("run", type=Path, help="a run's folder or one epoch-NNNN.pt")
+    export.add_argument("--output", type=Path, required=True, help="the .nnue file to write")
+    export.add_argument("--check", type=Path, metavar="DATA", help="compare float and integer on DATA's positions")
+    _check_options(export)
+    return main
+
+
+def export_and_check(model: NnueModel, scale: int, output: Path, data: Path | None, positions: int,
+                     sigmas: float) -> int:
+    net = quantise(model, DEFAULT_QA, DEFAULT_QB, scale)
+    write_network(output, net)
+    print(f"wrote {output} ({net.activation_name}, hidden {net.hidden}, QA {net.qa}, QB {net.qb}, scale {net.scale})")
+    if data is None:
+        return 0
+    report = check_network(model, net, data, positions, sigmas)
+    print(report.summary())
+    return 0 if report.passed else 1
+
+
+def run_train(args: argparse.Namespace) -> int:
+    if not 0.0 <= args.blend <= 1.0:
+        raise ValueError(f"--blend must be in [0, 1], not {args.blend}")
+    if not 0.0 <= args.validation < 1.0:
+        raise ValueError(f"--validation must be in [0, 1), not {args.validation}")
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    settings = TrainSettings(hidden=args.hidden, activation=args.activation, batch_size=args.batch_size,
+                             lr=args.lr, blend=args.blend, wdl_scale=args.wdl_scale, scale=args.scale,
+                             validation=args.validation, seed=args.seed)
+    out_dir = args.out or default_out_dir(args.data, settings)
+
+    def report(run: Run) -> None:
+        line = f"epoch {run.epochs_done:4d}  loss {run.losses[-1]:.6f}"
+        if run.validation_losses:
+            line += f"  validation {run.validation_losses[-1]:.6f}"
+        print(line, flush=True)
+
+    run = train(args.data, settings, args.epochs, out_dir, quiet=args.quiet, report=report)
+    print(f"{run.epochs_done} epochs in {out_dir} (loss per epoch: {out_dir / 'loss.png'})")
+    return export_and_check(run.model, settings.scale, out_dir / NETWORK_NAME, args.data, args.positions,
+                            args.sigmas)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    checkpoint = last_checkpoint(args.run) if args.run.is_dir() else args.run
+    if checkpoint is None:
+        raise ValueError(f"{args.run} holds no checkpoint")
+    run, _ = load_run(checkpoint)
+    print(f"{checkpoint}: epoch {run.epochs_done}, loss {run.losses[-1]:.6f}")
+    return export_and_check(run.model, run.settings.scale, args.output, args.check, args.positions, args.sigmas)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return run_train(args) if args.command == "train" else run_export(args)
+    except (OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+"""Training: Adam on a blended target, weight clipping, a checkpoint per epoch, resuming from the last one.
+
+The model's score of a position is ``y * scale`` centipawns for the side to move (:mod:`tuning.nnue.model`);
+the loss is the mean squared error between ``sigmoid(y * scale / wdl_scale)`` and the target::
+
+    target = blend * sigmoid(score / wdl_scale) + (1 - blend) * result
+
+(score and result in the side to move's view, :mod:`tuning.nnue.data`).  After each optimiser step the
+weights are clipped (``WEIGHT_CLIP``) so that they quantise into int16.  With ``validation`` the file's
+last positions are held out and their loss is measured after each epoch.  After each epoch the run writes
+``DIR/epoch-NNNN.pt`` (model, optimiser, settings, the data's digest, losses) and ``DIR/loss.png``.  Run
+again with the same settings and data, it continues after its last checkpoint (``--epochs`` may be
+raised to extend it); other settings or other data are refused rather than mixed into one network.  The
+same data, settings and seed give the same network (one thread; with more, float sums may differ in
+their last bits).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from jitfish.jit import cache_root
+from jitfish.nnue.format import DEFAULT_SCALE
+from tuning.nnue.data import Batch, Positions, batches, file_digest, load_positions_cached, split
+from tuning.nnue.model import NnueModel
+
+CHECKPOINT_GLOB = "epoch-*.pt"
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    hidden: int = 128
+    activation: str = "crelu"
+    batch_size: int = 4096
+    lr: float = 1e-3
+    blend: float = 0.5            # weight of the search's score in the target, 0 (results only) to 1
+    wdl_scale: float = 400.0      # centipawns per unit of the sigmoid's argument
+    scale: int = DEFAULT_SCALE    # centipawns per unit of the model's output (stored in the file)
+    validation: float = 0.0       # share of positions, the file's last, held out to measure the loss on
+    seed: int = 1
+
+
+@dataclass
+class Run:
+    settings: TrainSettings
+    model: NnueModel
+    optimiser: torch.optim.Optimizer
+    losses: list[float]           # mean training loss of each finished epoch
+    validation_losses: list[float]
+
+    @property
+    def epochs_done(self) -> int:
+        return len(self.losses)
+
+
+def default_out_dir(data: Path, settings: TrainSettings) -> Path:
+    """Where a run writes unless told: the user's Jitfish cache, never the repository."""
+    name = data.name.split(".")[0]
+    return cache_root() / "nnue" / f"{name}-{settings.activation}{settings.hidden}-seed{settings.seed}"
+
+
+def checkpoint_path(out_dir: Path, epoch: int) -> Path:
+    return out_dir / f"epoch-{epoch:04d}.pt"
+
+
+def last_checkpoint(out_dir: Path) -> Path | None:
+    checkpoints = sorted(out_dir.glob(CHECKPOINT_GLOB))
+    return checkpoints[-1] if checkpoints else None
+
+
+def new_run(settings: TrainSettings) -> Run:
+    torch.manual_seed(settings.seed)
+    model = NnueModel(settings.hidden, settings.activation)
+    return Run(settings, model, torch.optim.Adam(model.parameters(), lr=settings.lr), [], [])
+
+
+def load_run(path: Path) -> tuple[Run, str]:
+    """The run saved in checkpoint ``path``, and the digest of the data it was trained on."""
+    saved = torch.load(path, map_location="cpu", weights_only=False)
+    run = new_run(TrainSettings(**saved["settings"]))
+    run.model.load_state_dict(saved["model"])
+    run.optimiser.load_state_dict(saved["optimiser"])
+    run.losses = list(saved["losses"])
+    run.validation_losses = list(saved["validation_losses"])
+    return run, saved["data_digest"]
+
+
+def save_run(run: Run, out_dir: Path, data_digest: str) -> Path:
+    path = checkpoint_path(out_dir, run.epochs_done)
+    temporary = path.with_name(path.name + ".tmp")
+    torch.save({"settings": dataclasses.asdict(run.settings), "model": run.model.state_dict(),
+                "optimiser": run.optimiser.state_dict(), "losses": run.losses, "validation_losses": run.validation_losses,
+                "data_digest": data_digest},
+               temporary)
+    temporary.replace(path)
+    return path
+
+
+def start_or_resume(settings: TrainSettings, out_dir: Path, data_digest: str) -> Run:
+    """A new run, or the one in ``out_dir`` if it has the same settings and data (``ValueError`` if not)."""
+    checkpoint = last_checkpoint(out_dir)
+    if checkpoint is None:
+        return new_run(settings)
+    run, digest = load_run(checkpoint)
+    if run.settings != settings:
+        raise ValueError(f"{out_dir} holds a run with other settings ({run.settings}): "
+                         "use another --out or the same options")
+    if digest != data_digest:
+        raise ValueError(f"{out_dir} holds a run on other data (digest {digest}, this file's {data_digest})")
+    return run
+
+
+def targets(settings: TrainSettings, inputs: Batch) -> torch.Tensor:
+    score = torch.sigmoid(torch.from_numpy(inputs.score) / settings.wdl_scale)
+    return settings.blend * score + (1.0 - settings.blend) * torch.from_numpy(inputs.result)
+
+
+def loss(settings: TrainSettings, model: NnueModel, inputs: Batch) -> torch.Tensor:
+    y = model(torch.from_numpy(inputs.us_features), torch.from_numpy(inputs.them_features),
+              torch.from_numpy(inputs.offsets))
+    prediction = torch.sigmoid(y * (settings.scale / settings.wdl_scale))
+    return torch.mean((prediction - targets(settings, inputs)) ** 2)
+
+
+def train_epoch(run: Run, positions: Positions, rows: np.ndarray, quiet: bool) -> float:
+    """One pass over ``rows`` in the epoch's seeded order; the mean loss over its batches."""
+    settings, model = run.settings, run.model
+    model.train()
+    total, done = 0.0, 0
+    progress = tqdm(total=len(rows), unit="pos", unit_scale=True, disable=quiet, desc=f"epoch {run.epochs_done + 1}")
+    for inputs in batches(positions, rows, settings.batch_size, settings.seed, run.epochs_done):
+        batch_loss = loss(settings, model, inputs)
+        run.optimiser.zero_grad()
+        batch_loss.backward()
+        run.optimiser.step()
+        model.clip_weights()
+        total += batch_loss.item() * len(inputs.score)
+        done += len(inputs.score)
+        progress.update(len(inputs.score))
+        progress.set_postfix(loss=f"{total / done:.5f}")
+    progress.close()
+    return total / len(rows)
+
+
+@torch.no_grad()
+def mean_loss(run: Run, positions: Positions, rows: np.ndarray) -> float:
+    run.model.eval()
+    total = sum(loss(run.settings, run.model, inputs).item() * len(inputs.score)
+                for inputs in batches(positions, rows, run.settings.batch_size))
+    return total / len(rows)
+
+
+def plot_losses(run: Run, path: Path, title: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    figure, axes = plt.subplots(figsize=(6, 4))
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    epochs = range(1, run.epochs_done + 1)
+    axes.plot(epochs, run.losses, marker="o", label="training")
+    if run.validation_losses:
+        axes.plot(epochs, run.validation_losses, marker="o", label="validation")
+    axes.set_xlabel("epoch")
+    axes.set_ylabel("mean squared error")
+    axes.set_yscale("log")
+    axes.set_title(title)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def train(data: Path, settings: TrainSettings, epochs: int, out_dir: Path, quiet: bool = False,
+          report: Callable[[Run], None] | None = None) -> Run:
+    """Train (or resume) up to ``epochs`` epochs, checkpointing and plotting after each one."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    digest = file_digest(data)
+    run = start_or_resume(settings, out_dir, digest)
+    positions = load_positions_cached(data, out_dir)
+    training, validation = split(len(positions), settings.validation)
+    title = f"NNUE (768 -> {settings.hidden}) x 2 -> 1, {settings.activation}, {len(training)} positions"
+    while run.epochs_done < epochs:
+        run.losses.append(train_epoch(run, positions, training, quiet))
+        if len(validation):
+            run.validation_losses.append(mean_loss(run, positions, validation))
+        save_run(run, out_dir, digest)
+        plot_losses(run, out_dir / "loss.png", title)
+        if report is not None:
+            report(run)
+    return run
+
