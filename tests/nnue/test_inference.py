@@ -160,7 +160,7 @@ def test_accumulators_are_int16():
 
 
 def uniform_network(weight: int) -> Network:
-    return Network(np.full((768, 4), weight), np.zeros(4, dtype=np.int16), np.ones(8, dtype=np.int16), output_bias=0)
+    return Network(np.full((768, 4), weight), [0, 0, 0, 0], np.ones(8, dtype=np.int16), output_bias=0)
 
 
 def test_a_network_at_the_int16_limit_is_exact_in_a_full_position():
@@ -177,7 +177,8 @@ def test_a_network_that_could_overflow_int16_is_refused():
     with pytest.raises(ValueError, match="too large for int16"):
         kernel_network(uniform_network(1024))        # 32 * 1024 = 32,768
     with pytest.raises(ValueError, match="too large for int16"):
-        kernel_network(Network(np.ones((768, 2), dtype=np.int16), [0, 32767], [1, 1, 1, 1], output_bias=0))   # bias + 32 * 1
+        large_bias = Network(np.ones((768, 2), dtype=np.int16), [0, 32767], [1, 1, 1, 1], output_bias=0)
+        kernel_network(large_bias)                   # 32,767 + 32 * 1
 
 
 def test_the_trainers_clipped_weights_always_fit():
