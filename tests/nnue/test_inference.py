@@ -57,7 +57,7 @@ def test_every_sample_position_scores_as_the_reference(every_sample_position, ac
 
 @pytest.mark.parametrize("activation, output_bias, turn, expected", [
     (CRELU, -1000, "w", -13),   # -12.33 floored (C's truncating division gives -12)
-    (SCRELU, 1000, "b", 13),    # step 3 floors -110719 / 255 to -435 (C: -434)
+    (SCRELU, 475, "b", 0),      # step 3 floors -110719 / 255 to -435: 40 * 400 // 16320 = 0 (C: -434 gives 1)
 ])
 def test_negative_values_are_floored_as_in_the_reference(activation, output_bias, turn, expected):
     assert evaluate(hand_built(activation, output_bias), ROOK_ENDING.format(turn)) == expected
