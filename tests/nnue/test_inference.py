@@ -184,3 +184,10 @@ def test_a_network_that_could_overflow_int16_is_refused():
 def test_the_trainers_clipped_weights_always_fit():
     assert accumulator_bound(uniform_network(505)) == 32 * 505
     assert accumulator_bound(Network(np.full((768, 1), -505), [-505], [1, 1], output_bias=0)) == 33 * 505
+
+
+def test_the_kernel_cache_key_digests_the_inference_sources():
+    """The search will call these kernels: editing them (or the feature constants) must invalidate its cache."""
+    from jitfish.jit import KERNEL_SOURCES, PACKAGE_DIR
+    for name in ("nnue/features.py", "nnue/inference.py"):
+        assert name in KERNEL_SOURCES and (PACKAGE_DIR / name).is_file()
