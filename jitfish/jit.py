@@ -32,8 +32,10 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 # lesson should not cost every user of the engine a cold compile.  Its kernels
 # all live in one file (``teach/kernels.py``), so Numba's own check (a cached
 # function is recompiled when its file changes) covers them; what they call in
-# ``board`` and ``eval`` is digested here.
-KERNEL_SOURCES = ("jit.py", "types.py", "board", "search", "eval")
+# ``board`` and ``eval`` is digested here.  Of ``nnue`` only the two files
+# kernels read are digested (the inference kernels and the feature constants
+# they compile in), so that editing the trainer's NumPy code costs nothing.
+KERNEL_SOURCES = ("jit.py", "types.py", "board", "search", "eval", "nnue/features.py", "nnue/inference.py")
 
 
 def source_digest() -> str:

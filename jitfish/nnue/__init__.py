@@ -4,6 +4,7 @@ The network is 768 -> N -> 1 with the feature transformer shared by both perspec
 accumulator is the biases plus the weights of its active features (:mod:`features`), the two are
 activated (clipped ReLU, or squared clipped ReLU) and concatenated side to move first, and one output
 neuron gives the score in centipawns for the side to move.  :mod:`format` reads and writes the
-quantised file; :mod:`reference` is the NumPy inference that defines the integer arithmetic.  The
-engine's search does not use a network yet.  Nothing here imports Numba.
+quantised file; :mod:`reference` is the NumPy inference that defines the integer arithmetic, and
+:mod:`inference` the Numba kernels that compute it on the engine's arrays.  The engine's search does not
+use a network yet.  Only :mod:`inference` imports Numba (the trainer's modules do not).
 """

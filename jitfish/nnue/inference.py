@@ -1,0 +1,164 @@
+"""NNUE inference in compiled code: the kernels the search will call, bit-identical to :mod:`reference`.
+
+The arithmetic is the one :mod:`jitfish.nnue.reference` defines; the kernels here only compute it on the
+engine's arrays (the piece bitboards ``bbs[colour * 6 + piece_type]``) with the network's arrays passed in
+as arguments (never module globals: Numba would freeze them into the machine code).
+
+* :func:`feature_index` is :func:`jitfish.nnue.features.feature_index` for kernels.
+* :func:`refresh_accumulator` builds one perspective's accumulator from scratch; :func:`add_feature` and
+  :func:`sub_feature` change it by one weight row, the incremental update of make/unmake (a quiet move is
+  one sub and one add per perspective, a capture one more sub, castling two pairs, a promotion a pawn sub
+  and a piece add).  They are plain loops over the hidden size, which LLVM vectorises.
+* :func:`evaluate_accumulators` is steps 2-4 of the formula; :func:`nnue_evaluate` refreshes both
+  perspectives and evaluates, for tests and the ``eval`` command (the search will keep its accumulators).
+
+Accumulators are ``int16``.  The reference accumulates in int32, which is exact for any int16 weights;
+int16 is exact whenever the true value of every neuron fits in int16, because the updates are additions
+modulo 2^16 and the true value is then the only int16 congruent to it (an overflow half way through a
+refresh or an update is harmless).  A position holds at most 32 pieces (the FEN parser refuses more than
+16 a side), so the value of neuron ``i`` is at most ``|B[i]|`` plus its 32 largest ``|W[f, i]|``:
+:func:`accumulator_bound`.  The trainer clips every weight to 1.98 (505 after quantisation), so its
+networks stay below 33 * 505 = 16,665, half the int16 range.  ``int16`` halves the memory of the stack of
+accumulators the search will keep (two rows of N per ply) and doubles the lanes of each vector add;
+:func:`kernel_network` refuses, with a ``ValueError``, a network whose bound exceeds int16 instead of
+evaluating it wrongly.
+
+Evaluation works in int64, as the reference: the activated values are clipped to ``[0, QA]`` and QA is a
+header field (up to 65535), so squares and their sums need 64 bits.  Numba's ``//`` on signed integers
+floors like Python's, which step 4 needs on negative scores.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from jitfish.board.bitops import lsb, pop_lsb
+from jitfish.board.board import Board
+from jitfish.board.squares import BLACK, EMPTY, PIECE_TYPE_COUNT, WHITE
+from jitfish.jit import kernel
+from jitfish.nnue.features import SQUARE_COUNT, VERTICAL_FLIP
+from jitfish.nnue.format import SCRELU, Network
+
+ACCUMULATOR_DTYPE = np.int16
+ACCUMULATOR_LIMIT = int(np.iinfo(ACCUMULATOR_DTYPE).max)
+MAX_PIECES = 32             # the most pieces a position can hold (16 a side): active features per view
+RELATION_STRIDE = PIECE_TYPE_COUNT * SQUARE_COUNT   # 384: the opponent's pieces start here
+
+
+@kernel(hot=True, inline=True)
+def feature_index(perspective, colour, piece_type, square):
+    """The feature of a ``colour`` piece of ``piece_type`` on ``square`` seen from ``perspective``:
+    black's view swaps the colours and flips the square vertically (:mod:`jitfish.nnue.features`)."""
+    relation = colour ^ perspective
+    flipped = square ^ (VERTICAL_FLIP * perspective)
+    return relation * RELATION_STRIDE + piece_type * SQUARE_COUNT + flipped
+
+
+@kernel(hot=True, inline=True)
+def add_feature(accumulator, weights, feature):
+    """Add the weight row of ``feature`` to ``accumulator`` (int16, wrapping: see the module docstring)."""
+    row = weights[feature]
+    for i in range(accumulator.shape[0]):
+        accumulator[i] += row[i]
+
+
+@kernel(hot=True, inline=True)
+def sub_feature(accumulator, weights, feature):
+    """Subtract the weight row of ``feature`` from ``accumulator``."""
+    row = weights[feature]
+    for i in range(accumulator.shape[0]):
+        accumulator[i] -= row[i]
+
+
+@kernel(hot=True)
+def refresh_accumulator(bbs, weights, biases, perspective, out):
+    """Write the accumulator of ``perspective`` for the pieces of ``bbs`` into ``out``: the biases plus
+    the weight row of every piece's feature."""
+    for i in range(out.shape[0]):
+        out[i] = biases[i]
+    for colour in range(2):
+        for piece_type in range(PIECE_TYPE_COUNT):
+            pieces = bbs[colour * PIECE_TYPE_COUNT + piece_type]
+            while pieces != EMPTY:
+                add_feature(out, weights, feature_index(perspective, colour, piece_type, lsb(pieces)))
+                pieces = pop_lsb(pieces)
+
+
+@kernel(hot=True)
+def evaluate_accumulators(us_acc, them_acc, output_weights, output_bias, qa, qb, scale, screlu):
+    """Steps 2-4 of :mod:`jitfish.nnue.reference`: the score in centipawns for the side to move, whose
+    accumulator is ``us_acc`` (the first half of ``output_weights`` reads it), ``them_acc`` the other's."""
+    hidden = us_acc.shape[0]
+    total = np.int64(0)
+    for i in range(hidden):
+        us = min(max(np.int64(us_acc[i]), 0), qa)
+        them = min(max(np.int64(them_acc[i]), 0), qa)
+        if screlu:
+            us *= us
+            them *= them
+        total += us * np.int64(output_weights[i]) + them * np.int64(output_weights[hidden + i])
+    if screlu:
+        total //= qa
+    return (total + output_bias) * scale // (qa * qb)
+
+
+@kernel
+def nnue_evaluate(bbs, side_to_move, weights, biases, output_weights, output_bias, qa, qb, scale, screlu):
+    """The network's score of the position ``bbs`` in centipawns for ``side_to_move``, from scratch."""
+    accumulators = np.empty((2, biases.shape[0]), dtype=ACCUMULATOR_DTYPE)
+    refresh_accumulator(bbs, weights, biases, side_to_move, accumulators[0])
+    refresh_accumulator(bbs, weights, biases, side_to_move ^ 1, accumulators[1])
+    return evaluate_accumulators(accumulators[0], accumulators[1], output_weights, output_bias,
+                                 qa, qb, scale, screlu)
+
+
+class KernelNetwork(NamedTuple):
+    """A network as the kernels take it, in the order of :func:`nnue_evaluate`'s arguments after the position
+    (``nnue_evaluate(bbs, side, *net)``); the types are fixed so that every call shares one compilation."""
+
+    weights: np.ndarray         # int16 [768, N], C order
+    biases: np.ndarray          # int16 [N]
+    output_weights: np.ndarray  # int16 [2N]
+    output_bias: int
+    qa: int
+    qb: int
+    scale: int
+    screlu: bool
+
+    @property
+    def hidden(self) -> int:
+        return self.biases.shape[0]
+
+    def new_accumulators(self) -> np.ndarray:
+        """Zeroed accumulators for both perspectives: ``int16 [2, N]``, row ``p`` for perspective ``p``."""
+        return np.zeros((2, self.hidden), dtype=ACCUMULATOR_DTYPE)
+
+
+def accumulator_bound(net: Network) -> int:
+    """The largest value any neuron's accumulator can take in a position of at most 32 pieces."""
+    weights = np.abs(net.feature_weights.astype(np.int64))
+    largest = np.sort(weights, axis=0)[-MAX_PIECES:].sum(axis=0)
+    return int((np.abs(net.feature_bias.astype(np.int64)) + largest).max())
+
+
+def kernel_network(net: Network) -> KernelNetwork:
+    """``net``'s arrays for the kernels; ``ValueError`` if its accumulators could overflow int16."""
+    bound = accumulator_bound(net)
+    if bound > ACCUMULATOR_LIMIT:
+        raise ValueError(f"network weights too large for int16 accumulators: a neuron can reach {bound} "
+                         f"(limit {ACCUMULATOR_LIMIT}); the trainer's clipped weights stay below 16,665")
+    return KernelNetwork(np.ascontiguousarray(net.feature_weights, dtype=np.int16),
+                         np.ascontiguousarray(net.feature_bias, dtype=np.int16),
+                         np.ascontiguousarray(net.output_weights, dtype=np.int16),
+                         int(net.output_bias), int(net.qa), int(net.qb), int(net.scale),
+                         net.activation == SCRELU)
+
+
+def evaluate(net: Network | KernelNetwork, board: Board | str) -> int:
+    """The network's score of a :class:`jitfish.Board` or a FEN in centipawns for the side to move."""
+    arrays = net if isinstance(net, KernelNetwork) else kernel_network(net)
+    board = Board(board) if isinstance(board, str) else board
+    side = WHITE if board.turn else BLACK
+    return int(nnue_evaluate(board.position.bbs, side, *arrays))

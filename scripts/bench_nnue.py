@@ -1,0 +1,160 @@
+"""NNUE inference speed: accumulator refreshes, incremental updates and evaluations per second, and the
+compile time of :mod:`jitfish.nnue.inference`'s kernels.
+
+    python scripts/bench_nnue.py [--positions 300] [--seconds 1.0] [--hidden 128 256]
+
+The kernels run inside compiled loops over the first ``--positions`` positions of the shipped sample
+(``tests/data/datagen_sample.gz``), with random networks of each hidden size, so the figures exclude
+Python's call overhead; each is the best of three runs of about ``--seconds``.  An update is one
+``sub_feature`` plus one ``add_feature`` (a quiet move, for one perspective).  The compile time is measured
+in a child process with an empty cache directory: the first call of each kernel, as the engine will make it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import numpy as np  # noqa: E402
+
+from jitfish.jit import kernel  # noqa: E402
+from jitfish.nnue.inference import (  # noqa: E402
+    add_feature, evaluate_accumulators, kernel_network, refresh_accumulator, sub_feature,
+)
+
+SAMPLE = REPO / "tests" / "data" / "datagen_sample.gz"
+KERNEL_NAMES = ("feature_index", "add_feature", "sub_feature", "refresh_accumulator",
+                "evaluate_accumulators", "nnue_evaluate")
+
+# Run in a child process with an empty JITFISH_CACHE_DIR: print each kernel's first-call seconds as JSON.
+COMPILE_SNIPPET = """
+import json, time
+import numpy as np
+started = time.perf_counter()
+from jitfish.nnue import inference as I
+from jitfish.nnue.format import SCRELU
+from tests.nnue.networks import random_network
+imported = time.perf_counter() - started
+net = I.kernel_network(random_network(seed=1, hidden=128, activation=SCRELU))
+bbs = np.zeros(16, dtype=np.uint64)
+bbs[5], bbs[11] = np.uint64(1 << 4), np.uint64(1 << 60)
+acc = net.new_accumulators()
+calls = {
+    "feature_index": lambda: I.feature_index(0, 1, 5, 60),
+    "add_feature": lambda: I.add_feature(acc[0], net.weights, 3),
+    "sub_feature": lambda: I.sub_feature(acc[0], net.weights, 3),
+    "refresh_accumulator": lambda: I.refresh_accumulator(bbs, net.weights, net.biases, 0, acc[0]),
+    "evaluate_accumulators": lambda: I.evaluate_accumulators(acc[0], acc[1], *net[2:]),
+    "nnue_evaluate": lambda: I.nnue_evaluate(bbs, 0, *net),
+}
+seconds = {"import": imported}
+for name, call in calls.items():
+    started = time.perf_counter()
+    call()
+    seconds[name] = time.perf_counter() - started
+print(json.dumps(seconds))
+"""
+
+
+@kernel(hot=True)
+def _refresh_loop(positions, weights, biases, out, repeats):
+    checksum = 0
+    for repeat in range(repeats):
+        for index in range(positions.shape[0]):
+            refresh_accumulator(positions[index], weights, biases, repeat & 1, out)
+            checksum += out[index % out.shape[0]]
+    return checksum
+
+
+@kernel(hot=True)
+def _update_loop(features, weights, accumulator, repeats):
+    for repeat in range(repeats):
+        for index in range(features.shape[0] - 1):
+            sub_feature(accumulator, weights, features[index])
+            add_feature(accumulator, weights, features[index + 1])
+    return accumulator[0]
+
+
+@kernel(hot=True)
+def _evaluate_loop(accumulators, output_weights, output_bias, qa, qb, scale, screlu, repeats):
+    total = 0
+    for repeat in range(repeats):
+        for index in range(accumulators.shape[0]):
+            total += evaluate_accumulators(accumulators[index, 0], accumulators[index, 1], output_weights,
+                                           output_bias, qa, qb, scale, screlu)
+    return total
+
+
+def best_rate(run, operations_per_repeat: int, seconds: float) -> float:
+    """Operations per second, the best of three runs of about ``seconds`` each."""
+    run(1)
+    started = time.perf_counter()
+    run(1)
+    repeats = max(1, int(seconds / max(time.perf_counter() - started, 1e-9)))
+    best = 0.0
+    for _ in range(3):
+        started = time.perf_counter()
+        run(repeats)
+        best = max(best, repeats * operations_per_repeat / (time.perf_counter() - started))
+    return best
+
+
+def compile_seconds() -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="jitfish-nnue-bench-") as cache:
+        env = dict(os.environ, JITFISH_CACHE_DIR=cache, PYTHONPATH=str(REPO))
+        done = subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], env=env, cwd=REPO,
+                              capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--hidden", type=int, nargs="+", default=[128, 256])
+    args = parser.parse_args()
+
+    import jitfish
+    from jitfish.nnue.format import CRELU, SCRELU
+    from tests.nnue.networks import random_network
+    from tuning.datagen.lines import read_data
+
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    compiled = compile_seconds()
+    kernels = sum(compiled[name] for name in KERNEL_NAMES)
+    print(f"cold compile: import {compiled['import']:.1f} s, kernels {kernels:.1f} s ("
+          + ", ".join(f"{name} {compiled[name]:.1f}" for name in KERNEL_NAMES) + ")")
+
+    fens = [fen for fen, _, _ in read_data(SAMPLE, check_position=False)][:args.positions]
+    positions = np.stack([jitfish.Board(fen).position.bbs for fen in fens])
+    rng = np.random.default_rng(0)
+    features = rng.integers(0, 768, 1000)
+    for hidden in args.hidden:
+        for activation in (CRELU, SCRELU):
+            net = kernel_network(random_network(seed=hidden, hidden=hidden, activation=activation))
+            accumulators = np.empty((len(fens), 2, hidden), dtype=np.int16)
+            for index, bbs in enumerate(positions):
+                for perspective in (0, 1):
+                    refresh_accumulator(bbs, net.weights, net.biases, perspective, accumulators[index, perspective])
+            evaluations = best_rate(lambda r: _evaluate_loop(accumulators, *net[2:], r), len(fens), args.seconds)
+            name = "screlu" if activation == SCRELU else "crelu"
+            print(f"hidden {hidden:4d} {name:6s}: {evaluations / 1e6:6.2f} M evaluations/s")
+        out = np.empty(hidden, dtype=np.int16)
+        refreshes = best_rate(lambda r: _refresh_loop(positions, net.weights, net.biases, out, r),
+                              len(fens), args.seconds)
+        updates = best_rate(lambda r: _update_loop(features, net.weights, out, r), len(features) - 1, args.seconds)
+        print(f"hidden {hidden:4d}       : {refreshes / 1e6:6.2f} M refreshes/s (one perspective), "
+              f"{updates / 1e6:6.2f} M updates/s (one sub + one add)")
+
+
+if __name__ == "__main__":
+    main()
