@@ -451,6 +451,14 @@ class Engine:
             rows.append(f"Phase: {phase}/{full} (middlegame share)")
         white_score = score if self.board.turn else -score
         rows.append(f"Final evaluation: {white_score / 100:+.2f} (white side) [{score:+d} cp side to move]")
+        if self.network is not None:
+            from jitfish.nnue.inference import evaluate as network_evaluate
+
+            score = network_evaluate(self.network, self.board)
+            white_score = score if self.board.turn else -score
+            used = "searched with" if self.use_nnue else "not used: Use NNUE is off"
+            rows.append(f"NNUE evaluation: {white_score / 100:+.2f} (white side) [{score:+d} cp side to move]"
+                        f" ({used})")
         return "\n".join(rows)
 
     def bench(self, depth: int | None = None) -> str:

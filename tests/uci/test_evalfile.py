@@ -45,6 +45,9 @@ def test_the_engine_searches_with_the_network_it_is_given_and_keeps_it_on_a_bad_
     lines = uci.ready()
     assert not errors_in(lines) and any("768 -> 16 -> 1" in line for line in lines), lines
     assert one_ply_score(uci) == network_score(net) != hand_written
+    uci.send("eval")
+    report = uci.read_until("NNUE evaluation", 10)[-1]
+    assert f"[{evaluate(net, jitfish.Board(QUIET_FEN)):+d} cp side to move] (searched with)" in report
     for bad in (tmp_path / "missing.jfnn", tmp_path):
         uci.send(f"setoption name EvalFile value {bad}")
         errors = errors_in(uci.ready())
