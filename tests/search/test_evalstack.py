@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import chess
+import numba
 import numpy as np
 import pytest
 
@@ -16,6 +17,7 @@ from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmak
 from jitfish.board.movegen import GEN_ALL, generate_moves
 from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, move_kind, move_promotion
 from jitfish.board.tables import lookup_tables
+from jitfish.nnue.format import read_network, write_network
 from jitfish.nnue.inference import evaluate, kernel_network, nnue_evaluate
 from jitfish.search import SearchLimits, Searcher
 from jitfish.search.buffers import CONTROL_SIZE, WORK_SIZE
@@ -112,3 +114,10 @@ def _after(board: jitfish.Board, move: str) -> jitfish.Board:
     child = board.copy()
     child.push_uci(move)
     return child
+
+
+def test_a_network_read_from_a_file_takes_the_search_compiled_for_the_hand_written_evaluation(tmp_path):
+    # Read-only arrays (a file's buffer) would be another Numba type: a second compile of the whole search.
+    path = tmp_path / "net.nnue"
+    write_network(path, random_network(seed=34))
+    assert numba.typeof(network_arrays(kernel_network(read_network(path)))) == numba.typeof(network_arrays(None))
