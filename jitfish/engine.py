@@ -30,6 +30,7 @@ from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL, SKILL_MULTIPV, p
 
 if TYPE_CHECKING:
     from jitfish.book import Book
+    from jitfish.nnue.inference import KernelNetwork
 
 # Win/draw/loss model (UCI_ShowWDL): the chance to win is a logistic curve of
 # the score, centred WDL_CENTRE_CP above zero with a spread of WDL_SCALE_CP.
@@ -138,6 +139,8 @@ class Engine:
         self.has_position = False
         self._position_moves: tuple[str, list[str]] = ("", [])  # what self.board was set from
         self.book: Book | None = None  # set by BookFile
+        self.network: KernelNetwork | None = None   # set by EvalFile; searched with when use_nnue
+        self.use_nnue = False
         self._rng = random.Random(0x5EED)
         self._thread: threading.Thread | None = None
         self._searching = False
@@ -171,6 +174,30 @@ class Engine:
     def set_search_param(self, name: str, value: int) -> None:
         """A search parameter (``--tune`` mode's options), for the next search; ``ValueError`` when out of range."""
         self.searcher.set_param(name, value)
+
+    def set_eval_file(self, path: str) -> None:
+        """Load the network of ``path`` (empty: none); ``OSError``/``ValueError`` keep the one loaded."""
+        from jitfish.nnue.format import read_network
+        from jitfish.nnue.inference import kernel_network
+
+        network = kernel_network(read_network(path)) if path else None
+        self.network = network
+        if network is not None:
+            self.callbacks.on_message(f"network {path}: 768 -> {network.hidden} -> 1")
+        self._apply_evaluation()
+
+    def set_use_nnue(self, enabled: bool) -> None:
+        """Search with the network of ``EvalFile`` (``ValueError`` when none is loaded), or the hand-written
+        evaluation."""
+        if enabled and self.network is None:
+            raise ValueError("no network loaded: set EvalFile first")
+        self.use_nnue = enabled
+        self._apply_evaluation()
+
+    def _apply_evaluation(self) -> None:
+        network = self.network if self.use_nnue else None
+        if network is not self.searcher.network:
+            self.searcher.set_network(network)
 
     def set_book_file(self, path: str) -> None:
         from jitfish.book import Book
@@ -424,6 +451,14 @@ class Engine:
             rows.append(f"Phase: {phase}/{full} (middlegame share)")
         white_score = score if self.board.turn else -score
         rows.append(f"Final evaluation: {white_score / 100:+.2f} (white side) [{score:+d} cp side to move]")
+        if self.network is not None:
+            from jitfish.nnue.inference import evaluate as network_evaluate
+
+            score = network_evaluate(self.network, self.board)
+            white_score = score if self.board.turn else -score
+            used = "searched with" if self.use_nnue else "not used: Use NNUE is off"
+            rows.append(f"NNUE evaluation: {white_score / 100:+.2f} (white side) [{score:+d} cp side to move]"
+                        f" ({used})")
         return "\n".join(rows)
 
     def bench(self, depth: int | None = None) -> str:

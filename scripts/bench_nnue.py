@@ -2,12 +2,17 @@
 compile time of :mod:`jitfish.nnue.inference`'s kernels.
 
     python scripts/bench_nnue.py [--positions 300] [--seconds 1.0] [--hidden 128 256]
+    python scripts/bench_nnue.py --search NET.nnue [--rounds 5] [--depth 13]
 
 The kernels run inside compiled loops over the first ``--positions`` positions of the shipped sample
 (``tests/data/datagen_sample.gz``), with random networks of each hidden size, so the figures exclude
 Python's call overhead; each is the best of three runs of about ``--seconds``.  An update is one
 ``sub_feature`` plus one ``add_feature`` (a quiet move, for one perspective).  The compile time is measured
 in a child process with an empty cache directory: the first call of each kernel, as the engine will make it.
+
+``--search`` runs ``jitfish bench``'s positions instead, alternately with the network of ``NET.nnue`` and
+with the hand-written evaluation, and prints each run's nodes and speed, then the medians: the search's
+cost per node of the network, measured in the same minutes (this machine's speed wanders).
 """
 
 from __future__ import annotations
@@ -116,12 +121,37 @@ def compile_seconds() -> dict[str, float]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def search_rounds(path: str, rounds: int, depth: int) -> None:
+    from statistics import median
+
+    from jitfish.nnue.format import read_network
+    from jitfish.search.bench import run_bench
+
+    network = kernel_network(read_network(path))
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; bench depth {depth}, "
+          f"network 768 -> {network.hidden} -> 1")
+    speeds: dict[str, list[float]] = {"network": [], "hand-written": []}
+    for round_number in range(1, rounds + 1):
+        for name, net in (("network", network), ("hand-written", None)):
+            nodes, seconds = run_bench(depth, quiet=True, network=net)
+            speeds[name].append(nodes / seconds)
+            print(f"round {round_number} {name:12s} {nodes:9d} nodes {nodes / seconds / 1e6:5.2f} Mnps")
+    for name, values in speeds.items():
+        print(f"{name:12s} median {median(values) / 1e6:.2f} Mnps ({min(values) / 1e6:.2f}-{max(values) / 1e6:.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--hidden", type=int, nargs="+", default=[128, 256])
+    parser.add_argument("--search", metavar="NET", help="bench positions with this network and without")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--depth", type=int, default=13)
     args = parser.parse_args()
+    if args.search:
+        search_rounds(args.search, args.rounds, args.depth)
+        return
 
     import jitfish
     from jitfish.nnue.format import CRELU, SCRELU

@@ -149,9 +149,11 @@ def kernel_network(net: Network) -> KernelNetwork:
     if bound > ACCUMULATOR_LIMIT:
         raise ValueError(f"network weights too large for int16 accumulators: a neuron can reach {bound} "
                          f"(limit {ACCUMULATOR_LIMIT}); the trainer's clipped weights stay below 16,665")
-    return KernelNetwork(np.ascontiguousarray(net.feature_weights, dtype=np.int16),
-                         np.ascontiguousarray(net.feature_bias, dtype=np.int16),
-                         np.ascontiguousarray(net.output_weights, dtype=np.int16),
+    # Writable copies: a read-only array (as a file's buffer gives) is another type to Numba, and would
+    # compile the whole search a second time.
+    return KernelNetwork(np.array(net.feature_weights, dtype=np.int16, order="C"),
+                         np.array(net.feature_bias, dtype=np.int16, order="C"),
+                         np.array(net.output_weights, dtype=np.int16, order="C"),
                          int(net.output_bias), int(net.qa), int(net.qb), int(net.scale),
                          net.activation == SCRELU)
 

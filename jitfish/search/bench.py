@@ -58,12 +58,16 @@ BENCH_FENS = [
 ]
 
 
-def run_bench(depth: int = BENCH_DEPTH, positions: int | None = None, quiet: bool = False) -> tuple[int, float]:
-    """Search the bench positions; return (total nodes, seconds spent searching)."""
+def run_bench(depth: int = BENCH_DEPTH, positions: int | None = None, quiet: bool = False,
+              network=None) -> tuple[int, float]:
+    """Search the bench positions; return (total nodes, seconds spent searching).
+
+    ``network``: a :class:`jitfish.nnue.inference.KernelNetwork` to evaluate with (default: hand-written).
+    """
     from jitfish.board.board import Board
     from jitfish.search.driver import SearchLimits, Searcher
 
-    searcher = Searcher(hash_mb=BENCH_HASH_MB, threads=1)
+    searcher = Searcher(hash_mb=BENCH_HASH_MB, threads=1, network=network)
     searcher.warm_up()
     total_nodes = 0
     total_time = 0.0

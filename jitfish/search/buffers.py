@@ -29,9 +29,8 @@ from __future__ import annotations
 from jitfish.jit import kernel
 from jitfish.board.layout import field_offsets
 from jitfish.board.moves import MAX_MOVES
-from jitfish.eval.evaluation import evaluate_with_psq, psq_delta
+from jitfish.eval.evaluation import psq_delta
 from jitfish.search.history import HEURISTICS_SIZE
-from jitfish.search.tt import tt_eval
 from jitfish.types import INF, MAX_PLY
 
 # The per-ply stack: ``STACK_WIDTH`` fields per ply, from ``frame(ply)``.
@@ -44,6 +43,11 @@ STACK_FIELDS = (
     ("check_known", 1),          # one of CHECK_UNKNOWN, GAVE_NO_CHECK, GAVE_CHECK
     ("psq_mg", 1),               # material + piece-square score (white's view), kept move by move
     ("psq_eg", 1),
+    ("nn_ready", 1),             # 1 once the NNUE accumulators of this ply are computed (search.accumulators)
+    ("nn_removed_1", 1),         # the pieces the move into this ply took off the board ...
+    ("nn_removed_2", 1),
+    ("nn_added_1", 1),           # ... and put on it
+    ("nn_added_2", 1),
     # a quiescence node's frame, kept here while its child is searched
     ("q_alpha", 1),
     ("q_beta", 1),
@@ -60,6 +64,11 @@ S_EXCLUDED = STACK_OFFSETS["excluded"]
 S_CHECK_KNOWN = STACK_OFFSETS["check_known"]
 S_PSQ_MG = STACK_OFFSETS["psq_mg"]
 S_PSQ_EG = STACK_OFFSETS["psq_eg"]
+S_NN_READY = STACK_OFFSETS["nn_ready"]
+S_NN_REMOVED_1 = STACK_OFFSETS["nn_removed_1"]
+S_NN_REMOVED_2 = STACK_OFFSETS["nn_removed_2"]
+S_NN_ADDED_1 = STACK_OFFSETS["nn_added_1"]
+S_NN_ADDED_2 = STACK_OFFSETS["nn_added_2"]
 S_Q_ALPHA = STACK_OFFSETS["q_alpha"]
 S_Q_BETA = STACK_OFFSETS["q_beta"]
 S_Q_BEST_SCORE = STACK_OFFSETS["q_best_score"]
@@ -152,18 +161,3 @@ def set_null_move_psq(control, ply):
     child = frame(ply + 1)
     control[child + S_PSQ_MG] = control[here + S_PSQ_MG]
     control[child + S_PSQ_EG] = control[here + S_PSQ_EG]
-
-
-@kernel(hot=True, inline=True)
-def static_eval_at(bbs, state, tables, weights, control, ply, found, data):
-    """The static evaluation at ``ply``: stored in the TT entry ``data`` if ``found``, else computed."""
-    if found:
-        return tt_eval(data)
-    return evaluate_at(bbs, state, tables, weights, control, ply)
-
-
-@kernel(hot=True, inline=True)
-def evaluate_at(bbs, state, tables, weights, control, ply):
-    """The static evaluation at ``ply``, from the material and piece-square score kept on the stack."""
-    here = frame(ply)
-    return evaluate_with_psq(bbs, state, tables, weights, control[here + S_PSQ_MG], control[here + S_PSQ_EG])

@@ -31,8 +31,10 @@ from jitfish.board.moves import MAX_MOVES, move_to_uci
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.evaluation import psq_score
 from jitfish.eval.params import default_weights
+from jitfish.nnue.inference import KernelNetwork
 from jitfish.search import buffers as B
 from jitfish.search import negamax as N
+from jitfish.search.evalstack import network_arrays, prepare_root
 from jitfish.search.history import HEURISTICS_SIZE
 from jitfish.search.params import (
     ASPIRATION_DELTA, INDEX, LMR_BASE_PCT, LMR_DIVISOR_PCT, check_value, checked_params, default_params,
@@ -99,14 +101,19 @@ def _split_score(score: int) -> tuple[int | None, int | None]:
 class _Worker:
     """One thread's buffers: its position copy, heuristics, stacks and control array."""
 
-    def __init__(self, params: np.ndarray) -> None:
+    def __init__(self, params: np.ndarray, network: KernelNetwork | None) -> None:
         # Two arrays for the kernel (see jitfish.search.buffers); the views name their parts.
         self.control = np.zeros(B.CONTROL_SIZE, dtype=np.int64)
         self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
         self.heuristics = self.work[:HEURISTICS_SIZE]
         self.pv = self.work[B.PV:B.PV + B.PV_SIZE]
         self.set_reductions(params)
+        self.set_network(network)
         self.position = None
+
+    def set_network(self, network: KernelNetwork | None) -> None:
+        """Evaluate with ``network`` (None: the hand-written evaluation), with a stack of accumulators of our own."""
+        self.network = network_arrays(network)
 
     def set_reductions(self, params: np.ndarray) -> None:
         """Rebuild the late-move reduction table from ``params`` (in Python: nothing recompiles)."""
@@ -128,8 +135,9 @@ class _Worker:
         # The search keeps the material and piece-square score move by move from the root's.
         c = self.control
         c[B.STACK + B.S_PSQ_MG], c[B.STACK + B.S_PSQ_EG] = psq_score(p.bbs, weights)
-        return int(N.negamax(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), weights, params,
-                             tt, self.work, c, alpha, beta, depth, 0, 0))
+        prepare_root(self.network, c, p.bbs)
+        return int(N.negamax(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), weights, self.network,
+                             params, tt, self.work, c, alpha, beta, depth, 0, 0))
 
     def root_pv(self) -> list[int]:
         length = int(self.pv[0])
@@ -148,12 +156,13 @@ class Searcher:
     """The engine's search: a transposition table, heuristics and threads, reused between moves."""
 
     def __init__(self, hash_mb: int = 16, threads: int = 1, weights: np.ndarray | None = None,
-                 params: np.ndarray | None = None) -> None:
+                 params: np.ndarray | None = None, network: KernelNetwork | None = None) -> None:
         self._weights = default_weights() if weights is None else np.ascontiguousarray(weights, np.int64)
         self._params = checked_params(default_params() if params is None else params)  # a copy
         self._tt = new_table(hash_mb)
         self._age = 0
-        self._workers = [_Worker(self._params) for _ in range(max(1, threads))]
+        self._network = network
+        self._workers = [_Worker(self._params, network) for _ in range(max(1, threads))]
         self._timer = TimeController()  # the clock of the current (or last) search
 
     # --- configuration -------------------------------------------------
@@ -169,8 +178,23 @@ class Searcher:
     def set_threads(self, threads: int) -> None:
         threads = max(1, int(threads))
         while len(self._workers) < threads:
-            self._workers.append(_Worker(self._params))
+            self._workers.append(_Worker(self._params, self._network))
         del self._workers[threads:]
+
+    @property
+    def network(self) -> KernelNetwork | None:
+        """The network the search evaluates with, or None for the hand-written evaluation."""
+        return self._network
+
+    def set_network(self, network: KernelNetwork | None) -> None:
+        """Evaluate with ``network`` from the next search on (None: the hand-written evaluation).
+
+        The transposition table is cleared: the static evaluations it keeps are the old evaluation's.
+        """
+        self._network = network
+        for worker in self._workers:
+            worker.set_network(network)
+        self.clear()
 
     @property
     def params(self) -> np.ndarray:

@@ -29,8 +29,9 @@ from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.search.buffers import (
     C_AGE, C_CURRMOVE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, LMR, LMR_SIDE, MOVES, NO_EVAL, PV,
     PV_STRIDE, SCORES, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, CHECK_UNKNOWN, GAVE_CHECK,
-    GAVE_NO_CHECK, evaluate_at, frame, set_child_psq, set_null_move_psq, static_eval_at, visit_node,
+    GAVE_NO_CHECK, frame, set_child_psq, set_null_move_psq, visit_node,
 )
+from jitfish.search.evalstack import evaluate_at, note_move, note_null_move, static_eval_at
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.history import (
     clear_killers, countermove_index, history_bonus, store_killer, update_history,
@@ -113,7 +114,7 @@ def _update_pv(work, ply, move):
 
 
 @kernel(hot=True)
-def negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
+def negamax(bbs, state, undo, key_history, tables, weights, network, params, tt, work, control,
             alpha, beta, depth, ply, cut_node):
     """The score of the position for the side to move, searched ``depth`` plies.
 
@@ -126,7 +127,8 @@ def negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, co
     # crashes a cached kernel on the next load (Numba issues #6061, #6713).
     # ``zero`` and ``one`` are int64 values the type checker cannot see as literals.
     if depth <= 0:
-        return quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control, alpha, beta, ply)
+        return quiescence(bbs, state, undo, key_history, tables, weights, network, tt, work, control,
+                          alpha, beta, ply)
     zero = ply - ply
     one = zero + 1
     # Likewise the move generator's mode: an int64 value, not a literal, so that the search
@@ -137,7 +139,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, co
     if control[C_STOP] != 0:
         return 0
     if ply >= MAX_PLY - 1:
-        return evaluate_at(bbs, state, tables, weights, control, ply)
+        return evaluate_at(bbs, state, tables, weights, network, control, ply)
     node = frame(ply)   # this ply's stack fields in ``control``
     # The parent already knows whether its move gave check (the root's field is 0: unknown).
     check_known = control[node + S_CHECK_KNOWN]
@@ -194,7 +196,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, co
         static_eval = NO_EVAL
         eval_estimate = NO_EVAL
     else:
-        static_eval = static_eval_at(bbs, state, tables, weights, control, ply, found, data)
+        static_eval = static_eval_at(bbs, state, tables, weights, network, control, ply, found, data)
         eval_estimate = static_eval
         # A TT score bounded on the right side is a better estimate.
         if found and ((entry_bound == BOUND_LOWER and entry_score > static_eval)
@@ -230,8 +232,9 @@ def negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, co
             control[node + S_MOVE] = 0
             control[frame(ply + 1) + S_CHECK_KNOWN] = GAVE_NO_CHECK   # passing cannot give check
             set_null_move_psq(control, ply)
+            note_null_move(network, control, ply)
             make_null_move(bbs, state, undo, key_history, tables)
-            score = -negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
+            score = -negamax(bbs, state, undo, key_history, tables, weights, network, params, tt, work, control,
                              -beta, -beta + 1, null_depth, ply + 1,
                              one - cut_node)
             unmake_null_move(bbs, state, undo, key_history, tables)
@@ -244,7 +247,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, co
                     return score
                 # Verification (before moves are generated: it reuses this ply's buffers).
                 control[C_NMP_MIN_PLY] = ply + params[NMP_VERIFY_PLIES_PCT] * null_depth // 100
-                verified = negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
+                verified = negamax(bbs, state, undo, key_history, tables, weights, network, params, tt, work, control,
                                    beta - 1, beta, null_depth, ply, zero)
                 control[C_NMP_MIN_PLY] = 0
                 if control[C_STOP] != 0:
@@ -268,7 +271,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, co
             and abs(entry_score) < MATE_BOUND):
         singular_beta = entry_score - params[SE_MARGIN] * depth
         control[node + S_EXCLUDED] = hash_move
-        score = negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
+        score = negamax(bbs, state, undo, key_history, tables, weights, network, params, tt, work, control,
                         singular_beta - 1, singular_beta, (depth - 1) // 2, ply,
                         cut_node)
         control[node + S_EXCLUDED] = 0
@@ -374,6 +377,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, co
         if prune and not checks:
             continue
         set_child_psq(control, state, weights, ply, move)
+        note_move(network, control, state, ply, move)
         make_move(bbs, state, undo, key_history, tables, move)
         tt_prefetch(tt, bbs[L.KEY])
         control[node + S_MOVE] = move
@@ -393,7 +397,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, co
         # window, later ones with a null window (reduced if late and quiet),
         # re-searched when they unexpectedly beat alpha.
         if searched == 0:
-            score = -negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
+            score = -negamax(bbs, state, undo, key_history, tables, weights, network, params, tt, work, control,
                              -beta, -alpha, new_depth, ply + 1, zero)
         else:
             reduction = 0
@@ -414,15 +418,15 @@ def negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, co
                 else:
                     reduction -= work[here + SCORES] // params[LMR_HISTORY_DIVISOR]
                 reduction = max(0, min(reduction, new_depth - 1))
-            score = -negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
+            score = -negamax(bbs, state, undo, key_history, tables, weights, network, params, tt, work, control,
                              -alpha - 1, -alpha, new_depth - reduction, ply + 1,
                              one)
             if score > alpha and reduction > 0:
-                score = -negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
+                score = -negamax(bbs, state, undo, key_history, tables, weights, network, params, tt, work, control,
                                  -alpha - 1, -alpha, new_depth, ply + 1,
                                  one - cut_node)
             if pv_node and alpha < score < beta:
-                score = -negamax(bbs, state, undo, key_history, tables, weights, params, tt, work, control,
+                score = -negamax(bbs, state, undo, key_history, tables, weights, network, params, tt, work, control,
                                  -beta, -alpha, new_depth, ply + 1, zero)
         unmake_move(bbs, state, undo, key_history, tables)
         if control[C_STOP] != 0:

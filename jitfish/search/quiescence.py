@@ -27,8 +27,9 @@ from jitfish.board.moves import MAX_MOVES, move_promotion
 from jitfish.search.buffers import (
     C_AGE, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, MOVES, NO_EVAL, PV, PV_STRIDE,
     S_CHECK_KNOWN, S_Q_ALPHA, S_Q_BEST_MOVE, S_Q_BEST_SCORE, S_Q_BETA, S_Q_COUNT, S_Q_NEXT, S_Q_STAND_PAT,
-    evaluate_at, frame, set_child_psq, static_eval_at, visit_node,
+    frame, set_child_psq, visit_node,
 )
+from jitfish.search.evalstack import evaluate_at, note_move, static_eval_at
 from jitfish.search.movepick import pick_move, score_moves
 from jitfish.search.see import captured_type, see_ge, see_value
 from jitfish.search.tt import (
@@ -46,7 +47,7 @@ STEP_NEXT_MOVE = 2           # search the next move of the node at ``ply``
 
 
 @kernel(hot=True)
-def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control, alpha, beta, ply):
+def quiescence(bbs, state, undo, key_history, tables, weights, network, tt, work, control, alpha, beta, ply):
     """The quiescent score of the position for the side to move, with negamax's conventions.
 
     Fails soft.  Returns 0 (with the position restored) as soon as
@@ -70,7 +71,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
             if control[C_STOP] != 0:
                 value = 0
             elif ply >= MAX_PLY - 1:
-                value = evaluate_at(bbs, state, tables, weights, control, ply)
+                value = evaluate_at(bbs, state, tables, weights, network, control, ply)
             else:
                 found, data = tt_probe(tt, bbs[L.KEY])
                 hash_move = 0
@@ -99,7 +100,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
                             value = mated_in(ply)
                             settled = True
                     else:
-                        stand_pat = static_eval_at(bbs, state, tables, weights, control, ply, found, data)
+                        stand_pat = static_eval_at(bbs, state, tables, weights, network, control, ply, found, data)
                         best_score = stand_pat
                         if stand_pat >= beta:
                             value = stand_pat
@@ -174,6 +175,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, tt, work, control
             step = STEP_LEAVE
         else:
             set_child_psq(control, state, weights, ply, move)
+            note_move(network, control, state, ply, move)
             make_move(bbs, state, undo, key_history, tables, move)
             tt_prefetch(tt, bbs[L.KEY])
             beta = -alpha

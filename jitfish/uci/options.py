@@ -103,6 +103,8 @@ def default_options() -> list[Option]:
         Option("UCI_ShowWDL", "check", False, setter=lambda e, v: e.settings.update(show_wdl=v)),
         Option("OwnBook", "check", False, setter=lambda e, v: e.settings.update(own_book=v)),
         Option("BookFile", "string", "", setter=lambda e, v: e.set_book_file(v)),
+        Option("EvalFile", "string", "", setter=lambda e, v: e.set_eval_file(v)),
+        Option("Use NNUE", "check", False, setter=lambda e, v: e.set_use_nnue(v)),
     ]
 
 

@@ -1,0 +1,216 @@
+"""The static evaluation at each ply of the search: the hand-written one, or a network's from accumulators.
+
+:func:`evaluate_at` is what negamax and quiescence call.  The hand-written evaluation reads the material
+and piece-square score the stack keeps move by move (:func:`jitfish.search.buffers.set_child_psq`); a
+network reads the accumulators this module keeps, one pair per ply, updated lazily from the moves made.
+
+A network's first layer sums a weight row per piece on the board, so a move changes it by two to four
+rows (:func:`move_changes`), never by a full recount.  The search keeps the pair of accumulators (one per
+perspective, :mod:`jitfish.nnue.inference`) of every ply of its current line in ``network``'s stack, and
+when it makes a move it only notes in the child's frame of ``control`` which pieces the move removes and
+adds (:func:`note_move`); the child's accumulators are computed when the child is evaluated
+(:func:`evaluate_network_at`), from the nearest ancestor's that are ready, one ply at a time.  Nodes that
+are never evaluated (most of those cut off by the TT or by a null move) then cost nothing.
+
+Invariants:
+
+* ``S_NN_READY`` is 1 at ply ``p`` exactly when the stack's row ``p`` holds the accumulators of the
+  position at ply ``p`` of the current line; noting a move into ply ``p + 1`` clears it there, and the
+  driver makes the root's ready before each search (:func:`prepare_root`), so a walk back from any ply
+  stops at the root at the latest;
+* ``S_NN_REMOVED_*``/``S_NN_ADDED_*`` of ply ``p`` are the pieces the move into ply ``p`` took off and
+  put on the board (a null move: none), each as ``piece * 64 + square`` (``piece`` as in the mailbox,
+  ``colour * 6 + piece_type``), or ``NO_CHANGE``.
+
+``network`` is the tuple :func:`network_arrays` builds: the :class:`~jitfish.nnue.inference.KernelNetwork`
+fields, then the thread's stack of accumulators (``int16 [plies, 2, N]``).  A network with no hidden
+neuron (:func:`no_network`) means the hand-written evaluation: every kernel here then does nothing, and
+the search never calls :func:`evaluate_network_at`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jitfish.board import layout as L
+from jitfish.board.moves import (
+    MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares, move_from, move_kind, move_promotion, move_to,
+)
+from jitfish.board.squares import KING, NO_PIECE, PAWN, PIECE_TYPE_COUNT, ROOK
+from jitfish.jit import kernel
+from jitfish.nnue.inference import (
+    ACCUMULATOR_DTYPE, KernelNetwork, evaluate_accumulators, feature_index, refresh_accumulator,
+)
+from jitfish.eval.evaluation import evaluate_with_psq
+from jitfish.search.buffers import (
+    S_NN_ADDED_1, S_NN_ADDED_2, S_NN_READY, S_NN_REMOVED_1, S_NN_REMOVED_2, S_PSQ_EG, S_PSQ_MG, frame,
+)
+from jitfish.search.tt import tt_eval
+from jitfish.types import MAX_PLY
+
+NO_CHANGE = -1
+STACK_PLIES = MAX_PLY + 4          # as many rows as the control array has frames
+SQUARE_BITS = 6
+
+
+@kernel(hot=True, inline=True)
+def network_hidden(network):
+    """The network's hidden size; 0 for :func:`no_network` (the hand-written evaluation)."""
+    return network[1].shape[0]
+
+
+@kernel(hot=True, inline=True)
+def _placed(piece, square):
+    return piece * 64 + square
+
+
+@kernel(hot=True, inline=True)
+def move_changes(state, move):
+    """The pieces ``move`` (not yet made) takes off and puts on the board:
+    ``(removed_1, removed_2, added_1, added_2)``, each ``piece * 64 + square`` or ``NO_CHANGE``."""
+    from_sq = move_from(move)
+    to_sq = move_to(move)
+    kind = move_kind(move)
+    piece = state[L.MAILBOX + from_sq]
+    if kind == MOVE_CASTLING:
+        # Encoded king-takes-rook: the king and the rook both move.
+        king_to, rook_to = castling_squares(from_sq, to_sq)
+        rook = piece - KING + ROOK
+        return _placed(piece, from_sq), _placed(rook, to_sq), _placed(piece, king_to), _placed(rook, rook_to)
+    promotion = move_promotion(move)
+    landing = piece - PAWN + promotion if promotion else piece
+    if kind == MOVE_EN_PASSANT:
+        captured_sq = to_sq - 8 if piece < PIECE_TYPE_COUNT else to_sq + 8
+    else:
+        captured_sq = to_sq
+    victim = state[L.MAILBOX + captured_sq]
+    removed_2 = NO_CHANGE if victim == NO_PIECE else _placed(victim, captured_sq)
+    return _placed(piece, from_sq), removed_2, _placed(landing, to_sq), NO_CHANGE
+
+
+@kernel(hot=True, inline=True)
+def note_move(network, control, state, ply, move):
+    """Before ``move`` is made at ``ply``: note its changes in the child's frame (its accumulators wait)."""
+    if network_hidden(network) > 0:
+        removed_1, removed_2, added_1, added_2 = move_changes(state, move)
+        child = frame(ply + 1)
+        control[child + S_NN_REMOVED_1] = removed_1
+        control[child + S_NN_REMOVED_2] = removed_2
+        control[child + S_NN_ADDED_1] = added_1
+        control[child + S_NN_ADDED_2] = added_2
+        control[child + S_NN_READY] = 0
+
+
+@kernel(hot=True, inline=True)
+def note_null_move(network, control, ply):
+    """Before a null move at ``ply``: the child's pieces are this ply's."""
+    if network_hidden(network) > 0:
+        child = frame(ply + 1)
+        control[child + S_NN_REMOVED_1] = NO_CHANGE
+        control[child + S_NN_REMOVED_2] = NO_CHANGE
+        control[child + S_NN_ADDED_1] = NO_CHANGE
+        control[child + S_NN_ADDED_2] = NO_CHANGE
+        control[child + S_NN_READY] = 0
+
+
+@kernel(hot=True, inline=True)
+def _row(weights, perspective, change):
+    """The weight row of the piece ``change`` (``piece * 64 + square``) seen from ``perspective``."""
+    piece = change >> SQUARE_BITS
+    colour = piece // PIECE_TYPE_COUNT
+    return weights[feature_index(perspective, colour, piece - colour * PIECE_TYPE_COUNT, change & 63)]
+
+
+@kernel(hot=True)
+def _update(weights, parent, child, perspective, removed_1, removed_2, added_1, added_2):
+    """``child = parent`` minus the rows removed plus the rows added (one pass: LLVM vectorises it)."""
+    if added_1 == NO_CHANGE:
+        for i in range(child.shape[0]):
+            child[i] = parent[i]
+        return
+    take = _row(weights, perspective, removed_1)
+    put = _row(weights, perspective, added_1)
+    if removed_2 == NO_CHANGE:
+        for i in range(child.shape[0]):
+            child[i] = parent[i] - take[i] + put[i]
+    elif added_2 == NO_CHANGE:
+        take_2 = _row(weights, perspective, removed_2)
+        for i in range(child.shape[0]):
+            child[i] = parent[i] - take[i] - take_2[i] + put[i]
+    else:
+        take_2 = _row(weights, perspective, removed_2)
+        put_2 = _row(weights, perspective, added_2)
+        for i in range(child.shape[0]):
+            child[i] = parent[i] - take[i] - take_2[i] + put[i] + put_2[i]
+
+
+@kernel(hot=True)
+def _make_ready(network, control, ply):
+    """Bring the accumulators of ``ply`` up to date from the nearest ready ancestor's."""
+    weights = network[0]
+    stack = network[8]
+    ready = ply
+    while control[frame(ready) + S_NN_READY] == 0:
+        ready -= 1
+    for p in range(ready + 1, ply + 1):
+        here = frame(p)
+        for perspective in range(2):
+            _update(weights, stack[p - 1, perspective], stack[p, perspective], perspective,
+                    control[here + S_NN_REMOVED_1], control[here + S_NN_REMOVED_2],
+                    control[here + S_NN_ADDED_1], control[here + S_NN_ADDED_2])
+        control[here + S_NN_READY] = 1
+
+
+@kernel(hot=True, inline=True)
+def evaluate_network_at(network, control, state, ply):
+    """The network's score of the position at ``ply`` in centipawns for the side to move."""
+    if control[frame(ply) + S_NN_READY] == 0:
+        _make_ready(network, control, ply)
+    side = state[L.SIDE_TO_MOVE]
+    stack = network[8]
+    return evaluate_accumulators(stack[ply, side], stack[ply, 1 - side], network[2], network[3], network[4],
+                                 network[5], network[6], network[7])
+
+
+@kernel(hot=True, inline=True)
+def evaluate_at(bbs, state, tables, weights, network, control, ply):
+    """The static evaluation at ``ply`` for the side to move: the network's if there is one, else the
+    hand-written one from the material and piece-square score kept on the stack."""
+    if network_hidden(network) > 0:
+        return evaluate_network_at(network, control, state, ply)
+    here = frame(ply)
+    return evaluate_with_psq(bbs, state, tables, weights, control[here + S_PSQ_MG], control[here + S_PSQ_EG])
+
+
+@kernel(hot=True, inline=True)
+def static_eval_at(bbs, state, tables, weights, network, control, ply, found, data):
+    """The static evaluation at ``ply``: stored in the TT entry ``data`` if ``found``, else computed."""
+    if found:
+        return tt_eval(data)
+    return evaluate_at(bbs, state, tables, weights, network, control, ply)
+
+
+@kernel(hot=True)
+def prepare_root(network, control, bbs):
+    """Before a search: the root's accumulators from scratch, ready (nothing to do without a network)."""
+    if network_hidden(network) > 0:
+        stack = network[8]
+        for perspective in range(2):
+            refresh_accumulator(bbs, network[0], network[1], perspective, stack[0, perspective])
+        control[frame(0) + S_NN_READY] = 1
+
+
+def no_network() -> KernelNetwork:
+    """The placeholder that selects the hand-written evaluation: a network with no hidden neuron."""
+    empty = np.zeros(0, dtype=np.int16)
+    return KernelNetwork(np.zeros((2 * PIECE_TYPE_COUNT * 64, 0), dtype=np.int16), empty, empty, 0, 1, 1, 1,
+                         False)
+
+
+def network_arrays(net: KernelNetwork | None) -> tuple:
+    """The ``network`` argument of the search kernels for one thread: ``net``'s fields (or
+    :func:`no_network`'s) and a stack of accumulators of its own."""
+    net = no_network() if net is None else net
+    stack = np.zeros((STACK_PLIES, 2, net.hidden), dtype=ACCUMULATOR_DTYPE)
+    return (net.weights, net.biases, net.output_weights, np.int64(net.output_bias), np.int64(net.qa),
+            np.int64(net.qb), np.int64(net.scale), np.bool_(net.screlu), stack)

@@ -1,0 +1,59 @@
+"""``EvalFile`` and ``Use NNUE``: the engine searches with a network file when asked, reports a bad file
+as an error and keeps the network it had, and returns to the hand-written evaluation when told."""
+
+from __future__ import annotations
+
+import jitfish
+from jitfish.nnue.format import write_network
+from jitfish.nnue.inference import evaluate, kernel_network
+from tests.nnue.networks import random_network
+from tests.uci.conftest import errors_in
+
+# Blocked pawns, kings apart: a one-ply search scores each reply by the static evaluation after it.
+QUIET_FEN = "4k3/4p3/4P3/8/8/8/8/4K3 w - - 0 1"
+
+
+def one_ply_score(uci) -> int:
+    uci.send(f"position fen {QUIET_FEN}")
+    uci.send("go depth 1")
+    lines = uci.read_until("bestmove", 30)
+    info = [line.split() for line in lines if " score cp " in line][-1]
+    return int(info[info.index("cp") + 1])
+
+
+def network_score(net) -> int:
+    """What :func:`one_ply_score` must print when ``net`` evaluates."""
+    board = jitfish.Board(QUIET_FEN)
+    scores = []
+    for move in board.legal_moves():
+        child = board.copy()
+        child.push_uci(move)
+        scores.append(-evaluate(net, child))
+    return max(scores)
+
+
+def test_the_engine_searches_with_the_network_it_is_given_and_keeps_it_on_a_bad_file(uci, tmp_path):
+    net = kernel_network(random_network(seed=41, hidden=16))
+    path = tmp_path / "net.jfnn"
+    write_network(path, random_network(seed=41, hidden=16))
+    hand_written = one_ply_score(uci)
+    uci.send("setoption name Use NNUE value true")      # no network loaded yet
+    errors = errors_in(uci.ready())
+    assert errors and "EvalFile" in errors[0]
+    uci.send(f"setoption name EvalFile value {path}")
+    uci.send("setoption name Use NNUE value true")
+    lines = uci.ready()
+    assert not errors_in(lines) and any("768 -> 16 -> 1" in line for line in lines), lines
+    assert one_ply_score(uci) == network_score(net) != hand_written
+    uci.send("eval")
+    report = uci.read_until("NNUE evaluation", 10)[-1]
+    assert f"[{evaluate(net, jitfish.Board(QUIET_FEN)):+d} cp side to move] (searched with)" in report
+    for bad in (tmp_path / "missing.jfnn", tmp_path):
+        uci.send(f"setoption name EvalFile value {bad}")
+        errors = errors_in(uci.ready())
+        assert errors and "EvalFile" in errors[0]
+        assert one_ply_score(uci) == network_score(net)   # the engine keeps its network
+    uci.send("setoption name Use NNUE value false")
+    assert one_ply_score(uci) == hand_written
+    uci.send("setoption name EvalFile value <empty>")
+    assert not errors_in(uci.ready())
