@@ -10,7 +10,8 @@ seven machine words):
   ply ``p``'s from ``frame(p)`` (``S_*``), holding what negamax keeps for
   its children (static eval, move made, excluded move), what the parent
   sets before it searches a ply (whether its move gave check, the material
-  and piece-square score), and the frames of the iterative quiescence
+  and piece-square score, the pieces its move changed for the NNUE
+  accumulators, ``S_NN_*``), and the frames of the iterative quiescence
   search (``S_Q_*``).
 * ``work`` (``int32``): the move-ordering memory (killers, history,
   countermoves, laid out from 0 by :mod:`jitfish.search.history`), from
@@ -43,7 +44,7 @@ STACK_FIELDS = (
     ("check_known", 1),          # one of CHECK_UNKNOWN, GAVE_NO_CHECK, GAVE_CHECK
     ("psq_mg", 1),               # material + piece-square score (white's view), kept move by move
     ("psq_eg", 1),
-    ("nn_ready", 1),             # 1 once the NNUE accumulators of this ply are computed (search.accumulators)
+    ("nn_ready", 1),             # 1 once the NNUE accumulators of this ply are computed (search.evalstack)
     ("nn_removed_1", 1),         # the pieces the move into this ply took off the board ...
     ("nn_removed_2", 1),
     ("nn_added_1", 1),           # ... and put on it
