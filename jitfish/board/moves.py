@@ -11,7 +11,10 @@ king does not travel two squares, where that text would be ambiguous).
 from __future__ import annotations
 
 from jitfish.jit import kernel
-from jitfish.board.squares import FILE_NAMES, SQUARE_NAMES, parse_square
+from jitfish.board import layout as L
+from jitfish.board.squares import (
+    FILE_NAMES, KING, NO_PIECE, PAWN, PIECE_TYPE_COUNT, ROOK, SQUARE_NAMES, parse_square,
+)
 
 NULL_MOVE = 0
 MOVE_NORMAL = 0
@@ -67,6 +70,46 @@ def castling_squares(king_sq, rook_sq):
     if rook_sq > king_sq:
         return back_rank | 6, back_rank | 5
     return back_rank | 2, back_rank | 3
+
+
+# A piece placed on a square, as :func:`move_changes` gives it: ``piece << SQUARE_BITS | square``.
+NO_CHANGE = -1
+SQUARE_BITS = 6
+SQUARE_MASK = (1 << SQUARE_BITS) - 1
+
+
+@kernel(hot=True, inline=True)
+def placed(piece, square):
+    """``piece`` (``colour * 6 + piece_type``, as in the mailbox) on ``square``, as one int."""
+    return (piece << SQUARE_BITS) | square
+
+
+@kernel(hot=True, inline=True)
+def move_changes(state, move):
+    """The pieces ``move`` (not yet made) takes off and puts on the board:
+    ``(removed_1, removed_2, added_1, added_2)``, each :func:`placed` or ``NO_CHANGE``.
+
+    The one place that spells out what a move does to the pieces (castling, en passant, promotions,
+    captures) for the incremental scores: the piece-square score and the NNUE accumulators.
+    """
+    from_sq = move_from(move)
+    to_sq = move_to(move)
+    kind = move_kind(move)
+    piece = state[L.MAILBOX + from_sq]
+    if kind == MOVE_CASTLING:
+        # Encoded king-takes-rook: the king and the rook both move.
+        king_to, rook_to = castling_squares(from_sq, to_sq)
+        rook = piece - KING + ROOK
+        return placed(piece, from_sq), placed(rook, to_sq), placed(piece, king_to), placed(rook, rook_to)
+    promotion = move_promotion(move)
+    landing = piece - PAWN + promotion if promotion else piece
+    if kind == MOVE_EN_PASSANT:
+        captured_sq = to_sq - 8 if piece < PIECE_TYPE_COUNT else to_sq + 8
+    else:
+        captured_sq = to_sq
+    victim = state[L.MAILBOX + captured_sq]
+    removed_2 = NO_CHANGE if victim == NO_PIECE else placed(victim, captured_sq)
+    return placed(piece, from_sq), removed_2, placed(landing, to_sq), NO_CHANGE
 
 
 def castling_king_destination(king_sq: int, rook_sq: int) -> int:

@@ -33,11 +33,9 @@ from jitfish.board.attacks import bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.squares import (
     SHIFT_1, SHIFT_7, SHIFT_8, SHIFT_9, SHIFT_16, SHIFT_32,
-    BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, NO_PIECE, ONE, PAWN, QUEEN, ROOK, WHITE,
+    BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, ONE, PAWN, QUEEN, ROOK, WHITE,
 )
-from jitfish.board.moves import (
-    MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares, move_from, move_kind, move_promotion, move_to,
-)
+from jitfish.board.moves import NO_CHANGE, SQUARE_BITS, SQUARE_MASK, move_changes
 from jitfish.eval import params as P
 
 
@@ -131,6 +129,14 @@ def psq_score(bbs, weights):
     return _material_and_squares(bbs, weights, None)
 
 
+@kernel(hot=True, inline=True)
+def _changed_psq(weights, change):
+    """(mg, eg) of one piece :func:`~jitfish.board.moves.move_changes` reports, or (0, 0) for none."""
+    if change == NO_CHANGE:
+        return 0, 0
+    return _piece_square(weights, None, change >> SQUARE_BITS, change & SQUARE_MASK)
+
+
 @kernel(hot=True)
 def psq_delta(state, weights, move):
     """How ``move`` (not yet made) changes :func:`psq_score`: the search keeps that score per ply.
@@ -138,39 +144,12 @@ def psq_delta(state, weights, move):
     Cheaper than summing every piece at each evaluation, and exact, so the
     incremental and the full evaluation agree to the centipawn.
     """
-    from_sq = move_from(move)
-    to_sq = move_to(move)
-    kind = move_kind(move)
-    piece = state[L.MAILBOX + from_sq]
-    mg, eg = _piece_square(weights, None, piece, from_sq)
-    mg = -mg
-    eg = -eg
-    if kind == MOVE_CASTLING:
-        # Encoded king-takes-rook: both pieces move.
-        king_to, rook_to = castling_squares(from_sq, to_sq)
-        rook = piece - KING + ROOK
-        a, b = _piece_square(weights, None, piece, king_to)
-        c, d = _piece_square(weights, None, rook, rook_to)
-        e, f = _piece_square(weights, None, rook, to_sq)
-        return mg + a + c - e, eg + b + d - f
-    promotion = move_promotion(move)
-    if promotion:
-        a, b = _piece_square(weights, None, piece - PAWN + promotion, to_sq)
-    else:
-        a, b = _piece_square(weights, None, piece, to_sq)
-    mg += a
-    eg += b
-    if kind == MOVE_EN_PASSANT:
-        captured_sq = to_sq - 8 if piece < 6 else to_sq + 8
-        victim = state[L.MAILBOX + captured_sq]
-    else:
-        captured_sq = to_sq
-        victim = state[L.MAILBOX + to_sq]
-    if victim != NO_PIECE:
-        a, b = _piece_square(weights, None, victim, captured_sq)
-        mg -= a
-        eg -= b
-    return mg, eg
+    removed_1, removed_2, added_1, added_2 = move_changes(state, move)
+    a, b = _changed_psq(weights, added_1)
+    c, d = _changed_psq(weights, added_2)
+    e, f = _changed_psq(weights, removed_1)
+    g, h = _changed_psq(weights, removed_2)
+    return a + c - e - g, b + d - f - h
 
 
 @kernel(hot=True)

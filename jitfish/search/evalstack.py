@@ -5,7 +5,7 @@ and piece-square score the stack keeps move by move (:func:`jitfish.search.buffe
 network reads the accumulators this module keeps, one pair per ply, updated lazily from the moves made.
 
 A network's first layer sums a weight row per piece on the board, so a move changes it by two to four
-rows (:func:`move_changes`), never by a full recount.  The search keeps the pair of accumulators (one per
+rows (:func:`jitfish.board.moves.move_changes`), never by a full recount.  The search keeps the pair of accumulators (one per
 perspective, :mod:`jitfish.nnue.inference`) of every ply of its current line in ``network``'s stack, and
 when it makes a move it only notes in the child's frame of ``control`` which pieces the move removes and
 adds (:func:`note_move`); the child's accumulators are computed when the child is evaluated
@@ -33,10 +33,8 @@ from __future__ import annotations
 import numpy as np
 
 from jitfish.board import layout as L
-from jitfish.board.moves import (
-    MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares, move_from, move_kind, move_promotion, move_to,
-)
-from jitfish.board.squares import KING, NO_PIECE, PAWN, PIECE_TYPE_COUNT, ROOK
+from jitfish.board.moves import NO_CHANGE, SQUARE_BITS, SQUARE_MASK, move_changes
+from jitfish.board.squares import PIECE_TYPE_COUNT
 from jitfish.jit import kernel
 from jitfish.nnue.inference import (
     ACCUMULATOR_DTYPE, KernelNetwork, evaluate_accumulators, feature_index, refresh_accumulator,
@@ -48,9 +46,7 @@ from jitfish.search.buffers import (
 from jitfish.search.tt import tt_eval
 from jitfish.types import MAX_PLY
 
-NO_CHANGE = -1
 STACK_PLIES = MAX_PLY + 4          # as many rows as the control array has frames
-SQUARE_BITS = 6
 
 
 @kernel(hot=True, inline=True)
@@ -60,32 +56,14 @@ def network_hidden(network):
 
 
 @kernel(hot=True, inline=True)
-def _placed(piece, square):
-    return piece * 64 + square
-
-
-@kernel(hot=True, inline=True)
-def move_changes(state, move):
-    """The pieces ``move`` (not yet made) takes off and puts on the board:
-    ``(removed_1, removed_2, added_1, added_2)``, each ``piece * 64 + square`` or ``NO_CHANGE``."""
-    from_sq = move_from(move)
-    to_sq = move_to(move)
-    kind = move_kind(move)
-    piece = state[L.MAILBOX + from_sq]
-    if kind == MOVE_CASTLING:
-        # Encoded king-takes-rook: the king and the rook both move.
-        king_to, rook_to = castling_squares(from_sq, to_sq)
-        rook = piece - KING + ROOK
-        return _placed(piece, from_sq), _placed(rook, to_sq), _placed(piece, king_to), _placed(rook, rook_to)
-    promotion = move_promotion(move)
-    landing = piece - PAWN + promotion if promotion else piece
-    if kind == MOVE_EN_PASSANT:
-        captured_sq = to_sq - 8 if piece < PIECE_TYPE_COUNT else to_sq + 8
-    else:
-        captured_sq = to_sq
-    victim = state[L.MAILBOX + captured_sq]
-    removed_2 = NO_CHANGE if victim == NO_PIECE else _placed(victim, captured_sq)
-    return _placed(piece, from_sq), removed_2, _placed(landing, to_sq), NO_CHANGE
+def _note(control, ply, removed_1, removed_2, added_1, added_2):
+    """Write the changes of the move into ``ply`` in its frame; its accumulators are not ready."""
+    here = frame(ply)
+    control[here + S_NN_REMOVED_1] = removed_1
+    control[here + S_NN_REMOVED_2] = removed_2
+    control[here + S_NN_ADDED_1] = added_1
+    control[here + S_NN_ADDED_2] = added_2
+    control[here + S_NN_READY] = 0
 
 
 @kernel(hot=True, inline=True)
@@ -93,24 +71,14 @@ def note_move(network, control, state, ply, move):
     """Before ``move`` is made at ``ply``: note its changes in the child's frame (its accumulators wait)."""
     if network_hidden(network) > 0:
         removed_1, removed_2, added_1, added_2 = move_changes(state, move)
-        child = frame(ply + 1)
-        control[child + S_NN_REMOVED_1] = removed_1
-        control[child + S_NN_REMOVED_2] = removed_2
-        control[child + S_NN_ADDED_1] = added_1
-        control[child + S_NN_ADDED_2] = added_2
-        control[child + S_NN_READY] = 0
+        _note(control, ply + 1, removed_1, removed_2, added_1, added_2)
 
 
 @kernel(hot=True, inline=True)
 def note_null_move(network, control, ply):
     """Before a null move at ``ply``: the child's pieces are this ply's."""
     if network_hidden(network) > 0:
-        child = frame(ply + 1)
-        control[child + S_NN_REMOVED_1] = NO_CHANGE
-        control[child + S_NN_REMOVED_2] = NO_CHANGE
-        control[child + S_NN_ADDED_1] = NO_CHANGE
-        control[child + S_NN_ADDED_2] = NO_CHANGE
-        control[child + S_NN_READY] = 0
+        _note(control, ply + 1, NO_CHANGE, NO_CHANGE, NO_CHANGE, NO_CHANGE)
 
 
 @kernel(hot=True, inline=True)
@@ -118,7 +86,7 @@ def _row(weights, perspective, change):
     """The weight row of the piece ``change`` (``piece * 64 + square``) seen from ``perspective``."""
     piece = change >> SQUARE_BITS
     colour = piece // PIECE_TYPE_COUNT
-    return weights[feature_index(perspective, colour, piece - colour * PIECE_TYPE_COUNT, change & 63)]
+    return weights[feature_index(perspective, colour, piece - colour * PIECE_TYPE_COUNT, change & SQUARE_MASK)]
 
 
 @kernel(hot=True)
