@@ -15,7 +15,9 @@ import numpy as np
 
 import jitfish
 from jitfish.eval import evaluate_terms, trace
-from jitfish.eval.params import DANGER_INPUTS, DANGER_LABELS, default_weights, score_from_trace
+from jitfish.eval.params import (
+    DANGER_INPUTS, DANGER_LABELS, KING_DANGER, KING_DANGER_SCALE, default_weights, score_from_trace,
+)
 from tests.eval.test_trace import random_games
 
 PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
@@ -62,17 +64,33 @@ def test_danger_inputs_match_a_python_chess_count():
     assert checks_seen > 100
 
 
+def form_weights() -> np.ndarray:
+    """The shipped weights with king-danger units chosen for these tests (the shipped ones are tuned)."""
+    weights = default_weights().copy()
+    units = [6, 4, 5, 8, 30, 20, 30, 35, -60, -30]
+    weights[2 * KING_DANGER:2 * (KING_DANGER + DANGER_INPUTS)] = np.repeat(units, 2)
+    weights[KING_DANGER_SCALE:KING_DANGER_SCALE + 2] = [64, 16]
+    return weights
+
+
 def test_danger_grows_faster_than_the_attack():
-    """Queen and rook near the king score more than twice what the queen alone does."""
+    """Units add, the score squares them: the queen's zone square and check give (8 + 35 - 30) ** 2 // 64 = 2,
+    and with the rook's check as well (8 + 35 + 30 - 30) ** 2 // 64 = 28, fourteen times as much."""
+    weights = form_weights()
     queen_alone = "6k1/5ppp/8/8/8/8/1Q3PPP/6K1 w - - 0 1"
     queen_and_rook = "6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1"
-    alone = evaluate_terms(jitfish.Board(queen_alone))["king_danger"][0]
-    both = evaluate_terms(jitfish.Board(queen_and_rook))["king_danger"][0]
-    assert 0 <= alone and both > 2 * alone + 10
-    # Without its queen, the same attack from the other side is worth nothing.
-    coefficients, _, danger = trace(jitfish.Board(queen_and_rook))
+    assert evaluate_terms(jitfish.Board(queen_alone), weights)["king_danger"] == (2, 13 // 16)
+    assert evaluate_terms(jitfish.Board(queen_and_rook), weights)["king_danger"] == (28, 43 // 16)
+
+
+def test_danger_is_clamped_at_zero():
+    """Units below zero count nothing: black's lone king-side pawns and king, with no queen, add no danger."""
+    weights = form_weights()
+    coefficients, _, danger = trace(jitfish.Board("6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1"))
     assert danger[1].tolist() == [0] * 8 + [1, 1]
-    queenless = np.zeros_like(danger)
-    queenless[0] = danger[0]
-    queenless[0, DANGER_LABELS.index("no_queen")] = 1
-    assert score_from_trace(np.zeros_like(coefficients), queenless, default_weights()) == (0, 0)
+    black_only = np.zeros_like(danger)
+    black_only[1] = danger[1]
+    assert score_from_trace(np.zeros_like(coefficients), black_only, weights) == (0, 0)
+    # The same inputs with a positive constant do count, for black (negative from white's view).
+    weights[2 * (KING_DANGER + DANGER_LABELS.index("bias")):][:2] = [100, 100]
+    assert score_from_trace(np.zeros_like(coefficients), black_only, weights) == (-(40 * 40 // 64), -(40 // 16))
