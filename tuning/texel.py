@@ -1,7 +1,8 @@
 """``python -m tuning.texel DATA``: fit every evaluation weight to game results (Texel's method).
 
-Each training position's evaluation is linear in the weights
-(:mod:`tuning.trace`), so the tuner never touches a board: it minimises the
+Each training position's evaluation is linear in the weights but for the
+king-danger term, a known function of its traced inputs (:mod:`tuning.trace`),
+so the tuner never touches a board: it minimises the
 mean squared error between ``sigmoid(K * eval)`` and a target, the game's
 result blended, if asked, with the search's score (``(1 - blend) * result +
 blend * sigmoid(K * score)``).
@@ -11,7 +12,8 @@ blend * sigmoid(K * score)``).
    they already fit.  The results alone, because a blended target contains K
    too: sigmoid(K * eval) against sigmoid(K * score) is matched best by K -> 0,
    where both are 1/2.
-2. Fit all weight pairs at once by Adam over seeded, shuffled mini-batches,
+2. Fit all weight pairs at once by Adam over seeded, shuffled mini-batches
+   (the king-danger pairs through the gradient of their squared sum),
    in one compiled pass per epoch; pairs named in ``FROZEN`` (and ``--freeze``)
    keep their value.  The step size falls geometrically from ``--lr`` to
    ``--lr-final`` over the epochs.
@@ -33,10 +35,10 @@ from pathlib import Path
 import numpy as np
 
 from jitfish.eval.params import (
-    FROZEN, WEIGHT_PAIRS, WEIGHTS_FILE, frozen_mask, load_weights, save_weights,
+    FROZEN, OFFSETS, TERMS, WEIGHT_PAIRS, WEIGHTS_FILE, frozen_mask, load_weights, save_weights,
 )
 from jitfish.jit import kernel
-from tuning.trace import Traces, load_traces
+from tuning.trace import Traces, danger_score, danger_units, load_traces
 
 K_SEARCH_LOG10 = (-5.0, 0.0)   # K between 1e-5 and 1 per centipawn
 K_TOLERANCE_LOG10 = 1e-6
@@ -86,8 +88,8 @@ def fit_k(evaluations: np.ndarray, traces: Traces,
 
 
 @kernel
-def _adam_epoch(indptr, index, coefficient, phase, target, order, batch_size, k, pairs, frozen,
-                gradient, moment1, moment2, step, learning_rate):
+def _adam_epoch(indptr, index, coefficient, phase, danger, first, scale, target, order, batch_size, k, pairs,
+                frozen, gradient, moment1, moment2, step, learning_rate):
     """One pass of Adam over ``order``'s rows in batches; updates ``pairs`` in place.
 
     Returns the mean error over the epoch's batches (each measured before its
@@ -100,8 +102,7 @@ def _adam_epoch(indptr, index, coefficient, phase, target, order, batch_size, k,
         gradient[:] = 0.0
         for j in range(start, stop):
             row = order[j]
-            mg = 0.0
-            eg = 0.0
+            mg, eg = danger_score(danger, row, pairs, first, scale)
             for at in range(indptr[row], indptr[row + 1]):
                 mg += coefficient[at] * pairs[index[at], 0]
                 eg += coefficient[at] * pairs[index[at], 1]
@@ -114,6 +115,7 @@ def _adam_epoch(indptr, index, coefficient, phase, target, order, batch_size, k,
             for at in range(indptr[row], indptr[row + 1]):
                 gradient[index[at], 0] += slope * rho * coefficient[at]
                 gradient[index[at], 1] += slope * (1.0 - rho) * coefficient[at]
+            _danger_gradient(danger, row, pairs, first, scale, slope * rho, slope * (1.0 - rho), gradient)
         step += 1
         correction1 = 1.0 - ADAM_BETA1 ** step
         correction2 = 1.0 - ADAM_BETA2 ** step
@@ -127,6 +129,20 @@ def _adam_epoch(indptr, index, coefficient, phase, target, order, batch_size, k,
                 pairs[pair, half] -= (learning_rate * (moment1[pair, half] / correction1)
                                       / (math.sqrt(moment2[pair, half] / correction2) + ADAM_EPSILON))
     return error_sum / rows, step
+
+
+@kernel(inline=True)
+def _danger_gradient(danger, row, pairs, first, scale, slope_mg, slope_eg, gradient):
+    """Add a row's king-danger gradient: d(units ** 2 / scale) = 2 units / scale per unit in the middlegame,
+    1 / scale in the endgame, times each input's count; nothing where the units are clamped at 0."""
+    for side in range(2):
+        sign = 1.0 - 2.0 * side
+        units_mg, units_eg = danger_units(danger, row, side, pairs, first)
+        per_unit_mg = sign * slope_mg * 2.0 * units_mg / scale[0]
+        per_unit_eg = sign * slope_eg / scale[1] if units_eg > 0.0 else 0.0
+        for j in range(danger.shape[2]):
+            gradient[first + j, 0] += per_unit_mg * danger[row, side, j]
+            gradient[first + j, 1] += per_unit_eg * danger[row, side, j]
 
 
 @dataclass
@@ -167,7 +183,7 @@ def tune(traces: Traces, initial_pairs: np.ndarray, frozen: np.ndarray, settings
     pairs = np.array(initial_pairs, dtype=np.float64).reshape(-1, 2)
     k = settings.k
     if k is None:
-        k = fit_k(traces.evaluations(pairs)[train_rows], _rows(traces, train_rows))
+        k = fit_k(traces.evaluations(pairs)[train_rows], traces.rows(train_rows))
     target = targets(traces, k, settings.blend)
     evaluations = traces.evaluations(pairs)
     result = TuneResult(pairs=pairs, k=k,
@@ -182,9 +198,9 @@ def tune(traces: Traces, initial_pairs: np.ndarray, frozen: np.ndarray, settings
         learning_rate = settings.lr * (settings.lr_final / settings.lr) ** fraction
         order = rng.permutation(train_rows)
         started = time.perf_counter()
-        _, step = _adam_epoch(traces.indptr, traces.index, traces.coefficient, traces.phase, target, order,
-                              settings.batch_size, k, pairs, frozen, gradient, moment1, moment2, step,
-                              learning_rate)
+        _, step = _adam_epoch(traces.indptr, traces.index, traces.coefficient, traces.phase, traces.danger,
+                              traces.danger_first, traces.danger_scale, target, order, settings.batch_size, k,
+                              pairs, frozen, gradient, moment1, moment2, step, learning_rate)
         result.epoch_seconds.append(time.perf_counter() - started)
         evaluations = traces.evaluations(pairs)
         result.train_loss.append(mean_squared_error(evaluations, traces, k, settings.blend, train_rows))
@@ -196,10 +212,17 @@ def tune(traces: Traces, initial_pairs: np.ndarray, frozen: np.ndarray, settings
     return result
 
 
-def _rows(traces: Traces, rows: np.ndarray) -> Traces:
-    """The labels of ``rows`` only (enough for :func:`fit_k`, which is given their evaluations)."""
-    return Traces(traces.indptr, traces.index, traces.coefficient, traces.phase[rows], traces.result[rows],
-                  traces.score[rows])
+def block_mask(blocks: list[str]) -> np.ndarray:
+    """True for the pairs of the named blocks (every pair when none is named); ``ValueError`` for an unknown name."""
+    if not blocks:
+        return np.ones(WEIGHT_PAIRS, dtype=bool)
+    sizes = dict(TERMS)
+    mask = np.zeros(WEIGHT_PAIRS, dtype=bool)
+    for block in blocks:
+        if block not in sizes:
+            raise ValueError(f"no block of weights named {block!r} (blocks: {', '.join(sizes)})")
+        mask[OFFSETS[block]:OFFSETS[block] + sizes[block]] = True
+    return mask
 
 
 def rounded_weights(base: np.ndarray, pairs: np.ndarray) -> np.ndarray:
@@ -246,6 +269,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="share of positions, the file's last, held out for the validation error")
     parser.add_argument("--freeze", nargs="*", default=[], metavar="NAME",
                         help="more weight pairs to keep, e.g. 'tempo' 'material[P]'")
+    parser.add_argument("--only", nargs="*", default=[], metavar="BLOCK",
+                        help="tune only these blocks of pairs (e.g. 'king_danger'), keeping every other pair")
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the trace cache")
     args = parser.parse_args(argv)
@@ -260,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         base = load_weights(args.weights)
-        frozen = frozen_mask(FROZEN + tuple(args.freeze))
+        frozen = frozen_mask(FROZEN + tuple(args.freeze)) | ~block_mask(args.only)
         started = time.perf_counter()
         traces = load_traces(args.data, base, use_cache=not args.no_cache)
     except (OSError, ValueError) as error:

@@ -237,7 +237,7 @@ def _passed_pawn(bbs, weights, trace, colour, sq):
 
 @kernel(hot=True, inline=True)
 def _mobility_and_attacks(bbs, tables, weights, trace, colour):
-    """Mobility (safe squares attacked), king attacks, rooks on open files, bishop pair, threats."""
+    """Mobility (safe squares attacked), king attacks and danger, rooks on open files, bishop pair, threats."""
     mg = 0
     eg = 0
     sign = 1 - 2 * colour
@@ -249,6 +249,19 @@ def _mobility_and_attacks(bbs, tables, weights, trace, colour):
     area = ~own & ~pawn_attacks_of(enemy_pawns, them)
     enemy_king_sq = lsb(bbs[them * 6 + KING])
     king_zone = tables[L.KING_ATTACKS + enemy_king_sq]
+    # Squares from which a piece would check the enemy king, and that the king cannot simply take.
+    safe = area & ~king_zone
+    knight_checks = tables[L.KNIGHT_ATTACKS + enemy_king_sq] & safe
+    bishop_checks = bishop_attacks(enemy_king_sq, occupied, tables) & safe
+    rook_checks = rook_attacks(enemy_king_sq, occupied, tables) & safe
+    # King danger's inputs that do not depend on the pieces: a constant, and a side without its queen.
+    units_mg, units_eg = _danger_input(weights, trace, colour, P.DANGER_BIAS, 1)
+    # A plain value, not a conditional expression as the argument: that form, in a helper of
+    # its own inlined here, lost these records in the tracing build (numba 0.68).
+    no_queen = np.int64(bbs[colour * 6 + QUEEN] == EMPTY)
+    a, b = _danger_input(weights, trace, colour, P.DANGER_NO_QUEEN, no_queen)
+    units_mg += a
+    units_eg += b
 
     minor_attacks = EMPTY
     rook_attacks_all = EMPTY
@@ -261,14 +274,17 @@ def _mobility_and_attacks(bbs, tables, weights, trace, colour):
                 attacks = tables[L.KNIGHT_ATTACKS + sq]
                 m = P.KNIGHT_MOBILITY
                 minor_attacks |= attacks
+                checks = knight_checks
             elif piece_type == BISHOP:
                 attacks = bishop_attacks(sq, occupied, tables)
                 m = P.BISHOP_MOBILITY
                 minor_attacks |= attacks
+                checks = bishop_checks
             elif piece_type == ROOK:
                 attacks = rook_attacks(sq, occupied, tables)
                 m = P.ROOK_MOBILITY
                 rook_attacks_all |= attacks
+                checks = rook_checks
                 file_mask = FILE_A << np.uint64(sq & 7)
                 if not own_pawns & file_mask:
                     if not enemy_pawns & file_mask:
@@ -280,10 +296,17 @@ def _mobility_and_attacks(bbs, tables, weights, trace, colour):
             else:
                 attacks = bishop_attacks(sq, occupied, tables) | rook_attacks(sq, occupied, tables)
                 m = P.QUEEN_MOBILITY
+                checks = bishop_checks | rook_checks
+            zone_attacks = popcount(attacks & king_zone)
             a, b = _term(weights, trace, m + popcount(attacks & area), 1, sign)
-            c, d = _term(weights, trace, P.KING_ATTACK + piece_type - KNIGHT, popcount(attacks & king_zone), sign)
+            c, d = _term(weights, trace, P.KING_ATTACK + piece_type - KNIGHT, zone_attacks, sign)
             mg += a + c
             eg += b + d
+            a, b = _danger_input(weights, trace, colour, P.DANGER_ZONE + piece_type - KNIGHT, zone_attacks)
+            c, d = _danger_input(weights, trace, colour, P.DANGER_CHECK + piece_type - KNIGHT,
+                                 popcount(attacks & checks))
+            units_mg += a + c
+            units_eg += b + d
 
     bishops = bbs[colour * 6 + BISHOP]
     if bishops & (bishops - ONE):
@@ -291,7 +314,32 @@ def _mobility_and_attacks(bbs, tables, weights, trace, colour):
         mg += a
         eg += b
     a, b = _threats(bbs, weights, trace, colour, minor_attacks, rook_attacks_all)
-    return mg + a, eg + b
+    c, d = _king_danger(weights, units_mg, units_eg)
+    return mg + a + c, eg + b + d
+
+
+@kernel(hot=True, inline=True)
+def _danger_input(weights, trace, colour, which, count):
+    """``count`` times king-danger input ``which``'s units (mg, eg) for ``colour``'s attack; traced per side."""
+    record(trace, P.DANGER_TRACE + colour * P.DANGER_INPUTS + which, count)
+    pair = P.KING_DANGER + which
+    return count * weights[2 * pair], count * weights[2 * pair + 1]
+
+
+@kernel(hot=True, inline=True)
+def _king_danger(weights, units_mg, units_eg):
+    """A side's attack on the enemy king from its attack units: clamped at 0, squared in the middlegame.
+
+    Attack units add up: the squares next to the king attacked by each
+    piece, the safe checks each piece has, less for a side without its
+    queen, and a negative constant, so that one piece near the king adds
+    nothing and several at once add more than the sum of their parts.  The
+    endgame half is the units divided, not squared.  The per-input units are
+    tuned through this function (:mod:`tuning.texel` follows its gradient).
+    """
+    units_mg = max(units_mg, 0)
+    units_eg = max(units_eg, 0)
+    return units_mg * units_mg // weights[P.KING_DANGER_SCALE], units_eg // weights[P.KING_DANGER_SCALE + 1]
 
 
 @kernel(hot=True, inline=True)
@@ -369,9 +417,11 @@ def evaluate_white(bbs, state, tables, weights):
 def trace_evaluation(bbs, state, tables, weights, trace):
     """The tracing build of :func:`evaluate_white`: also adds each pair's coefficient to ``trace``.
 
-    ``trace`` (``int64``, one slot per weight pair, zeroed by the caller)
-    receives white's count minus black's of each weight, so that
-    ``trace · weights`` is the returned (mg, eg).  Returns (mg, eg, phase).
+    ``trace`` (``int64``, ``TRACE_SIZE`` slots, zeroed by the caller)
+    receives white's count minus black's of each weight pair, then each
+    side's king-danger input counts, so that
+    :func:`~jitfish.eval.params.score_from_trace` of them is the returned
+    (mg, eg).  Returns (mg, eg, phase).
     """
     mg, eg = _material_and_squares(bbs, weights, trace)
     c, d = _positional_terms(bbs, state, tables, weights, trace)

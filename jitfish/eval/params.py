@@ -8,8 +8,16 @@ never typed:
   evaluation adds ``count × pair`` through one helper, so the score is
   linear in these weights and the tuner owns all of them.
 * ``CONSTANTS``: single values after the pairs (the game-phase weights and
-  the phase of a full board), which decide the score but not linearly; the
-  tuner keeps them as they are.
+  the phase of a full board, the king-danger divisors), which decide the
+  score but not linearly; the tuner keeps them as they are.
+
+One block of pairs is not linear: ``king_danger``'s pairs weigh the inputs
+of an attack-unit sum per attacking side, and the score is a function of
+that sum (squared in the middlegame; see
+:func:`jitfish.eval.evaluation._king_danger`).  The tracing build records
+those inputs' counts per side in ``TRACE_SIZE``'s last ``2 * DANGER_INPUTS``
+slots (``DANGER_TRACE``: white attacking first) instead of as coefficients,
+and :func:`score_from_trace` puts the two parts together.
 
 Only weights that can fire have a slot: a king attack by a pawn or a king,
 or a passed pawn on the first or last rank, has none.  Slots that exist but
@@ -37,6 +45,17 @@ WEIGHTS_FILE = Path(__file__).resolve().parent / "weights.json"
 PIECE_LETTERS = "PNBRQK"
 SLIDER_AND_KNIGHT_LETTERS = "NBRQ"
 
+# The inputs of the king-danger sum, in block order: squares next to the enemy
+# king attacked by each piece type, safe checking moves by each piece type, a
+# side without its queen, and a constant (so a little attack adds nothing).
+DANGER_LABELS = ("zone_N", "zone_B", "zone_R", "zone_Q", "check_N", "check_B", "check_R", "check_Q",
+                 "no_queen", "bias")
+DANGER_ZONE = 0
+DANGER_CHECK = 4
+DANGER_NO_QUEEN = 8
+DANGER_BIAS = 9
+DANGER_INPUTS = len(DANGER_LABELS)
+
 # (name, number of (mg, eg) pairs), in array order.
 TERMS = (
     ("material", 6),             # by piece type P N B R Q K
@@ -59,6 +78,7 @@ TERMS = (
     ("threat_by_pawn", 4),       # per enemy N B R Q a pawn of ours attacks
     ("threat_by_minor", 2),      # per enemy R Q a knight or bishop of ours attacks
     ("threat_by_rook", 1),       # per enemy queen a rook of ours attacks
+    ("king_danger", DANGER_INPUTS),  # attack units per input (DANGER_LABELS), not linear: see the docstring
     ("tempo", 1),                # for the side to move
 )
 
@@ -66,7 +86,9 @@ TERMS = (
 CONSTANTS = (
     ("phase", 4),                # game-phase weight of a knight, bishop, rook, queen
     ("phase_total", 1),          # the phase of a full board: the phase is capped at it, the taper divides by it
+    ("king_danger_scale", 2),    # the king-danger score is units ** 2 // mg divisor, units // eg divisor
 )
+
 
 OFFSETS: dict[str, int] = {}
 _at = 0
@@ -82,6 +104,10 @@ for _name, _count in CONSTANTS:
     CONSTANT_OFFSETS[_name] = _at
     _at += _count
 WEIGHTS_SIZE = _at
+
+# The tracing build's array: a coefficient per pair, then the king-danger input counts by attacking side.
+DANGER_TRACE = WEIGHT_PAIRS
+TRACE_SIZE = WEIGHT_PAIRS + 2 * DANGER_INPUTS
 
 MATERIAL = OFFSETS["material"]
 PST = OFFSETS["pst"]
@@ -104,8 +130,10 @@ THREAT_BY_PAWN = OFFSETS["threat_by_pawn"]
 THREAT_BY_MINOR = OFFSETS["threat_by_minor"]
 THREAT_BY_ROOK = OFFSETS["threat_by_rook"]
 TEMPO = OFFSETS["tempo"]
+KING_DANGER = OFFSETS["king_danger"]
 PHASE = CONSTANT_OFFSETS["phase"]
 PHASE_TOTAL = CONSTANT_OFFSETS["phase_total"]
+KING_DANGER_SCALE = CONSTANT_OFFSETS["king_danger_scale"]
 
 # How the i-th pair of a block is named, where a plain index would not say enough.
 _LABELS = {
@@ -116,6 +144,7 @@ _LABELS = {
     "passed_own_king": lambda i: f"rank{i + 2}",
     "passed_enemy_king": lambda i: f"rank{i + 2}",
     "king_attack": lambda i: SLIDER_AND_KNIGHT_LETTERS[i],
+    "king_danger": lambda i: DANGER_LABELS[i],
 }
 
 
@@ -153,6 +182,26 @@ def frozen_mask(names=FROZEN) -> np.ndarray:
     return mask
 
 
+def score_from_trace(coefficients: np.ndarray, danger: np.ndarray, weights: np.ndarray) -> tuple[int, int]:
+    """(mg, eg) from white's point of view, as the evaluation computes it, from a trace and the weights.
+
+    ``coefficients`` (one per pair) times the pairs is the linear part;
+    ``danger`` (the king-danger input counts, white attacking first, shape
+    (2, DANGER_INPUTS)) adds each side's king-danger score: its attack units
+    per half, clamped at 0, squared and divided in the middlegame, divided in
+    the endgame (floor division, as the kernel does).
+    """
+    pairs = np.asarray(weights[:2 * WEIGHT_PAIRS], dtype=np.int64).reshape(WEIGHT_PAIRS, 2)
+    mg, eg = (int(x) for x in np.asarray(coefficients, dtype=np.int64) @ pairs)
+    scale_mg, scale_eg = (int(x) for x in weights[KING_DANGER_SCALE:KING_DANGER_SCALE + 2])
+    block = pairs[KING_DANGER:KING_DANGER + DANGER_INPUTS]
+    for side, sign in ((0, 1), (1, -1)):
+        units_mg, units_eg = (max(int(x), 0) for x in np.asarray(danger[side], dtype=np.int64) @ block)
+        mg += sign * (units_mg * units_mg // scale_mg)
+        eg += sign * (units_eg // scale_eg)
+    return mg, eg
+
+
 def weights_from_dict(data: dict[str, list]) -> np.ndarray:
     """The flat array from the weight file's dictionary; ``ValueError`` if a block is missing or wrong."""
     weights = np.zeros(WEIGHTS_SIZE, dtype=np.int64)
@@ -169,6 +218,8 @@ def weights_from_dict(data: dict[str, list]) -> np.ndarray:
     phase = weights[PHASE:PHASE + CONSTANTS[0][1]]
     if (phase < 0).any() or weights[PHASE_TOTAL] <= 0:
         raise ValueError("weights: phase weights must be >= 0 and phase_total > 0")
+    if (weights[KING_DANGER_SCALE:KING_DANGER_SCALE + 2] <= 0).any():
+        raise ValueError("weights: king_danger_scale values must be > 0")
     return weights
 
 

@@ -15,7 +15,7 @@ from jitfish.board.tables import lookup_tables
 from jitfish.eval import evaluate, evaluate_terms, load_weights, save_weights, trace
 from jitfish.eval.evaluation import evaluate_white
 from jitfish.eval.params import (
-    CONSTANTS, OFFSETS, TERMS, WEIGHT_PAIRS, WEIGHTS_FILE, default_weights, weights_from_dict,
+    CONSTANTS, OFFSETS, PHASE, PHASE_TOTAL, TERMS, WEIGHT_PAIRS, WEIGHTS_FILE, default_weights, weights_from_dict,
     weights_to_dict,
 )
 
@@ -127,9 +127,10 @@ def test_phase_weights_come_from_the_weight_file():
     board = jitfish.Board()
     weights = default_weights().copy()
     mg, eg = evaluate_white(board.position.bbs, board.position.state, lookup_tables(), weights)
-    weights[2 * WEIGHT_PAIRS:-1] = 0
+    weights[PHASE:PHASE + 4] = 0
     assert evaluate(board, weights) == eg
-    weights[2 * WEIGHT_PAIRS:] = [1, 1, 2, 4, 48]
+    weights[PHASE:PHASE + 4] = [1, 1, 2, 4]
+    weights[PHASE_TOTAL] = 48
     assert evaluate(board, weights) == (mg * 24 + eg * 24) // 48
 
 
