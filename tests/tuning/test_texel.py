@@ -1,14 +1,12 @@
-"""The Texel tuner: K fitting, recovery of known weights, determinism, frozen weights, the command."""
+"""The Texel tuner: K fitting, recovery of known weights (king danger's through its square), determinism,
+frozen weights (the command is tested in test_trace_data.py)."""
 
 from __future__ import annotations
-
-import gzip
-import json
 
 import numpy as np
 import pytest
 
-from tuning.texel import TuneSettings, fit_k, main, sigmoid, tune
+from tuning.texel import TuneSettings, fit_k, sigmoid, tune
 from tuning.trace import Traces
 
 TRUE_K = 0.0123
