@@ -7,7 +7,10 @@ to that pair's coefficient in a ``trace`` array.  The build is chosen by the typ
 so its code is what it would be without tracing; :func:`trace_evaluation`
 passes an array and gets, from the same source, the coefficients whose dot
 product with the weights is the score (what the tuner fits, and what a test
-checks on thousands of positions).
+checks on thousands of positions).  The one term that is not linear, king
+danger (:func:`_king_danger`), goes through :func:`_danger_input` instead,
+which traces its inputs per side; :func:`~jitfish.eval.params.score_from_trace`
+puts the two parts together.
 
 Each term's helper adds the (mg, eg) contribution of one colour;
 :func:`evaluate_white` sums them from white's point of view and
