@@ -38,7 +38,7 @@ from jitfish.eval.params import (
     FROZEN, OFFSETS, TERMS, WEIGHT_PAIRS, WEIGHTS_FILE, frozen_mask, load_weights, save_weights,
 )
 from jitfish.jit import kernel
-from tuning.trace import Traces, danger_score, danger_units, load_traces
+from tuning.trace import Traces, danger_units, load_traces, row_halves
 
 K_SEARCH_LOG10 = (-5.0, 0.0)   # K between 1e-5 and 1 per centipawn
 K_TOLERANCE_LOG10 = 1e-6
@@ -102,10 +102,7 @@ def _adam_epoch(indptr, index, coefficient, phase, danger, first, scale, target,
         gradient[:] = 0.0
         for j in range(start, stop):
             row = order[j]
-            mg, eg = danger_score(danger, row, pairs, first, scale)
-            for at in range(indptr[row], indptr[row + 1]):
-                mg += coefficient[at] * pairs[index[at], 0]
-                eg += coefficient[at] * pairs[index[at], 1]
+            mg, eg = row_halves(indptr, index, coefficient, danger, first, scale, pairs, row)
             rho = phase[row]
             predicted = 1.0 / (1.0 + math.exp(-k * (rho * mg + (1.0 - rho) * eg)))
             difference = predicted - target[row]

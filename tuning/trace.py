@@ -109,8 +109,9 @@ def danger_units(danger, row, side, pairs, first):
 
 
 @kernel(inline=True)
-def danger_score(danger, row, pairs, first, scale):
-    """The king-danger (mg, eg) of a row from white's view: white's attack score minus black's, unrounded."""
+def row_halves(indptr, index, coefficient, danger, first, scale, pairs, row):
+    """A row's (mg, eg) from white's view, unrounded: the sparse coefficients times the pairs, plus king danger
+    (white's attack score minus black's)."""
     mg = 0.0
     eg = 0.0
     for side in range(2):
@@ -118,16 +119,16 @@ def danger_score(danger, row, pairs, first, scale):
         units_mg, units_eg = danger_units(danger, row, side, pairs, first)
         mg += sign * units_mg * units_mg / scale[0]
         eg += sign * units_eg / scale[1]
+    for k in range(indptr[row], indptr[row + 1]):
+        mg += coefficient[k] * pairs[index[k], 0]
+        eg += coefficient[k] * pairs[index[k], 1]
     return mg, eg
 
 
 @kernel
 def _evaluations(indptr, index, coefficient, phase, danger, first, scale, pairs, out):
     for row in range(len(out)):
-        mg, eg = danger_score(danger, row, pairs, first, scale)
-        for k in range(indptr[row], indptr[row + 1]):
-            mg += coefficient[k] * pairs[index[k], 0]
-            eg += coefficient[k] * pairs[index[k], 1]
+        mg, eg = row_halves(indptr, index, coefficient, danger, first, scale, pairs, row)
         out[row] = phase[row] * mg + (1.0 - phase[row]) * eg
 
 

@@ -50,10 +50,10 @@ SLIDER_AND_KNIGHT_LETTERS = "NBRQ"
 # side without its queen, and a constant (so a little attack adds nothing).
 DANGER_LABELS = ("zone_N", "zone_B", "zone_R", "zone_Q", "check_N", "check_B", "check_R", "check_Q",
                  "no_queen", "bias")
-DANGER_ZONE = 0
-DANGER_CHECK = 4
-DANGER_NO_QUEEN = 8
-DANGER_BIAS = 9
+DANGER_ZONE = DANGER_LABELS.index("zone_N")        # then B R Q
+DANGER_CHECK = DANGER_LABELS.index("check_N")      # then B R Q
+DANGER_NO_QUEEN = DANGER_LABELS.index("no_queen")
+DANGER_BIAS = DANGER_LABELS.index("bias")
 DANGER_INPUTS = len(DANGER_LABELS)
 
 # (name, number of (mg, eg) pairs), in array order.
