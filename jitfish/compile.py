@@ -9,15 +9,16 @@ warm-up calls its top kernel, which compiles (or loads) everything below it.
 from the cache: its top kernel has a file there.
 
 A cold search compile is one long chain on one core: Numba compiles each
-callee when it first types a call to it.  :func:`warm_search` shortens it with
-a helper process on the other core, which compiles the search's largest callees
-that do not depend on one another (``HELPER_KERNELS``) into the shared cache,
-in the order the search reaches them, while this process compiles the rest and
-types its way towards them; a callee the helper has saved by then is loaded,
-not compiled.  If the helper falls behind, this process compiles the callee
-itself.  The helper runs at a lower priority (``HELPER_NICENESS``), so that on
-a busy machine it takes only time no other process wants instead of slowing
-the compile it is there to shorten.
+callee when it first types a call to it.  :func:`warm_search` splits it with a
+helper process on the other core.  The helper compiles the quiescence search
+and its largest callees (``HELPER_KERNELS``) into the shared cache; this
+process meanwhile compiles the other callees quiescence needs
+(``ENGINE_FIRST``, which the helper then loads), the lookup tables and the
+root's evaluation, then waits for the helper and types the main search, which
+loads quiescence instead of compiling it.  The helper runs at a lower priority
+(``HELPER_NICENESS``), so that on a busy machine it takes only time no other
+process wants; a helper that gets too little of a core is not waited for, and
+whatever it has not saved this process compiles itself.
 """
 
 from __future__ import annotations
@@ -41,45 +42,75 @@ ENTRY_FILES = {
 }
 # The helper's priority below this process (POSIX ``nice``).
 HELPER_NICENESS = 10
+# How this process waits for the helper before compiling the main search (see ``_await_helper``).
+HELPER_POLL_SECONDS = 2.0
+HELPER_MIN_CPU_SHARE = 0.3
+HELPER_MAX_WAIT_SECONDS = 30.0
 # What a cold start costs before ``readyok``, said on such a start (measured: README, "Start-up").
 COLD_START_SECONDS = 25
 # What the first ``eval`` and ``go perft`` cost when their kernels are not cached (measured: ``jitfish compile``).
 FIRST_USE_SECONDS = {"eval": 8, "perft": 20}
 
 
-def _search_callee_signatures() -> list[tuple[object, tuple]]:
-    """(kernel, argument types) of the helper's kernels, as the search calls them, in the order it does.
-
-    The search compiles the lookup tables and the root move generator first
-    (a third of a cold compile), then its quiescence search, whose largest
-    callees these are, then the main search's own callees.
-    """
+def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
+    """{name: (kernel, argument types)} of the kernels a cold start splits, typed as the search calls them."""
     import numba
     import numpy as np
 
     from jitfish.board.makemove import make_move, unmake_move
-    from jitfish.board.movegen import _gives_check_exactly
+    from jitfish.board.movegen import _gives_check_exactly, generate_moves
     from jitfish.board.position import Position
     from jitfish.eval.evaluation import evaluate_with_psq, psq_delta
     from jitfish.eval.params import default_weights
+    from jitfish.search.evalstack import network_arrays
+    from jitfish.search.quiescence import quiescence
     from jitfish.search.see import see_ge
+    from jitfish.search.tt import new_table
 
     p = Position()  # empty arrays of the position's types (a FEN would build the lookup tables)
     tables = np.empty(0, dtype=np.uint64)  # the type of lookup_tables(), without building them
-    bbs, state, undo, keys, tables, weights = (numba.typeof(array) for array in (
-        p.bbs, p.state, p.undo, p.key_history, tables, default_weights()))
-    move = score = numba.int64
-    return [(evaluate_with_psq, (bbs, state, tables, weights, score, score)),
-            (unmake_move, (bbs, state, undo, keys, tables)),
-            (see_ge, (bbs, state, tables, move, score)),
-            (psq_delta, (state, weights, move)),
-            (make_move, (bbs, state, undo, keys, tables, move)),
-            (_gives_check_exactly, (bbs, state, tables, move))]
+    bbs, state, undo, keys, tables, weights, network, tt, moves, control = (numba.typeof(array) for array in (
+        p.bbs, p.state, p.undo, p.key_history, tables, default_weights(), network_arrays(None), new_table(1),
+        np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int64)))
+    move = score = ply = number = numba.int64
+    work = moves  # the search's int32 work array, which also holds its move lists
+    signatures = [(evaluate_with_psq, (bbs, state, tables, weights, score, score)),
+                  (unmake_move, (bbs, state, undo, keys, tables)),
+                  (see_ge, (bbs, state, tables, move, score)),
+                  (psq_delta, (state, weights, move)),
+                  (make_move, (bbs, state, undo, keys, tables, move)),
+                  (_gives_check_exactly, (bbs, state, tables, move)),
+                  (generate_moves, (bbs, state, tables, moves, number, number)),
+                  (quiescence, (bbs, state, undo, keys, tables, weights, network, tt, work, control,
+                                score, score, ply))]
+    return {kernel.__name__: (kernel, signature) for kernel, signature in signatures}
 
 
-def _warm_search_callees() -> None:
-    for kernel, signature in _search_callee_signatures():
+# Who compiles what of a cold start's split (each in this order).  The helper's kernels
+# are the quiescence search and its largest callees; this process first compiles the
+# callees of quiescence the helper does not, so that the helper loads them when it types
+# quiescence, then the lookup tables and the root's evaluation, then waits for the helper
+# before typing the main search, which loads quiescence.
+ENGINE_FIRST = ("make_move", "_gives_check_exactly", "generate_moves")
+HELPER_KERNELS = ("evaluate_with_psq", "unmake_move", "see_ge", "psq_delta", "quiescence")
+
+
+def _compile_callees(names: tuple[str, ...]) -> None:
+    signatures = _search_callee_signatures()
+    for name in names:
+        kernel, signature = signatures[name]
         kernel.compile(signature)
+
+
+def start_helper() -> subprocess.Popen | None:
+    """The cold-start helper, started now if the search is not cached and there is a spare core, else None.
+
+    Start it as early as possible (before building a ``Board``, which compiles the
+    lookup tables on a cold start) and hand it to :func:`warm_search`.
+    """
+    if is_cached("search") or (os.cpu_count() or 1) < 2:
+        return None
+    return _start_helper()
 
 
 def _start_helper() -> subprocess.Popen:
@@ -90,13 +121,52 @@ def _start_helper() -> subprocess.Popen:
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def warm_search(helper: bool = True) -> None:
-    """Load (or compile) the search; on a cold cache with a spare core, with a helper process (see above)."""
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time process ``pid`` has used so far, where ``/proc`` tells (Linux), else None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def _await_helper(helper: subprocess.Popen) -> None:
+    """Wait for the helper to finish while it is making progress.
+
+    The helper gets a core to itself on an idle machine; on a busy one, at its
+    lower priority, it may barely run, and this process is better off compiling
+    the rest itself.  So the wait ends early when the helper has had less than
+    ``HELPER_MIN_CPU_SHARE`` of a core over the last ``HELPER_POLL_SECONDS``, and
+    in any case after ``HELPER_MAX_WAIT_SECONDS`` (the only limit where its CPU
+    time cannot be read).
+    """
+    waited = 0.0
+    used = _cpu_seconds(helper.pid)
+    while waited < HELPER_MAX_WAIT_SECONDS:
+        try:
+            helper.wait(HELPER_POLL_SECONDS)
+            return
+        except subprocess.TimeoutExpired:
+            waited += HELPER_POLL_SECONDS
+        now = _cpu_seconds(helper.pid)
+        if used is not None and now is not None and now - used < HELPER_MIN_CPU_SHARE * HELPER_POLL_SECONDS:
+            return
+        used = now
+
+
+def warm_search(helper: bool = True, started: subprocess.Popen | None = None) -> None:
+    """Load (or compile) the search; on a cold cache with a spare core, with a helper process (see above).
+
+    ``started``: the helper :func:`start_helper` already started (else one is started
+    here if ``helper``).
+    """
     from jitfish.search.driver import Searcher
 
-    helper = _start_helper() if helper and not is_cached("search") and (os.cpu_count() or 1) > 1 else None
+    helper = started or (start_helper() if helper else None)
     try:
-        Searcher(hash_mb=1).warm_up()
+        if helper is not None:
+            _compile_callees(ENGINE_FIRST)
+        Searcher(hash_mb=1).warm_up(before_search=None if helper is None else lambda: _await_helper(helper))
     finally:
         if helper is not None and helper.poll() is None:
             helper.terminate()  # behind: its work is done here already (Numba writes cache files atomically)
@@ -206,4 +276,4 @@ def compile_all(report: Callable[[str], None] = print, groups: list[str] | None 
 if __name__ == "__main__":  # the helper process of warm_search
     if hasattr(os, "nice"):
         os.nice(HELPER_NICENESS)
-    _warm_search_callees()
+    _compile_callees(HELPER_KERNELS)

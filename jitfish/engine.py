@@ -29,6 +29,8 @@ from jitfish.search.timeman import TimeController
 from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL, SKILL_MULTIPV, pick_weaker_move, skill_for_elo
 
 if TYPE_CHECKING:
+    import subprocess
+
     from jitfish.book import Book
     from jitfish.nnue.inference import KernelNetwork
 
@@ -148,11 +150,15 @@ class Engine:
         self._timer = TimeController()  # the clock of the current (or last) go
 
     # --- loading ----------------------------------------------------------
-    def warm_up(self) -> None:
-        """Load (or compile) the search kernels, so that the first ``go`` is fast."""
+    def warm_up(self, helper: subprocess.Popen | None = None) -> None:
+        """Load (or compile) the search kernels, so that the first ``go`` is fast.
+
+        ``helper``: a cold-start helper process started before the engine was built
+        (:func:`jitfish.compile.start_helper`).
+        """
         from jitfish.compile import warm_search
 
-        warm_search()
+        warm_search(started=helper)
 
     # --- options ----------------------------------------------------------
     def set_hash(self, megabytes: int) -> None:

@@ -29,11 +29,34 @@ def test_helper_compiles_the_signatures_the_search_calls():
     from jitfish.board.tables import lookup_tables
 
     searcher = Searcher(hash_mb=1)
+    worker = searcher._workers[0]
     p = jitfish.Board("r3k2r/pp3ppp/8/3q4/8/8/PPP2PPP/R2QK2R w KQkq - 0 1").position.copy()
     real = {numba.typeof(array) for array in (p.bbs, p.state, p.undo, p.key_history, lookup_tables(),
-                                             searcher._weights)} | {numba.int64}
-    for kernel, signature in jit_compile._search_callee_signatures():
-        assert set(signature) <= real, (kernel.__name__, set(signature) - real)
+                                             searcher._weights, searcher._tt, worker.network, worker.work,
+                                             worker.control)} | {numba.int64}
+    signatures = jit_compile._search_callee_signatures()
+    for name, (kernel, signature) in signatures.items():
+        assert set(signature) <= real, (name, set(signature) - real)
+    assert set(jit_compile.ENGINE_FIRST) | set(jit_compile.HELPER_KERNELS) == set(signatures)
+    assert jit_compile.HELPER_KERNELS[-1] == "quiescence"  # its callees first, so that it loads them
+
+
+def test_waiting_for_the_helper_ends_when_it_finishes():
+    helper = subprocess.Popen([sys.executable, "-c", "pass"])
+    jit_compile._await_helper(helper)
+    assert helper.poll() == 0
+
+
+def test_waiting_for_the_helper_ends_early_when_it_gets_no_cpu(monkeypatch):
+    """A starved helper (here, one that sleeps) is not waited for: this process compiles the rest itself."""
+    monkeypatch.setattr(jit_compile, "HELPER_POLL_SECONDS", 0.2)
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        jit_compile._await_helper(helper)
+        assert helper.poll() is None
+    finally:
+        helper.kill()
+        helper.wait()
 
 
 @pytest.mark.parametrize("group", sorted(jit_compile.ENTRY_FILES))

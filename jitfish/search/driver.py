@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -98,6 +99,12 @@ def _split_score(score: int) -> tuple[int | None, int | None]:
     return (None, mate) if mate is not None else (int(score), None)
 
 
+def _legal_moves(position) -> list[int]:
+    legal = np.zeros(MAX_MOVES, dtype=np.int32)
+    count = generate_moves(position.bbs, position.state, lookup_tables(), legal, 0, GEN_ALL)
+    return [int(m) for m in legal[:count]]
+
+
 class _Worker:
     """One thread's buffers: its position copy, heuristics, stacks and control array."""
 
@@ -129,13 +136,17 @@ class _Worker:
         c[B.C_ROOT_COUNT] = len(root_moves)
         c[B.C_ROOT_MOVES:B.C_ROOT_MOVES + len(root_moves)] = root_moves
 
-    def search_root(self, tt, weights, params, alpha: int, beta: int, depth: int) -> int:
-        p = self.position
-        # The stack is addressed from ply 0; ply -1 reads are guarded in the kernel.
-        # The search keeps the material and piece-square score move by move from the root's.
+    def evaluate_root(self, weights) -> None:
+        """Set up ply 0's evaluation state: the search keeps the material and piece-square
+        score (and the network's accumulators) move by move from the root's."""
         c = self.control
-        c[B.STACK + B.S_PSQ_MG], c[B.STACK + B.S_PSQ_EG] = psq_score(p.bbs, weights)
-        prepare_root(self.network, c, p.bbs)
+        c[B.STACK + B.S_PSQ_MG], c[B.STACK + B.S_PSQ_EG] = psq_score(self.position.bbs, weights)
+        prepare_root(self.network, c, self.position.bbs)
+
+    def search_root(self, tt, weights, params, alpha: int, beta: int, depth: int) -> int:
+        # The stack is addressed from ply 0; ply -1 reads are guarded in the kernel.
+        self.evaluate_root(weights)
+        p, c = self.position, self.control
         return int(N.negamax(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), weights, self.network,
                              params, tt, self.work, c, alpha, beta, depth, 0, 0))
 
@@ -216,12 +227,25 @@ class Searcher:
     def hashfull(self) -> int:
         return _hashfull(self._tt, self._age)
 
-    def warm_up(self) -> None:
-        """Load (or compile) every kernel the search uses."""
+    def warm_up(self, before_search: Callable[[], None] | None = None) -> None:
+        """Load (or compile) every kernel the search uses.
+
+        ``before_search`` is called once the kernels the search calls from Python are
+        ready (the lookup tables, the root move generator, the root's evaluation) and
+        before the search's own kernels are: a cold start waits there for its helper
+        process (:func:`jitfish.compile.warm_search`).
+        """
         from jitfish.board.board import Board
 
-        Searcher(hash_mb=1).search(Board("r3k2r/pp3ppp/8/3q4/8/8/PPP2PPP/R2QK2R w KQkq - 0 1"),
-                                   SearchLimits(depth=3))
+        board = Board("r3k2r/pp3ppp/8/3q4/8/8/PPP2PPP/R2QK2R w KQkq - 0 1")
+        searcher = Searcher(hash_mb=1)
+        if before_search is not None:
+            _legal_moves(board.position)
+            worker = searcher._workers[0]
+            worker.prepare(board.position.copy(), 0, 1, [])
+            worker.evaluate_root(searcher._weights)
+            before_search()
+        searcher.search(board, SearchLimits(depth=3))
 
     # --- control from other threads ------------------------------------
     def stop(self) -> None:
@@ -258,12 +282,9 @@ class Searcher:
         started = time.perf_counter()
         if timer is None:
             timer = TimeController(origin=started, movetime=limits.movetime, pondering=limits.infinite)
-        tables = lookup_tables()
         chess960 = board.chess960
         root = board.position.copy()
-        legal = np.zeros(MAX_MOVES, dtype=np.int32)
-        count = generate_moves(root.bbs, root.state, tables, legal, 0, GEN_ALL)
-        legal_moves = [int(m) for m in legal[:count]]
+        legal_moves = _legal_moves(root)
         if limits.searchmoves:
             wanted = set(limits.searchmoves)
             allowed = [m for m in legal_moves
@@ -438,15 +459,11 @@ class Searcher:
         """Add a ponder move from the TT when the PV is a single move."""
         if len(pv) != 1:
             return pv
-        tables = lookup_tables()
         p = position.copy()
-        make_move(p.bbs, p.state, p.undo, p.key_history, tables, pv[0])
+        make_move(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), pv[0])
         entry = probe(self._tt, p.bbs[L.KEY])
-        if entry is not None:
-            legal = np.zeros(MAX_MOVES, dtype=np.int32)
-            count = generate_moves(p.bbs, p.state, tables, legal, 0, GEN_ALL)
-            if entry.move in legal[:count]:
-                return pv + [entry.move]
+        if entry is not None and entry.move in _legal_moves(p):
+            return pv + [entry.move]
         return pv
 
 

@@ -149,7 +149,7 @@ class UciProtocol:
         started = time.perf_counter()
         cold = True
         try:
-            from jitfish.compile import COLD_START_SECONDS, CompileCounter
+            from jitfish.compile import COLD_START_SECONDS, CompileCounter, start_helper
 
             counter = CompileCounter()
             cold = not _is_cached("search")
@@ -164,9 +164,10 @@ class UciProtocol:
                                         on_bestmove=self.on_bestmove, on_message=self.message,
                                         on_debug=self.debug_message)
             factory = self._engine_factory or Engine
+            helper = start_helper() if cold else None  # before the engine's board builds the lookup tables
             engine = factory(callbacks)
             with counter:
-                engine.warm_up()
+                engine.warm_up(helper)
             with self._options_lock:  # no setoption slips between these two steps
                 for option in self.options:  # values set while loading
                     if option.value != option.default and option.setter is not None:

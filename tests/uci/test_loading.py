@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from jitfish import compile as jit_compile
 from jitfish.uci import protocol
 
 
@@ -19,7 +20,7 @@ class FakeEngine:
     def __init__(self, callbacks) -> None:
         self.steps: list[str] = []
 
-    def warm_up(self) -> None:
+    def warm_up(self, helper=None) -> None:
         self.steps.append("search")
         if self.COMPILES:   # what Numba signals when a kernel is compiled rather than loaded from the cache
             from numba.core import event
@@ -48,6 +49,7 @@ def start(monkeypatch: pytest.MonkeyPatch, slow_load_seconds: float, cold_cache:
     monkeypatch.setattr(protocol, "SLOW_LOAD_SECONDS", slow_load_seconds)
     monkeypatch.setattr(FakeEngine, "COMPILES", compiles)
     monkeypatch.setattr(protocol, "_is_cached", lambda group: cached[group])
+    monkeypatch.setattr(jit_compile, "start_helper", lambda: None)  # no real compile process for a fake engine
     sent: list[str] = []
     uci = protocol.UciProtocol(sent.append, engine_factory=FakeEngine)
     uci._release_held()  # as after the GUI's first command: messages go out at once
