@@ -69,18 +69,17 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
 
     p = Position()  # empty arrays of the position's types (a FEN would build the lookup tables)
     tables = np.empty(0, dtype=np.uint64)  # the type of lookup_tables(), without building them
-    bbs, state, undo, keys, tables, weights, network, tt, moves, control = (numba.typeof(array) for array in (
+    bbs, state, undo, keys, tables, weights, network, tt, work, control = (numba.typeof(array) for array in (
         p.bbs, p.state, p.undo, p.key_history, tables, default_weights(), network_arrays(None), new_table(1),
-        np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int64)))
+        np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int64)))  # work: also the move lists
     move = score = ply = number = numba.int64
-    work = moves  # the search's int32 work array, which also holds its move lists
     signatures = [(evaluate_with_psq, (bbs, state, tables, weights, score, score)),
                   (unmake_move, (bbs, state, undo, keys, tables)),
                   (see_ge, (bbs, state, tables, move, score)),
                   (psq_delta, (state, weights, move)),
                   (make_move, (bbs, state, undo, keys, tables, move)),
                   (_gives_check_exactly, (bbs, state, tables, move)),
-                  (generate_moves, (bbs, state, tables, moves, number, number)),
+                  (generate_moves, (bbs, state, tables, work, number, number)),
                   (quiescence, (bbs, state, undo, keys, tables, weights, network, tt, work, control,
                                 score, score, ply))]
     return {kernel.__name__: (kernel, signature) for kernel, signature in signatures}
@@ -103,18 +102,14 @@ def _compile_callees(names: tuple[str, ...]) -> None:
 
 
 def start_helper() -> subprocess.Popen | None:
-    """The cold-start helper, started now if the search is not cached and there is a spare core, else None.
+    """The cold-start helper (``python -m jitfish.compile``, on the same cache and package), started now
+    if the search is not cached and there is a spare core, else None.
 
     Start it as early as possible (before building a ``Board``, which compiles the
     lookup tables on a cold start) and hand it to :func:`warm_search`.
     """
     if is_cached("search") or (os.cpu_count() or 1) < 2:
         return None
-    return _start_helper()
-
-
-def _start_helper() -> subprocess.Popen:
-    """``python -m jitfish.compile`` (the search's callees) in the background, on the same cache and package."""
     package_parent = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")])))
     return subprocess.Popen([sys.executable, "-m", "jitfish.compile"], env=env,

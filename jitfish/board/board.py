@@ -13,8 +13,8 @@ import numpy as np
 
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
-from jitfish.board.movegen import GEN_ALL, generate_moves, gives_check, is_in_check
-from jitfish.board.moves import MAX_MOVES, MOVE_CASTLING, check_uci_syntax, move_kind, move_to_uci
+from jitfish.board.movegen import gives_check, is_in_check
+from jitfish.board.moves import MOVE_CASTLING, check_uci_syntax, move_kind, move_to_uci
 from jitfish.board.perft import divide_position, perft_position
 from jitfish.board.position import STARTING_FEN, Position
 from jitfish.board.squares import PIECE_SYMBOLS, NO_PIECE, WHITE
@@ -41,7 +41,6 @@ class Board:
         self._position = Position.from_fen(fen, chess960)
         self._root_fen = self._position.fen()
         self._moves: list[int] = []
-        self._buffer = np.zeros(MAX_MOVES, dtype=np.int32)
 
     # --- interop -------------------------------------------------------
     @classmethod
@@ -67,7 +66,6 @@ class Board:
         other._position = self._position.copy()
         other._root_fen = self._root_fen
         other._moves = list(self._moves)
-        other._buffer = np.zeros(MAX_MOVES, dtype=np.int32)
         return other
 
     # --- queries -------------------------------------------------------
@@ -94,9 +92,7 @@ class Board:
         return self._position.fen(shredder=shredder)
 
     def _encoded_legal_moves(self) -> np.ndarray:
-        p = self._position
-        count = generate_moves(p.bbs, p.state, lookup_tables(), self._buffer, 0, GEN_ALL)
-        return self._buffer[:count].copy()
+        return self._position.legal_moves()
 
     def legal_moves(self) -> list[str]:
         """Every legal move as UCI text, in generation order."""

@@ -69,12 +69,16 @@ class Position:
         rights = int(self.state[L.CASTLING_RIGHTS])
         return [(right, int(self.state[L.CASTLING_ROOK + right])) for right in range(4) if rights >> right & 1]
 
+    def legal_moves(self) -> np.ndarray:
+        """The legal moves, encoded (:mod:`jitfish.board.moves`), in generation order."""
+        moves = np.zeros(MAX_MOVES, dtype=np.int32)
+        count = generate_moves(self.bbs, self.state, lookup_tables(), moves, 0, GEN_ALL)
+        return moves[:count]
+
     def has_legal_en_passant(self) -> bool:
         if self.state[L.EN_PASSANT] == NO_SQUARE:
             return False
-        moves = np.zeros(MAX_MOVES, dtype=np.int32)
-        count = generate_moves(self.bbs, self.state, lookup_tables(), moves, 0, GEN_ALL)
-        return any(move_kind(int(m)) == MOVE_EN_PASSANT for m in moves[:count])
+        return any(move_kind(int(m)) == MOVE_EN_PASSANT for m in self.legal_moves())
 
     def fen(self, *, shredder: bool = False) -> str:
         """The FEN; castling as X-FEN (``KQkq`` unless a right needs a file letter), or Shredder-FEN with ``shredder``.

@@ -27,8 +27,7 @@ import numpy as np
 
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move
-from jitfish.board.movegen import GEN_ALL, generate_moves
-from jitfish.board.moves import MAX_MOVES, move_to_uci
+from jitfish.board.moves import move_to_uci
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.evaluation import psq_score
 from jitfish.eval.params import default_weights
@@ -97,12 +96,6 @@ class SearchResult:
 def _split_score(score: int) -> tuple[int | None, int | None]:
     mate = mate_moves(score)
     return (None, mate) if mate is not None else (int(score), None)
-
-
-def _legal_moves(position) -> list[int]:
-    legal = np.zeros(MAX_MOVES, dtype=np.int32)
-    count = generate_moves(position.bbs, position.state, lookup_tables(), legal, 0, GEN_ALL)
-    return [int(m) for m in legal[:count]]
 
 
 class _Worker:
@@ -240,7 +233,7 @@ class Searcher:
         board = Board("r3k2r/pp3ppp/8/3q4/8/8/PPP2PPP/R2QK2R w KQkq - 0 1")
         searcher = Searcher(hash_mb=1)
         if before_search is not None:
-            _legal_moves(board.position)
+            board.position.legal_moves()
             worker = searcher._workers[0]
             worker.prepare(board.position.copy(), 0, 1, [])
             worker.evaluate_root(searcher._weights)
@@ -284,7 +277,7 @@ class Searcher:
             timer = TimeController(origin=started, movetime=limits.movetime, pondering=limits.infinite)
         chess960 = board.chess960
         root = board.position.copy()
-        legal_moves = _legal_moves(root)
+        legal_moves = [int(m) for m in root.legal_moves()]
         if limits.searchmoves:
             wanted = set(limits.searchmoves)
             allowed = [m for m in legal_moves
@@ -462,7 +455,7 @@ class Searcher:
         p = position.copy()
         make_move(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), pv[0])
         entry = probe(self._tt, p.bbs[L.KEY])
-        if entry is not None and entry.move in _legal_moves(p):
+        if entry is not None and entry.move in p.legal_moves():
             return pv + [entry.move]
         return pv
 
