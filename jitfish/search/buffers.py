@@ -11,8 +11,9 @@ seven machine words):
   its children (static eval, move made, excluded move), what the parent
   sets before it searches a ply (whether its move gave check, the material
   and piece-square score, the pieces its move changed for the NNUE
-  accumulators, ``S_NN_*``), and the frames of the iterative quiescence
-  search (``S_Q_*``).
+  accumulators, ``S_NN_*``), the state of the node's move picker
+  (``S_PICK_*``), and the frames of the iterative quiescence search
+  (``S_Q_*``).
 * ``work`` (``int32``): the move-ordering memory (killers, history,
   countermoves, laid out from 0 by :mod:`jitfish.search.history`), from
   ``PV`` the triangular PV table (row ``ply`` at ``PV + ply * PV_STRIDE``:
@@ -49,14 +50,19 @@ STACK_FIELDS = (
     ("nn_removed_2", 1),
     ("nn_added_1", 1),           # ... and put on it
     ("nn_added_2", 1),
+    # the move picker of this ply's node (search.movepick), negamax's or quiescence's
+    ("pick_stage", 1),           # one of movepick's STAGE_*
+    ("pick_next", 1),            # index of the next move to hand out
+    ("pick_count", 1),           # moves generated
+    ("pick_quiets", 1),          # index where the quiet moves not yet scored begin (pick_count once scored)
+    ("pick_sort_rest", 1),       # 1: sort the moves left after the first few picks (negamax)
+    ("pick_skip_quiets", 1),     # 1: stop ordering, the node searches only the checks among the quiet moves
     # a quiescence node's frame, kept here while its child is searched
     ("q_alpha", 1),
     ("q_beta", 1),
     ("q_best_score", 1),
     ("q_best_move", 1),
     ("q_stand_pat", 1),          # static eval, or NO_EVAL in check
-    ("q_count", 1),              # moves generated
-    ("q_next", 1),               # index of the next move to try
 )
 STACK_OFFSETS, STACK_WIDTH = field_offsets(STACK_FIELDS)
 S_EVAL = STACK_OFFSETS["eval"]
@@ -75,8 +81,12 @@ S_Q_BETA = STACK_OFFSETS["q_beta"]
 S_Q_BEST_SCORE = STACK_OFFSETS["q_best_score"]
 S_Q_BEST_MOVE = STACK_OFFSETS["q_best_move"]
 S_Q_STAND_PAT = STACK_OFFSETS["q_stand_pat"]
-S_Q_COUNT = STACK_OFFSETS["q_count"]
-S_Q_NEXT = STACK_OFFSETS["q_next"]
+S_PICK_STAGE = STACK_OFFSETS["pick_stage"]
+S_PICK_NEXT = STACK_OFFSETS["pick_next"]
+S_PICK_COUNT = STACK_OFFSETS["pick_count"]
+S_PICK_QUIETS = STACK_OFFSETS["pick_quiets"]
+S_PICK_SORT_REST = STACK_OFFSETS["pick_sort_rest"]
+S_PICK_SKIP_QUIETS = STACK_OFFSETS["pick_skip_quiets"]
 CHECK_UNKNOWN = 0            # the root, and quiescence's inner nodes: test it
 GAVE_NO_CHECK = 1
 GAVE_CHECK = 2

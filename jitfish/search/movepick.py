@@ -1,17 +1,34 @@
-"""Move ordering: score a generated move list, then hand moves out best first.
+"""Move ordering as a staged picker: the search asks for the next move, the picker decides which.
 
-Moves and their scores live in the search's ``work`` array, a score
-``SCORES`` slots after its move (:mod:`jitfish.search.buffers`).
+A node generates its moves into its slots of the search's ``work`` array (a
+move's ordering score ``SCORES`` slots after it, :mod:`jitfish.search.buffers`),
+starts a picker on them, then calls :func:`next_move` until it returns -1.
+The picker's state lives in the node's stack frame (``S_PICK_*``), so
+negamax and the iterative quiescence search keep one each per ply.
 
-Order: the TT move; winning and even captures by MVV-LVA (most valuable
-victim, then least valuable attacker) and queen promotions; the two killers;
-the countermove; other quiet moves by history; captures that lose material
-(by SEE) last but for under-promotions.  The first few moves are picked by
-selection (one pass per move), which is cheaper than sorting when a cutoff
-comes early; a node that gets past them sorts the rest once.  Negamax scores
-the captures first and the quiet moves only once the good captures are
-used up, and checks a capture's exchange by SEE only when it comes up: most
-nodes cut off before either is needed.
+Negamax's stages (``STAGE_*``), in the order they hand moves out:
+
+1. the TT move, put first when the picker starts: most cut nodes cut off on
+   it, and then nothing else is scored;
+2. the captures and queen promotions, moved to the front of the list and
+   scored by MVV-LVA (most valuable victim, then least valuable attacker);
+   each is checked by SEE only when it comes up, and one that loses material
+   is put back as a bad capture;
+3. once no good capture is left, the quiet moves are scored -- the two
+   killers, then the countermove, then the rest by history -- and handed out
+   best first together with what is left: the bad captures after every quiet
+   move, the under-promotions last.
+
+The first ``SELECTION_PICKS`` moves are picked by selection (one pass per
+move), which is cheaper than sorting when a cut-off comes early; a node that
+will search many moves (``sort_rest``) sorts the rest once after them.  When
+the node starts skipping quiet moves (late move pruning, futility) it says
+so with :func:`skip_quiet_moves`: it will search only the checks among them,
+so the picker stops ordering and hands out the rest as they lie.
+
+Quiescence scores its moves (captures, or every evasion in check) all at
+once and picks them by selection (``STAGE_ALL_SCORED``); its SEE pruning
+is the caller's.
 """
 
 from __future__ import annotations
@@ -22,7 +39,11 @@ from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.moves import move_from, move_promotion
 from jitfish.board.squares import QUEEN
-from jitfish.search.buffers import SCORES
+from jitfish.board.moves import MAX_MOVES
+from jitfish.search.buffers import (
+    MOVES, SCORES, S_MOVE, S_PICK_COUNT, S_PICK_NEXT, S_PICK_QUIETS, S_PICK_SKIP_QUIETS, S_PICK_SORT_REST,
+    S_PICK_STAGE, frame,
+)
 from jitfish.search.history import KILLERS, countermove_index, history_index, update_history
 from jitfish.search.see import captured_type, see_ge
 
@@ -35,6 +56,15 @@ SCORE_BAD_CAPTURE = -(1 << 28)
 SCORE_UNDERPROMOTION = -(1 << 29)
 SEE_CHECKED = 1              # low bit of a good capture's score: its exchange was checked by SEE
 SEARCHED_QUIET = -(1 << 31)  # the score slot of a quiet move once searched (below every real score)
+SELECTION_PICKS = 4          # negamax's moves picked by selection before the rest are sorted at once
+
+# The picker's stages.
+STAGE_TT = 0                 # hand out the TT move, put first by init_picker
+STAGE_NOISY_FIRST = 1        # move the captures and promotions to the front and score them
+STAGE_GOOD_NOISY = 2         # captures by MVV-LVA, each checked by SEE as it comes up
+STAGE_REST = 3               # the quiet moves scored; they, the bad captures and under-promotions best first
+STAGE_SORTED = 4             # the rest sorted at once: hand them out as they lie
+STAGE_ALL_SCORED = 5         # quiescence: every move scored at the start, picked by selection
 
 
 @kernel(hot=True)
@@ -210,3 +240,142 @@ def penalise_searched_quiets(work, side, start, end, bonus):
     for j in range(start, end):
         if work[j + SCORES] == SEARCHED_QUIET:
             update_history(work, side, np.int64(work[j]), -bonus)   # int64 as negamax's: one compile
+
+
+@kernel(hot=True)
+def _start(control, ply, stage, count, sort_rest):
+    here = frame(ply)
+    control[here + S_PICK_STAGE] = stage
+    control[here + S_PICK_NEXT] = 0
+    control[here + S_PICK_COUNT] = count
+    control[here + S_PICK_QUIETS] = count
+    control[here + S_PICK_SORT_REST] = sort_rest
+    control[here + S_PICK_SKIP_QUIETS] = 0
+
+
+@kernel(hot=True)
+def init_picker(work, control, ply, count, tt_move, sort_rest):
+    """Start negamax's picker on the ``count`` moves generated at ``ply``.
+
+    The TT move, if among them, goes first with its score; nothing else is
+    scored until it has been searched.
+    """
+    base = MOVES + ply * MAX_MOVES
+    stage = STAGE_NOISY_FIRST
+    if tt_move != 0:
+        for j in range(base, base + count):
+            if work[j] == tt_move:
+                work[j] = work[base]
+                work[base] = tt_move
+                work[base + SCORES] = SCORE_TT_MOVE
+                stage = STAGE_TT
+                break
+    _start(control, ply, stage, count, 1 if sort_rest else 0)
+
+
+@kernel(hot=True)
+def init_qsearch_picker(state, work, control, ply, count, tt_move):
+    """Start quiescence's picker on the ``count`` moves generated at ``ply``: all scored now."""
+    score_moves(state, work, MOVES + ply * MAX_MOVES, count, tt_move, ply, 0)
+    _start(control, ply, STAGE_ALL_SCORED, count, 0)
+
+
+@kernel(hot=True)
+def _previous_move(control, ply):
+    """The move that led to ``ply`` (0 at the root or after a null move): its countermove is tried early."""
+    return control[frame(ply - 1) + S_MOVE] if ply > 0 else 0
+
+
+@kernel(hot=True)
+def _pick_good_noisy(bbs, state, tables, work, control, ply, at, end, sorting):
+    """Stage 2: put the best good capture at ``at`` and return True; False (with the quiet moves
+    scored and the stage moved on) once none is left or the rest is about to be sorted."""
+    here = frame(ply)
+    quiets = MOVES + ply * MAX_MOVES + control[here + S_PICK_QUIETS]
+    if at < quiets:
+        pick_checked(bbs, state, tables, work, at, quiets)
+        if work[at + SCORES] >= SCORE_GOOD_CAPTURE and not sorting:
+            return True
+    score_quiets(state, work, quiets, end, ply, _previous_move(control, ply))
+    control[here + S_PICK_QUIETS] = control[here + S_PICK_COUNT]
+    control[here + S_PICK_STAGE] = STAGE_REST
+    return False
+
+
+@kernel(hot=True)
+def _order(bbs, state, tables, work, control, ply, index):
+    """Put the move to hand out ``index``-th at ``ply`` in its slot, as the picker's stage says."""
+    here = frame(ply)
+    base = MOVES + ply * MAX_MOVES
+    at = base + index
+    end = base + control[here + S_PICK_COUNT]
+    stage = control[here + S_PICK_STAGE]
+    if stage == STAGE_ALL_SCORED:
+        pick_move(work, at, end)
+        return
+    if stage == STAGE_NOISY_FIRST:
+        quiets = score_noisy_first(state, work, at, end)
+        control[here + S_PICK_QUIETS] = quiets - base
+        stage = STAGE_GOOD_NOISY if quiets < end else STAGE_REST   # no quiet move: nothing to wait for
+        control[here + S_PICK_STAGE] = stage
+        if control[here + S_PICK_SKIP_QUIETS] != 0:
+            return
+    sorting = control[here + S_PICK_SORT_REST] != 0 and index == SELECTION_PICKS
+    if stage == STAGE_GOOD_NOISY and _pick_good_noisy(bbs, state, tables, work, control, ply, at, end, sorting):
+        return
+    if sorting:
+        check_captures(bbs, state, tables, work, at, end)
+        sort_moves(work, at, end)
+        control[here + S_PICK_STAGE] = STAGE_SORTED
+    else:
+        pick_checked(bbs, state, tables, work, at, end)
+
+
+@kernel(hot=True, inline=True)
+def next_move(bbs, state, tables, work, control, ply):
+    """The slot in ``work`` of the next move to search at ``ply``, or -1 when none is left.
+
+    Inlined into the searches: the TT move, and the moves handed out as they
+    lie (once sorted, or once quiet moves are skipped), cost no call.
+    """
+    here = frame(ply)
+    index = control[here + S_PICK_NEXT]
+    if index >= control[here + S_PICK_COUNT]:
+        return -1
+    control[here + S_PICK_NEXT] = index + 1
+    stage = control[here + S_PICK_STAGE]
+    if stage == STAGE_TT:
+        control[here + S_PICK_STAGE] = STAGE_NOISY_FIRST
+    elif stage == STAGE_SORTED or (stage != STAGE_NOISY_FIRST and control[here + S_PICK_SKIP_QUIETS] != 0):
+        pass
+    else:
+        _order(bbs, state, tables, work, control, ply, index)
+    return MOVES + ply * MAX_MOVES + index
+
+
+@kernel(hot=True, inline=True)
+def skip_quiet_moves(control, ply):
+    """From now on the node at ``ply`` searches only the checks among its quiet moves: stop ordering."""
+    control[frame(ply) + S_PICK_SKIP_QUIETS] = 1
+
+
+@kernel(hot=True, inline=True)
+def stop_picking(control, ply):
+    """A cut-off: the picker at ``ply`` hands out no more moves."""
+    here = frame(ply)
+    control[here + S_PICK_NEXT] = control[here + S_PICK_COUNT]
+
+
+@kernel(hot=True, inline=True)
+def picked_slot(control, ply):
+    """The slot of the move :func:`next_move` handed out last at ``ply``."""
+    return MOVES + ply * MAX_MOVES + control[frame(ply) + S_PICK_NEXT] - 1
+
+
+@kernel(hot=True, inline=True)
+def quiet_score(state, work, control, ply, slot):
+    """The ordering score of the quiet move at ``slot`` (killer, countermove, history), scoring it
+    first if the picker handed it out unscored (a check searched while the quiet moves are skipped)."""
+    if slot >= MOVES + ply * MAX_MOVES + control[frame(ply) + S_PICK_QUIETS]:
+        score_quiets(state, work, slot, slot + 1, ply, _previous_move(control, ply))
+    return work[slot + SCORES]

@@ -37,8 +37,8 @@ from jitfish.search.history import (
     clear_killers, countermove_index, history_bonus, store_killer, update_history,
 )
 from jitfish.search.movepick import (
-    SCORE_COUNTERMOVE, SCORE_GOOD_CAPTURE, SCORE_TT_MOVE, check_captures, is_checked_capture,
-    mark_searched_quiet, penalise_searched_quiets, pick_checked, score_noisy_first, score_quiets, sort_moves,
+    SCORE_COUNTERMOVE, SELECTION_PICKS, init_picker, is_checked_capture, mark_searched_quiet, next_move,
+    penalise_searched_quiets, quiet_score, skip_quiet_moves,
 )
 from jitfish.search.params import (
     FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT,
@@ -58,7 +58,6 @@ from jitfish.types import (
 # Every pruning margin, reduction and extension threshold is a slot of ``params``, named
 # and explained once in :mod:`jitfish.search.params` (``FIELDS``); kernels read
 # ``params[RFP_MARGIN]`` and so on, so a tuner changes them without recompiling.
-SELECTION_PICKS = 4          # moves picked by selection before the rest are sorted at once
 
 
 def late_move_reductions(params: np.ndarray | None = None) -> np.ndarray:
@@ -283,25 +282,15 @@ def negamax(bbs, state, undo, key_history, tables, weights, network, params, tt,
             return singular_beta
         work[PV + ply * PV_STRIDE] = 0
 
-    # Step 10. Generate and order the moves.
+    # Step 10. Generate the moves.  The staged picker (movepick) orders them as
+    # they are asked for: the TT move first, then good captures, killers, the
+    # countermove, quiet moves by history, bad captures.
     count = generate_moves(bbs, state, tables, work, base, all_moves)
     if count == 0:
         return mated_in(ply) if in_check else 0
     previous_move = control[frame(ply - 1) + S_MOVE] if ply > 0 else 0
-    # The TT move goes first and the others are scored only if it does not cut off: at most
-    # cut nodes it does, and scoring is then saved.  The quiet moves wait until the good
-    # captures are tried (see movepick).
-    scored_from = 0  # 1 when the TT move stands first, unscored moves after it
-    if hash_move != 0:
-        for j in range(base, base + count):
-            if work[j] == hash_move:
-                work[j] = work[base]
-                work[base] = hash_move
-                work[base + SCORES] = SCORE_TT_MOVE
-                scored_from = 1
-                break
 
-    # Step 11. Loop over the moves.
+    # Step 11. Loop over the moves, as the picker hands them out.
     their_king, discoverers, diagonal_checks, straight_checks = check_squares(bbs, state, tables)
     best_score = -INF
     best_move = 0
@@ -315,32 +304,12 @@ def negamax(bbs, state, undo, key_history, tables, weights, network, params, tt,
     # Sort once past the first picks only where many moves will be searched; where late move
     # pruning soon skips the quiet moves, a few selection passes are cheaper.
     sort_rest = pv_node or in_check or depth > params[LMP_MAX_DEPTH] or lmp_limit > 2 * SELECTION_PICKS
-    end = base + count
-    unscored = end   # the quiet moves at [unscored, end) are not scored yet
-    for i in range(count):
-        here = base + i
-        if i == scored_from:
-            unscored = score_noisy_first(state, work, here, end)
-        if i < scored_from or skip_quiets or (sort_rest and i > SELECTION_PICKS):
-            # Once quiet moves are being skipped, the rest are taken as they lie: only checks, losing
-            # captures and under-promotions are left among them, not worth a selection pass to order.
-            move = np.int64(work[here])
-        else:
-            # Good captures go before any quiet move, so quiet moves are scored only once none is left.
-            if unscored < end:
-                if here < unscored:
-                    pick_checked(bbs, state, tables, work, here, unscored)
-                if (here >= unscored or work[here + SCORES] < SCORE_GOOD_CAPTURE
-                        or (sort_rest and i == SELECTION_PICKS)):
-                    score_quiets(state, work, unscored, end, ply, previous_move)
-                    unscored = end
-            if unscored == end:
-                if sort_rest and i == SELECTION_PICKS:
-                    check_captures(bbs, state, tables, work, here, end)
-                    sort_moves(work, here, end)
-                else:
-                    pick_checked(bbs, state, tables, work, here, end)
-            move = np.int64(work[here])
+    init_picker(work, control, ply, count, hash_move, sort_rest)
+    while True:
+        here = next_move(bbs, state, tables, work, control, ply)
+        if here < 0:
+            break
+        move = np.int64(work[here])
         if move == excluded:
             continue
         if root and not _root_allowed(control, move):
@@ -366,6 +335,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, network, params, tt,
                             and static_eval + params[FUTILITY_BASE] + params[FUTILITY_MARGIN] * depth <= alpha
                             and searched > 0)):
                     skip_quiets = True
+                    skip_quiet_moves(control, ply)
                     prune = True
                 elif depth <= params[SEE_MAX_DEPTH] and not see_ge(bbs, state, tables, move,
                                                             -params[SEE_QUIET_MARGIN] * depth * depth):
@@ -411,12 +381,11 @@ def negamax(bbs, state, undo, key_history, tables, weights, network, params, tt,
                 reduction += cut_node
                 if checks or in_check:
                     reduction -= 1
-                if here >= unscored:   # a quiet check taken while the other quiet moves are skipped
-                    score_quiets(state, work, here, here + 1, ply, previous_move)
-                if work[here + SCORES] >= SCORE_COUNTERMOVE:   # killers and the countermove
+                ordering = quiet_score(state, work, control, ply, here)
+                if ordering >= SCORE_COUNTERMOVE:   # killers and the countermove
                     reduction -= 1
                 else:
-                    reduction -= work[here + SCORES] // params[LMR_HISTORY_DIVISOR]
+                    reduction -= ordering // params[LMR_HISTORY_DIVISOR]
                 reduction = max(0, min(reduction, new_depth - 1))
             score = -negamax(bbs, state, undo, key_history, tables, weights, network, params, tt, work, control,
                              -alpha - 1, -alpha, new_depth - reduction, ply + 1,

@@ -26,11 +26,11 @@ from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, is_in_chec
 from jitfish.board.moves import MAX_MOVES, move_promotion
 from jitfish.search.buffers import (
     C_AGE, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, MOVES, NO_EVAL, PV, PV_STRIDE,
-    S_CHECK_KNOWN, S_Q_ALPHA, S_Q_BEST_MOVE, S_Q_BEST_SCORE, S_Q_BETA, S_Q_COUNT, S_Q_NEXT, S_Q_STAND_PAT,
+    S_CHECK_KNOWN, S_Q_ALPHA, S_Q_BEST_MOVE, S_Q_BEST_SCORE, S_Q_BETA, S_Q_STAND_PAT,
     frame, set_child_psq, visit_node,
 )
 from jitfish.search.evalstack import evaluate_at, note_move, static_eval_at
-from jitfish.search.movepick import pick_move, score_moves
+from jitfish.search.movepick import init_qsearch_picker, next_move, picked_slot, stop_picking
 from jitfish.search.see import captured_type, see_ge, see_value
 from jitfish.search.tt import (
     bound_settles, tt_bound, tt_move, tt_prefetch, tt_probe, tt_score, tt_store,
@@ -109,15 +109,13 @@ def quiescence(bbs, state, undo, key_history, tables, weights, network, tt, work
                             alpha = max(alpha, stand_pat)
                             count = generate_moves(bbs, state, tables, work, base, noisy_moves)
                     if not settled:
-                        score_moves(state, work, base, count, hash_move, ply, 0)
+                        init_qsearch_picker(state, work, control, ply, count, hash_move)
                         here = frame(ply)
                         control[here + S_Q_ALPHA] = alpha
                         control[here + S_Q_BETA] = beta
                         control[here + S_Q_BEST_SCORE] = best_score
                         control[here + S_Q_BEST_MOVE] = 0
                         control[here + S_Q_STAND_PAT] = stand_pat
-                        control[here + S_Q_COUNT] = count
-                        control[here + S_Q_NEXT] = 0
                         step = STEP_NEXT_MOVE
 
         if step == STEP_LEAVE:
@@ -136,24 +134,22 @@ def quiescence(bbs, state, undo, key_history, tables, weights, network, tt, work
             if score > control[here + S_Q_BEST_SCORE]:
                 control[here + S_Q_BEST_SCORE] = score
                 if score > control[here + S_Q_ALPHA]:
-                    made = MOVES + ply * MAX_MOVES + control[here + S_Q_NEXT] - 1
-                    control[here + S_Q_BEST_MOVE] = work[made]
+                    control[here + S_Q_BEST_MOVE] = work[picked_slot(control, ply)]
                     if score >= control[here + S_Q_BETA]:
-                        control[here + S_Q_NEXT] = control[here + S_Q_COUNT]   # cut off
+                        stop_picking(control, ply)
                     else:
                         control[here + S_Q_ALPHA] = score
 
         # STEP_NEXT_MOVE: make the next move of the node at ``ply`` that is not pruned.
         here = frame(ply)
-        base = MOVES + ply * MAX_MOVES
-        count = control[here + S_Q_COUNT]
-        i = control[here + S_Q_NEXT]
         alpha = control[here + S_Q_ALPHA]
         stand_pat = control[here + S_Q_STAND_PAT]
         move = 0
-        while i < count:
-            candidate = np.int64(pick_move(work, base + i, base + count))
-            i += 1
+        while True:
+            slot = next_move(bbs, state, tables, work, control, ply)
+            if slot < 0:
+                break
+            candidate = np.int64(work[slot])
             if stand_pat != NO_EVAL:
                 # Delta pruning: even winning this piece for free cannot reach alpha.
                 if move_promotion(candidate) == 0 and \
@@ -164,7 +160,6 @@ def quiescence(bbs, state, undo, key_history, tables, weights, network, tt, work
                     continue
             move = candidate
             break
-        control[here + S_Q_NEXT] = i
         if move == 0:
             # Every move tried, or a cutoff: store the result and leave.
             best_score = control[here + S_Q_BEST_SCORE]
