@@ -14,8 +14,9 @@ helper process on the other core.  The helper compiles the quiescence search
 and its largest callees (``HELPER_KERNELS``) into the shared cache; this
 process meanwhile compiles the other callees quiescence needs
 (``ENGINE_FIRST``, which the helper then loads), the lookup tables and the
-root's evaluation, then waits for the helper and types the main search, which
-loads quiescence instead of compiling it.  The helper runs at a lower priority
+root's evaluation, then the main search's own small callees
+(``ENGINE_WHILE_WAITING``), then waits for the helper and types the main
+search, which loads quiescence instead of compiling it.  The helper runs at a lower priority
 (``HELPER_NICENESS``), so that on a busy machine it takes only time no other
 process wants; a helper that gets too little of a core is not waited for, and
 whatever it has not saved this process compiles itself.
@@ -57,22 +58,29 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
     import numba
     import numpy as np
 
-    from jitfish.board.makemove import make_move, unmake_move
+    from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
     from jitfish.board.movegen import _gives_check_exactly, generate_moves
     from jitfish.board.position import Position
     from jitfish.eval.evaluation import evaluate_with_psq, psq_delta
     from jitfish.eval.params import default_weights
+    from jitfish.search.buffers import set_null_move_psq
+    from jitfish.search.draws import insufficient_material, is_repetition
     from jitfish.search.evalstack import network_arrays
+    from jitfish.search.history import clear_killers, history_bonus, store_killer, update_history
+    from jitfish.search.movepick import init_picker, penalise_searched_quiets
+    from jitfish.search.negamax import _has_non_pawn_material, _pieces, _root_allowed, _update_pv
     from jitfish.search.quiescence import quiescence
     from jitfish.search.see import see_ge
-    from jitfish.search.tt import new_table
+    from jitfish.search.tt import new_table, tt_depth
+    from jitfish.types import mate_in
 
     p = Position()  # empty arrays of the position's types (a FEN would build the lookup tables)
     tables = np.empty(0, dtype=np.uint64)  # the type of lookup_tables(), without building them
     bbs, state, undo, keys, tables, weights, network, tt, work, control = (numba.typeof(array) for array in (
         p.bbs, p.state, p.undo, p.key_history, tables, default_weights(), network_arrays(None), new_table(1),
         np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int64)))  # work: also the move lists
-    move = score = ply = number = numba.int64
+    move = score = ply = number = side = numba.int64
+    entry = numba.uint64   # a TT entry's data word
     signatures = [(evaluate_with_psq, (bbs, state, tables, weights, score, score)),
                   (unmake_move, (bbs, state, undo, keys, tables)),
                   (see_ge, (bbs, state, tables, move, score)),
@@ -81,7 +89,24 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
                   (_gives_check_exactly, (bbs, state, tables, move)),
                   (generate_moves, (bbs, state, tables, work, number, number)),
                   (quiescence, (bbs, state, undo, keys, tables, weights, network, tt, work, control,
-                                score, score, ply))]
+                                score, score, ply)),
+                  (make_null_move, (bbs, state, undo, keys, tables)),
+                  (unmake_null_move, (bbs, state, undo, keys, tables)),
+                  (set_null_move_psq, (control, ply)),
+                  (is_repetition, (bbs, state, keys)),
+                  (insufficient_material, (bbs,)),
+                  (mate_in, (ply,)),
+                  (tt_depth, (entry,)),
+                  (_pieces, (bbs, side)),
+                  (_has_non_pawn_material, (bbs, side)),
+                  (_root_allowed, (control, move)),
+                  (_update_pv, (work, ply, move)),
+                  (clear_killers, (work, ply)),
+                  (store_killer, (work, ply, move)),
+                  (history_bonus, (number,)),
+                  (update_history, (work, side, move, score)),
+                  (penalise_searched_quiets, (work, side, number, number, score)),
+                  (init_picker, (work, control, ply, number, move, numba.boolean))]
     return {kernel.__name__: (kernel, signature) for kernel, signature in signatures}
 
 
@@ -89,9 +114,15 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
 # are the quiescence search and its largest callees; this process first compiles the
 # callees of quiescence the helper does not, so that the helper loads them when it types
 # quiescence, then the lookup tables and the root's evaluation, then waits for the helper
-# before typing the main search, which loads quiescence.
+# before typing the main search, which loads quiescence.  While the helper finishes, this
+# process compiles the callees only the main search has (``ENGINE_WHILE_WAITING``), which
+# typing it would otherwise compile one by one after the helper is done.
 ENGINE_FIRST = ("make_move", "_gives_check_exactly", "generate_moves")
 HELPER_KERNELS = ("evaluate_with_psq", "unmake_move", "see_ge", "psq_delta", "quiescence")
+ENGINE_WHILE_WAITING = ("make_null_move", "unmake_null_move", "set_null_move_psq", "is_repetition",
+                        "insufficient_material", "mate_in", "tt_depth", "_pieces", "_has_non_pawn_material",
+                        "_root_allowed", "_update_pv", "clear_killers", "store_killer", "history_bonus",
+                        "update_history", "penalise_searched_quiets", "init_picker")
 
 
 def _compile_callees(names: tuple[str, ...]) -> None:
@@ -149,6 +180,13 @@ def _await_helper(helper: subprocess.Popen) -> None:
         used = now
 
 
+def _finish_with(helper: subprocess.Popen) -> None:
+    """What this process does once its first part of a cold start is done: the main search's own
+    callees, then wait for the helper."""
+    _compile_callees(ENGINE_WHILE_WAITING)
+    _await_helper(helper)
+
+
 def warm_search(helper: bool = True, started: subprocess.Popen | None = None) -> None:
     """Load (or compile) the search; on a cold cache with a spare core, with a helper process (see above).
 
@@ -161,7 +199,7 @@ def warm_search(helper: bool = True, started: subprocess.Popen | None = None) ->
     try:
         if helper is not None:
             _compile_callees(ENGINE_FIRST)
-        Searcher(hash_mb=1).warm_up(before_search=None if helper is None else lambda: _await_helper(helper))
+        Searcher(hash_mb=1).warm_up(before_search=None if helper is None else lambda: _finish_with(helper))
     finally:
         if helper is not None and helper.poll() is None:
             helper.terminate()  # behind: its work is done here already (Numba writes cache files atomically)

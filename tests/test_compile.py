@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -33,11 +34,12 @@ def test_helper_compiles_the_signatures_the_search_calls():
     p = jitfish.Board("r3k2r/pp3ppp/8/3q4/8/8/PPP2PPP/R2QK2R w KQkq - 0 1").position.copy()
     real = {numba.typeof(array) for array in (p.bbs, p.state, p.undo, p.key_history, lookup_tables(),
                                              searcher._weights, searcher._tt, worker.network, worker.work,
-                                             worker.control)} | {numba.int64}
+                                             worker.control)} | {numba.int64, numba.uint64, numba.boolean}
     signatures = jit_compile._search_callee_signatures()
     for name, (kernel, signature) in signatures.items():
         assert set(signature) <= real, (name, set(signature) - real)
-    assert set(jit_compile.ENGINE_FIRST) | set(jit_compile.HELPER_KERNELS) == set(signatures)
+    split = jit_compile.ENGINE_FIRST + jit_compile.HELPER_KERNELS + jit_compile.ENGINE_WHILE_WAITING
+    assert sorted(split) == sorted(signatures)
     assert jit_compile.HELPER_KERNELS[-1] == "quiescence"  # its callees first, so that it loads them
 
 
@@ -85,3 +87,22 @@ def test_compile_command_compiles_every_group(searched):
     assert lines[-1].startswith("total")
     for group in jit_compile.ENTRY_FILES:
         assert jit_compile.is_cached(group), group
+
+
+@pytest.mark.slow
+def test_a_cold_start_compiles_each_split_kernel_once(tmp_path):
+    """The split's signatures are the ones the search types: compiled ahead, each is reused, never compiled twice.
+
+    A wrong signature would be a second compile of the kernel (the cost the split is meant to save), so each
+    split kernel must hold exactly one compiled version after a cold search warm-up on an empty cache.
+    """
+    script = ("from jitfish import compile as c\n"
+              "c._compile_callees(c.ENGINE_FIRST + c.HELPER_KERNELS + c.ENGINE_WHILE_WAITING)\n"
+              "c.warm_search(helper=False)\n"
+              "for name, (kernel, _) in c._search_callee_signatures().items():\n"
+              "    print(name, len(kernel.signatures))\n")
+    env = dict(os.environ, JITFISH_CACHE_DIR=str(tmp_path))
+    result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    versions = dict(line.split() for line in result.stdout.splitlines())
+    assert sorted(versions) == sorted(jit_compile._search_callee_signatures())
+    assert {name: count for name, count in versions.items() if count != "1"} == {}

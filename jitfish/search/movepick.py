@@ -242,7 +242,7 @@ def penalise_searched_quiets(work, side, start, end, bonus):
             update_history(work, side, np.int64(work[j]), -bonus)   # int64 as negamax's: one compile
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def _start(control, ply, stage, count, sort_rest):
     here = frame(ply)
     control[here + S_PICK_STAGE] = stage
@@ -276,7 +276,8 @@ def init_picker(work, control, ply, count, tt_move, sort_rest):
 @kernel(hot=True)
 def init_qsearch_picker(state, work, control, ply, count, tt_move):
     """Start quiescence's picker on the ``count`` moves generated at ``ply``: all scored now."""
-    score_moves(state, work, MOVES + ply * MAX_MOVES, count, tt_move, ply, 0)
+    no_move = ply - ply   # an int64, not a literal: countermove_index is then compiled once
+    score_moves(state, work, MOVES + ply * MAX_MOVES, count, tt_move, ply, no_move)
     _start(control, ply, STAGE_ALL_SCORED, count, 0)
 
 

@@ -60,6 +60,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, network, tt, work
     all_moves = ply - ply + GEN_ALL
     noisy_moves = ply - ply + GEN_NOISY
     see_floor = ply - ply + SEE_MIN_GAIN
+    leaf_depth = ply - ply   # the draft quiescence results are stored with
     step = STEP_ENTER
     value = 0   # the score of the node being left
     while True:
@@ -165,7 +166,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, network, tt, work
             best_score = control[here + S_Q_BEST_SCORE]
             bound = BOUND_LOWER if best_score >= control[here + S_Q_BETA] else BOUND_UPPER
             tt_store(tt, bbs[L.KEY], control[here + S_Q_BEST_MOVE], best_score,
-                     stand_pat if stand_pat != NO_EVAL else 0, 0, bound, ply, age)
+                     stand_pat if stand_pat != NO_EVAL else 0, leaf_depth, bound, ply, age)
             value = best_score
             step = STEP_LEAVE
         else:
