@@ -110,7 +110,7 @@ def score_moves(state, work, start, count, tt_move, ply, previous_move):
     killer_2 = work[KILLERS + 2 * ply + 1]
     counter = work[countermove_index(previous_move)]
     for i in range(start, start + count):
-        move = work[i]
+        move = np.int64(work[i])   # int64, as the search's moves: one compiled callee each
         if move == tt_move:
             work[i + SCORES] = SCORE_TT_MOVE
             continue
@@ -130,7 +130,7 @@ def score_noisy_first(state, work, start, end):
     """
     quiets = start
     for i in range(start, end):
-        move = work[i]
+        move = np.int64(work[i])   # int64, as the search's moves: one compiled callee each
         victim = captured_type(state, move)
         if victim >= 0 or move_promotion(move):
             work[i] = work[quiets]
@@ -148,7 +148,7 @@ def score_quiets(state, work, start, end, ply, previous_move):
     killer_2 = work[KILLERS + 2 * ply + 1]
     counter = work[countermove_index(previous_move)]
     for i in range(start, end):
-        work[i + SCORES] = _quiet_score(work, side, work[i], killer_1, killer_2, counter)
+        work[i + SCORES] = _quiet_score(work, side, np.int64(work[i]), killer_1, killer_2, counter)
 
 
 @kernel(hot=True, inline=True)
