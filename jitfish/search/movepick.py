@@ -311,9 +311,6 @@ def _order(bbs, state, tables, work, control, ply, index):
     at = base + index
     end = base + control[here + S_PICK_COUNT]
     stage = control[here + S_PICK_STAGE]
-    if stage == STAGE_ALL_SCORED:
-        pick_move(work, at, end)
-        return
     if stage == STAGE_NOISY_FIRST:
         quiets = score_noisy_first(state, work, at, end)
         control[here + S_PICK_QUIETS] = quiets - base
@@ -336,22 +333,26 @@ def _order(bbs, state, tables, work, control, ply, index):
 def next_move(bbs, state, tables, work, control, ply):
     """The slot in ``work`` of the next move to search at ``ply``, or -1 when none is left.
 
-    Inlined into the searches: the TT move, and the moves handed out as they
-    lie (once sorted, or once quiet moves are skipped), cost no call.
+    Inlined into the searches: quiescence's picks, the TT move, and the moves
+    handed out as they lie (once sorted, or once quiet moves are skipped) cost
+    no call.
     """
     here = frame(ply)
     index = control[here + S_PICK_NEXT]
     if index >= control[here + S_PICK_COUNT]:
         return -1
     control[here + S_PICK_NEXT] = index + 1
+    at = MOVES + ply * MAX_MOVES + index
     stage = control[here + S_PICK_STAGE]
-    if stage == STAGE_TT:
+    if stage == STAGE_ALL_SCORED:
+        pick_move(work, at, MOVES + ply * MAX_MOVES + control[here + S_PICK_COUNT])
+    elif stage == STAGE_TT:
         control[here + S_PICK_STAGE] = STAGE_NOISY_FIRST
     elif stage == STAGE_SORTED or (stage != STAGE_NOISY_FIRST and control[here + S_PICK_SKIP_QUIETS] != 0):
         pass
     else:
         _order(bbs, state, tables, work, control, ply, index)
-    return MOVES + ply * MAX_MOVES + index
+    return at
 
 
 @kernel(hot=True, inline=True)
