@@ -43,7 +43,10 @@ ENTRY_FILES = {
 }
 # The helper's priority below this process (POSIX ``nice``).
 HELPER_NICENESS = 10
+# The cache file of the helper's last kernel: once it is there, the helper's work is done.
+HELPER_RESULT_FILE = "quiescence.quiescence-*.nbi"
 # How this process waits for the helper before compiling the main search (see ``_await_helper``).
+HELPER_CHECK_SECONDS = 0.1
 HELPER_POLL_SECONDS = 2.0
 HELPER_MIN_CPU_SHARE = 0.3
 HELPER_MAX_WAIT_SECONDS = 30.0
@@ -67,7 +70,7 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
     from jitfish.search.draws import insufficient_material, is_repetition
     from jitfish.search.evalstack import network_arrays
     from jitfish.search.history import clear_killers, history_bonus, store_killer, update_history
-    from jitfish.search.movepick import init_picker, penalise_searched_quiets
+    from jitfish.search.movepick import _order, init_picker, init_qsearch_picker, penalise_searched_quiets
     from jitfish.search.negamax import _has_non_pawn_material, _pieces, _root_allowed, _update_pv
     from jitfish.search.quiescence import quiescence
     from jitfish.search.see import see_ge
@@ -88,6 +91,8 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
                   (make_move, (bbs, state, undo, keys, tables, move)),
                   (_gives_check_exactly, (bbs, state, tables, move)),
                   (generate_moves, (bbs, state, tables, work, number, number)),
+                  (init_qsearch_picker, (state, work, control, ply, number, move)),
+                  (_order, (bbs, state, tables, work, control, ply, number)),
                   (quiescence, (bbs, state, undo, keys, tables, weights, network, tt, work, control,
                                 score, score, ply)),
                   (make_null_move, (bbs, state, undo, keys, tables)),
@@ -112,12 +117,12 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
 
 # Who compiles what of a cold start's split (each in this order).  The helper's kernels
 # are the quiescence search and its largest callees; this process first compiles the
-# callees of quiescence the helper does not, so that the helper loads them when it types
-# quiescence, then the lookup tables and the root's evaluation, then waits for the helper
+# callees of quiescence the helper does not (make, the check test, the move generator,
+# the move picker), so that the helper loads them when it types quiescence, then the lookup tables and the root's evaluation, then waits for the helper
 # before typing the main search, which loads quiescence.  While the helper finishes, this
 # process compiles the callees only the main search has (``ENGINE_WHILE_WAITING``), which
 # typing it would otherwise compile one by one after the helper is done.
-ENGINE_FIRST = ("make_move", "_gives_check_exactly", "generate_moves")
+ENGINE_FIRST = ("make_move", "_gives_check_exactly", "generate_moves", "init_qsearch_picker", "_order")
 HELPER_KERNELS = ("evaluate_with_psq", "unmake_move", "see_ge", "psq_delta", "quiescence")
 ENGINE_WHILE_WAITING = ("make_null_move", "unmake_null_move", "set_null_move_psq", "is_repetition",
                         "insufficient_material", "mate_in", "tt_depth", "_pieces", "_has_non_pawn_material",
@@ -156,9 +161,11 @@ def _cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
-def _await_helper(helper: subprocess.Popen) -> None:
+def _await_helper(helper: subprocess.Popen, cache_dir: Path | None = None) -> None:
     """Wait for the helper to finish while it is making progress.
 
+    Its work is done when its last kernel is in the cache (``HELPER_RESULT_FILE``;
+    the process itself takes most of a second more to exit) or when it has exited.
     The helper gets a core to itself on an idle machine; on a busy one, at its
     lower priority, it may barely run, and this process is better off compiling
     the rest itself.  So the wait ends early when the helper has had less than
@@ -166,18 +173,19 @@ def _await_helper(helper: subprocess.Popen) -> None:
     in any case after ``HELPER_MAX_WAIT_SECONDS`` (the only limit where its CPU
     time cannot be read).
     """
-    waited = 0.0
+    if cache_dir is None:
+        from jitfish.jit import CACHE_DIR as cache_dir
+    started = last_poll = time.monotonic()
     used = _cpu_seconds(helper.pid)
-    while waited < HELPER_MAX_WAIT_SECONDS:
-        try:
-            helper.wait(HELPER_POLL_SECONDS)
+    while time.monotonic() - started < HELPER_MAX_WAIT_SECONDS:
+        if helper.poll() is not None or any(cache_dir.rglob(HELPER_RESULT_FILE)):
             return
-        except subprocess.TimeoutExpired:
-            waited += HELPER_POLL_SECONDS
-        now = _cpu_seconds(helper.pid)
-        if used is not None and now is not None and now - used < HELPER_MIN_CPU_SHARE * HELPER_POLL_SECONDS:
-            return
-        used = now
+        time.sleep(HELPER_CHECK_SECONDS)
+        if time.monotonic() - last_poll >= HELPER_POLL_SECONDS:
+            now = _cpu_seconds(helper.pid)
+            if used is not None and now is not None and now - used < HELPER_MIN_CPU_SHARE * HELPER_POLL_SECONDS:
+                return
+            used, last_poll = now, time.monotonic()
 
 
 def _finish_with(helper: subprocess.Popen) -> None:

@@ -43,18 +43,31 @@ def test_helper_compiles_the_signatures_the_search_calls():
     assert jit_compile.HELPER_KERNELS[-1] == "quiescence"  # its callees first, so that it loads them
 
 
-def test_waiting_for_the_helper_ends_when_it_finishes():
+def test_waiting_for_the_helper_ends_when_it_finishes(tmp_path):
     helper = subprocess.Popen([sys.executable, "-c", "pass"])
-    jit_compile._await_helper(helper)
+    jit_compile._await_helper(helper, tmp_path)
     assert helper.poll() == 0
 
 
-def test_waiting_for_the_helper_ends_early_when_it_gets_no_cpu(monkeypatch):
+def test_waiting_for_the_helper_ends_early_when_it_gets_no_cpu(monkeypatch, tmp_path):
     """A starved helper (here, one that sleeps) is not waited for: this process compiles the rest itself."""
     monkeypatch.setattr(jit_compile, "HELPER_POLL_SECONDS", 0.2)
     helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
-        jit_compile._await_helper(helper)
+        jit_compile._await_helper(helper, tmp_path)
+        assert helper.poll() is None
+    finally:
+        helper.kill()
+        helper.wait()
+
+
+def test_waiting_for_the_helper_ends_once_its_last_kernel_is_cached(tmp_path):
+    """The helper takes most of a second to exit after its work is saved: the wait ends at the cache file."""
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "quiescence.quiescence-61.py311.nbi").touch()
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        jit_compile._await_helper(helper, tmp_path)
         assert helper.poll() is None
     finally:
         helper.kill()
