@@ -70,7 +70,7 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
     from jitfish.search.draws import insufficient_material, is_repetition
     from jitfish.search.evalstack import network_arrays
     from jitfish.search.history import clear_killers, history_bonus, store_killer, update_history
-    from jitfish.search.movepick import _order, init_picker, init_qsearch_picker, penalise_searched_quiets
+    from jitfish.search.movepick import _order, penalise_searched_quiets, score_moves
     from jitfish.search.negamax import _has_non_pawn_material, _pieces, _root_allowed, _update_pv
     from jitfish.search.quiescence import quiescence
     from jitfish.search.see import see_ge
@@ -91,7 +91,7 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
                   (make_move, (bbs, state, undo, keys, tables, move)),
                   (_gives_check_exactly, (bbs, state, tables, move)),
                   (generate_moves, (bbs, state, tables, work, number, number)),
-                  (init_qsearch_picker, (state, work, control, ply, number, move)),
+                  (score_moves, (state, work, number, number, move, ply, move)),
                   (_order, (bbs, state, tables, work, control, ply, number)),
                   (quiescence, (bbs, state, undo, keys, tables, weights, network, tt, work, control,
                                 score, score, ply)),
@@ -110,8 +110,7 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
                   (store_killer, (work, ply, move)),
                   (history_bonus, (number,)),
                   (update_history, (work, side, move, score)),
-                  (penalise_searched_quiets, (work, side, number, number, score)),
-                  (init_picker, (work, control, ply, number, move, numba.boolean))]
+                  (penalise_searched_quiets, (work, side, number, number, score))]
     return {kernel.__name__: (kernel, signature) for kernel, signature in signatures}
 
 
@@ -122,12 +121,12 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
 # before typing the main search, which loads quiescence.  While the helper finishes, this
 # process compiles the callees only the main search has (``ENGINE_WHILE_WAITING``), which
 # typing it would otherwise compile one by one after the helper is done.
-ENGINE_FIRST = ("make_move", "_gives_check_exactly", "generate_moves", "init_qsearch_picker", "_order")
+ENGINE_FIRST = ("make_move", "_gives_check_exactly", "generate_moves", "score_moves", "_order")
 HELPER_KERNELS = ("evaluate_with_psq", "unmake_move", "see_ge", "psq_delta", "quiescence")
 ENGINE_WHILE_WAITING = ("make_null_move", "unmake_null_move", "set_null_move_psq", "is_repetition",
                         "insufficient_material", "mate_in", "tt_depth", "_pieces", "_has_non_pawn_material",
                         "_root_allowed", "_update_pv", "clear_killers", "store_killer", "history_bonus",
-                        "update_history", "penalise_searched_quiets", "init_picker")
+                        "update_history", "penalise_searched_quiets")
 
 
 def _compile_callees(names: tuple[str, ...]) -> None:

@@ -34,7 +34,7 @@ def test_helper_compiles_the_signatures_the_search_calls():
     p = jitfish.Board("r3k2r/pp3ppp/8/3q4/8/8/PPP2PPP/R2QK2R w KQkq - 0 1").position.copy()
     real = {numba.typeof(array) for array in (p.bbs, p.state, p.undo, p.key_history, lookup_tables(),
                                              searcher._weights, searcher._tt, worker.network, worker.work,
-                                             worker.control)} | {numba.int64, numba.uint64, numba.boolean}
+                                             worker.control)} | {numba.int64, numba.uint64}
     signatures = jit_compile._search_callee_signatures()
     for name, (kernel, signature) in signatures.items():
         assert set(signature) <= real, (name, set(signature) - real)

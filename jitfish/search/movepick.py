@@ -253,7 +253,7 @@ def _start(control, ply, stage, count, sort_rest):
     control[here + S_PICK_SKIP_QUIETS] = 0
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def init_picker(work, control, ply, count, tt_move, sort_rest):
     """Start negamax's picker on the ``count`` moves generated at ``ply``.
 
@@ -273,7 +273,7 @@ def init_picker(work, control, ply, count, tt_move, sort_rest):
     _start(control, ply, stage, count, 1 if sort_rest else 0)
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def init_qsearch_picker(state, work, control, ply, count, tt_move):
     """Start quiescence's picker on the ``count`` moves generated at ``ply``: all scored now."""
     no_move = ply - ply   # an int64, not a literal: countermove_index is then compiled once
@@ -287,7 +287,7 @@ def _previous_move(control, ply):
     return control[frame(ply - 1) + S_MOVE] if ply > 0 else 0
 
 
-@kernel(hot=True)
+@kernel(hot=True, inline=True)
 def _pick_good_noisy(bbs, state, tables, work, control, ply, at, end, sorting):
     """Stage 2: put the best good capture at ``at`` and return True; False (with the quiet moves
     scored and the stage moved on) once none is left or the rest is about to be sorted."""
