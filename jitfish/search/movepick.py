@@ -17,7 +17,10 @@ Negamax's stages (``STAGE_*``), in the order they hand moves out:
 3. once no good capture is left, the quiet moves are scored -- the two
    killers, then the countermove, then the rest by history -- and handed out
    best first together with what is left: the bad captures after every quiet
-   move, the under-promotions last.
+   move, the under-promotions last.  Killers and the countermove are scores
+   rather than stages of their own: the moves are generated all at once, so a
+   stage that looked them up would be one more pass over the list for the
+   same order.
 
 The first ``SELECTION_PICKS`` moves are picked by selection (one pass per
 move), which is cheaper than sorting when a cut-off comes early; a node that
