@@ -114,13 +114,12 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
     return {kernel.__name__: (kernel, signature) for kernel, signature in signatures}
 
 
-# Who compiles what of a cold start's split (each in this order).  The helper's kernels
-# are the quiescence search and its largest callees; this process first compiles the
-# callees of quiescence the helper does not (make, the check test, the move generator,
-# the move picker), so that the helper loads them when it types quiescence, then the lookup tables and the root's evaluation, then waits for the helper
-# before typing the main search, which loads quiescence.  While the helper finishes, this
-# process compiles the callees only the main search has (``ENGINE_WHILE_WAITING``), which
-# typing it would otherwise compile one by one after the helper is done.
+# Who compiles what of a cold start's split (each in this order).  The helper compiles
+# quiescence's largest callees, then quiescence.  This process first compiles the callees of
+# quiescence the helper does not (make, the check test, the move generator, the move picker;
+# the helper loads them when it types quiescence), then the lookup tables and the root's
+# evaluation, then the callees only the main search has (typing it would otherwise compile
+# them one by one after the wait), then waits for the helper and types the main search.
 ENGINE_FIRST = ("make_move", "_gives_check_exactly", "generate_moves", "score_moves", "_order")
 HELPER_KERNELS = ("evaluate_with_psq", "unmake_move", "see_ge", "psq_delta", "quiescence")
 ENGINE_WHILE_WAITING = ("make_null_move", "unmake_null_move", "set_null_move_psq", "is_repetition",

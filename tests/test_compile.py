@@ -49,29 +49,28 @@ def test_waiting_for_the_helper_ends_when_it_finishes(tmp_path):
     assert helper.poll() == 0
 
 
-def test_waiting_for_the_helper_ends_early_when_it_gets_no_cpu(monkeypatch, tmp_path):
-    """A starved helper (here, one that sleeps) is not waited for: this process compiles the rest itself."""
-    monkeypatch.setattr(jit_compile, "HELPER_POLL_SECONDS", 0.2)
+@pytest.fixture
+def sleeping_helper():
+    """A helper process that uses no CPU and does not exit by itself."""
     helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        jit_compile._await_helper(helper, tmp_path)
-        assert helper.poll() is None
-    finally:
-        helper.kill()
-        helper.wait()
+    yield helper
+    helper.kill()
+    helper.wait()
 
 
-def test_waiting_for_the_helper_ends_once_its_last_kernel_is_cached(tmp_path):
+def test_waiting_for_the_helper_ends_early_when_it_gets_no_cpu(monkeypatch, tmp_path, sleeping_helper):
+    """A starved helper is not waited for: this process compiles the rest itself."""
+    monkeypatch.setattr(jit_compile, "HELPER_POLL_SECONDS", 0.2)
+    jit_compile._await_helper(sleeping_helper, tmp_path)
+    assert sleeping_helper.poll() is None
+
+
+def test_waiting_for_the_helper_ends_once_its_last_kernel_is_cached(tmp_path, sleeping_helper):
     """The helper takes most of a second to exit after its work is saved: the wait ends at the cache file."""
     (tmp_path / "search").mkdir()
     (tmp_path / "search" / "quiescence.quiescence-61.py311.nbi").touch()
-    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        jit_compile._await_helper(helper, tmp_path)
-        assert helper.poll() is None
-    finally:
-        helper.kill()
-        helper.wait()
+    jit_compile._await_helper(sleeping_helper, tmp_path)
+    assert sleeping_helper.poll() is None
 
 
 @pytest.mark.parametrize("group", sorted(jit_compile.ENTRY_FILES))

@@ -144,6 +144,18 @@ def frame(ply):
     return STACK + ply * STACK_WIDTH
 
 
+@kernel(hot=True, inline=True)
+def move_list(ply):
+    """Where the move slots of ``ply`` begin in ``work`` (``MAX_MOVES`` of them; scores ``SCORES`` further on)."""
+    return MOVES + ply * MAX_MOVES
+
+
+@kernel(hot=True, inline=True)
+def previous_move(control, ply):
+    """The move that led to ``ply``: 0 at the root and after a null move."""
+    return control[frame(ply - 1) + S_MOVE] if ply > 0 else 0
+
+
 @kernel(hot=True)
 def visit_node(control, ply):
     """Count a node, and every few thousand nodes check the node limit."""

@@ -42,10 +42,9 @@ from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.moves import move_from, move_promotion
 from jitfish.board.squares import QUEEN
-from jitfish.board.moves import MAX_MOVES
 from jitfish.search.buffers import (
-    MOVES, SCORES, S_MOVE, S_PICK_COUNT, S_PICK_NEXT, S_PICK_QUIETS, S_PICK_SKIP_QUIETS, S_PICK_SORT_REST,
-    S_PICK_STAGE, frame,
+    SCORES, S_PICK_COUNT, S_PICK_NEXT, S_PICK_QUIETS, S_PICK_SKIP_QUIETS, S_PICK_SORT_REST, S_PICK_STAGE,
+    frame, move_list, previous_move,
 )
 from jitfish.search.history import KILLERS, countermove_index, history_index, update_history
 from jitfish.search.see import captured_type, see_ge
@@ -106,12 +105,12 @@ def _quiet_score(heuristics, side, move, killer_1, killer_2, counter):
 
 
 @kernel(hot=True)
-def score_moves(state, work, start, count, tt_move, ply, previous_move):
+def score_moves(state, work, start, count, tt_move, ply, previous):
     """Score the moves in ``work[start:start + count]``, captures by MVV-LVA alone."""
     side = state[L.SIDE_TO_MOVE]
     killer_1 = work[KILLERS + 2 * ply]
     killer_2 = work[KILLERS + 2 * ply + 1]
-    counter = work[countermove_index(previous_move)]
+    counter = work[countermove_index(previous)]
     for i in range(start, start + count):
         move = np.int64(work[i])   # int64, as the search's moves: one compiled callee each
         if move == tt_move:
@@ -144,12 +143,12 @@ def score_noisy_first(state, work, start, end):
 
 
 @kernel(hot=True)
-def score_quiets(state, work, start, end, ply, previous_move):
+def score_quiets(state, work, start, end, ply, previous):
     """Score the quiet moves of ``[start, end)``: killers, the countermove, then history."""
     side = state[L.SIDE_TO_MOVE]
     killer_1 = work[KILLERS + 2 * ply]
     killer_2 = work[KILLERS + 2 * ply + 1]
-    counter = work[countermove_index(previous_move)]
+    counter = work[countermove_index(previous)]
     for i in range(start, end):
         work[i + SCORES] = _quiet_score(work, side, np.int64(work[i]), killer_1, killer_2, counter)
 
@@ -263,7 +262,7 @@ def init_picker(work, control, ply, count, tt_move, sort_rest):
     The TT move, if among them, goes first with its score; nothing else is
     scored until it has been searched.
     """
-    base = MOVES + ply * MAX_MOVES
+    base = move_list(ply)
     stage = STAGE_NOISY_FIRST
     if tt_move != 0:
         for j in range(base, base + count):
@@ -280,14 +279,8 @@ def init_picker(work, control, ply, count, tt_move, sort_rest):
 def init_qsearch_picker(state, work, control, ply, count, tt_move):
     """Start quiescence's picker on the ``count`` moves generated at ``ply``: all scored now."""
     no_move = ply - ply   # an int64, not a literal: countermove_index is then compiled once
-    score_moves(state, work, MOVES + ply * MAX_MOVES, count, tt_move, ply, no_move)
+    score_moves(state, work, move_list(ply), count, tt_move, ply, no_move)
     _start(control, ply, STAGE_ALL_SCORED, count, 0)
-
-
-@kernel(hot=True)
-def _previous_move(control, ply):
-    """The move that led to ``ply`` (0 at the root or after a null move): its countermove is tried early."""
-    return control[frame(ply - 1) + S_MOVE] if ply > 0 else 0
 
 
 @kernel(hot=True, inline=True)
@@ -295,12 +288,12 @@ def _pick_good_noisy(bbs, state, tables, work, control, ply, at, end, sorting):
     """Stage 2: put the best good capture at ``at`` and return True; False (with the quiet moves
     scored and the stage moved on) once none is left or the rest is about to be sorted."""
     here = frame(ply)
-    quiets = MOVES + ply * MAX_MOVES + control[here + S_PICK_QUIETS]
+    quiets = move_list(ply) + control[here + S_PICK_QUIETS]
     if at < quiets:
         pick_checked(bbs, state, tables, work, at, quiets)
         if work[at + SCORES] >= SCORE_GOOD_CAPTURE and not sorting:
             return True
-    score_quiets(state, work, quiets, end, ply, _previous_move(control, ply))
+    score_quiets(state, work, quiets, end, ply, previous_move(control, ply))
     control[here + S_PICK_QUIETS] = control[here + S_PICK_COUNT]
     control[here + S_PICK_STAGE] = STAGE_REST
     return False
@@ -310,7 +303,7 @@ def _pick_good_noisy(bbs, state, tables, work, control, ply, at, end, sorting):
 def _order(bbs, state, tables, work, control, ply, index):
     """Put the move to hand out ``index``-th at ``ply`` in its slot, as the picker's stage says."""
     here = frame(ply)
-    base = MOVES + ply * MAX_MOVES
+    base = move_list(ply)
     at = base + index
     end = base + control[here + S_PICK_COUNT]
     stage = control[here + S_PICK_STAGE]
@@ -345,10 +338,11 @@ def next_move(bbs, state, tables, work, control, ply):
     if index >= control[here + S_PICK_COUNT]:
         return -1
     control[here + S_PICK_NEXT] = index + 1
-    at = MOVES + ply * MAX_MOVES + index
+    base = move_list(ply)
+    at = base + index
     stage = control[here + S_PICK_STAGE]
     if stage == STAGE_ALL_SCORED:
-        pick_move(work, at, MOVES + ply * MAX_MOVES + control[here + S_PICK_COUNT])
+        pick_move(work, at, base + control[here + S_PICK_COUNT])
     elif stage == STAGE_TT:
         control[here + S_PICK_STAGE] = STAGE_NOISY_FIRST
     elif stage == STAGE_SORTED or (stage != STAGE_NOISY_FIRST and control[here + S_PICK_SKIP_QUIETS] != 0):
@@ -374,13 +368,13 @@ def stop_picking(control, ply):
 @kernel(hot=True, inline=True)
 def picked_slot(control, ply):
     """The slot of the move :func:`next_move` handed out last at ``ply``."""
-    return MOVES + ply * MAX_MOVES + control[frame(ply) + S_PICK_NEXT] - 1
+    return move_list(ply) + control[frame(ply) + S_PICK_NEXT] - 1
 
 
 @kernel(hot=True, inline=True)
 def quiet_score(state, work, control, ply, slot):
     """The ordering score of the quiet move at ``slot`` (killer, countermove, history), scoring it
     first if the picker handed it out unscored (a check searched while the quiet moves are skipped)."""
-    if slot >= MOVES + ply * MAX_MOVES + control[frame(ply) + S_PICK_QUIETS]:
-        score_quiets(state, work, slot, slot + 1, ply, _previous_move(control, ply))
+    if slot >= move_list(ply) + control[frame(ply) + S_PICK_QUIETS]:
+        score_quiets(state, work, slot, slot + 1, ply, previous_move(control, ply))
     return work[slot + SCORES]

@@ -24,12 +24,12 @@ from jitfish.board.movegen import (
     GEN_ALL, check_squares, generate_moves, gives_check_given, is_in_check,
 )
 from jitfish.board.bitops import popcount
-from jitfish.board.moves import MAX_MOVES, move_promotion
+from jitfish.board.moves import move_promotion
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.search.buffers import (
-    C_AGE, C_CURRMOVE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, LMR, LMR_SIDE, MOVES, NO_EVAL, PV,
+    C_AGE, C_CURRMOVE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, LMR, LMR_SIDE, NO_EVAL, PV,
     PV_STRIDE, SCORES, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, CHECK_UNKNOWN, GAVE_CHECK,
-    GAVE_NO_CHECK, frame, set_child_psq, set_null_move_psq, visit_node,
+    GAVE_NO_CHECK, frame, move_list, previous_move, set_child_psq, set_null_move_psq, visit_node,
 )
 from jitfish.search.evalstack import evaluate_at, note_move, note_null_move, static_eval_at
 from jitfish.search.draws import insufficient_material, is_repetition
@@ -147,7 +147,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, network, params, tt,
     else:
         in_check = check_known == GAVE_CHECK
     age = control[C_AGE]
-    base = MOVES + ply * MAX_MOVES
+    base = move_list(ply)
     key = bbs[L.KEY]
 
     pv_node = beta - alpha > 1
@@ -288,7 +288,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, network, params, tt,
     count = generate_moves(bbs, state, tables, work, base, all_moves)
     if count == 0:
         return mated_in(ply) if in_check else 0
-    previous_move = control[frame(ply - 1) + S_MOVE] if ply > 0 else 0
+    last_move = previous_move(control, ply)   # its countermove slot learns this node's refutation
 
     # Step 11. Loop over the moves, as the picker hands them out.
     their_king, discoverers, diagonal_checks, straight_checks = check_squares(bbs, state, tables)
@@ -420,7 +420,7 @@ def negamax(bbs, state, undo, key_history, tables, weights, network, params, tt,
                         store_killer(work, ply, move)
                         update_history(work, us, move, bonus)
                         if ply > 0:
-                            work[countermove_index(previous_move)] = move
+                            work[countermove_index(last_move)] = move
                         penalise_searched_quiets(work, us, base, here, bonus)
                     break
                 alpha = score

@@ -23,11 +23,11 @@ from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, is_in_check
-from jitfish.board.moves import MAX_MOVES, move_promotion
+from jitfish.board.moves import move_promotion
 from jitfish.search.buffers import (
-    C_AGE, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, MOVES, NO_EVAL, PV, PV_STRIDE,
+    C_AGE, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, NO_EVAL, PV, PV_STRIDE,
     S_CHECK_KNOWN, S_Q_ALPHA, S_Q_BEST_MOVE, S_Q_BEST_SCORE, S_Q_BETA, S_Q_STAND_PAT,
-    frame, set_child_psq, visit_node,
+    frame, move_list, set_child_psq, visit_node,
 )
 from jitfish.search.evalstack import evaluate_at, note_move, static_eval_at
 from jitfish.search.movepick import init_qsearch_picker, next_move, picked_slot, stop_picking
@@ -85,7 +85,7 @@ def quiescence(bbs, state, undo, key_history, tables, weights, network, tt, work
                         settled = True
                     hash_move = tt_move(data)
                 if not settled:
-                    base = MOVES + ply * MAX_MOVES
+                    base = move_list(ply)
                     count = 0
                     # Negamax knows whether the move into the first node gave check; the
                     # fields of the plies below hold older values.
