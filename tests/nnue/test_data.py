@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import gzip
 
+import chess
 import numpy as np
 
 from jitfish.nnue.reference import ordered_features
 from tests.nnue.conftest import SAMPLE
 from tuning.datagen.lines import read_data
-from tuning.nnue.data import batch, batches, epoch_order, load_positions, load_positions_cached, split
+from tuning.nnue.data import (
+    batch, batches, epoch_order, load_positions, load_positions_cached, split, with_mirrors,
+)
 
 WHITE_TO_MOVE = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
 BLACK_TO_MOVE = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"
@@ -56,3 +59,17 @@ def test_the_validation_positions_are_the_files_last():
     training, validation = split(10, 0.2)
     assert training.tolist() == list(range(8)) and validation.tolist() == [8, 9]
     assert len(split(10, 0.0)[1]) == 0
+
+
+def test_a_mirrored_position_has_the_features_of_the_board_mirrored_left_to_right(tmp_path):
+    fens = [fen for fen, _, _ in read_data(SAMPLE, check_position=False)][:200]
+    positions = load_positions(SAMPLE, limit=200)
+    mirrors = with_mirrors(positions)
+    assert len(mirrors) == 400
+    assert np.array_equal(mirrors.score[200:], positions.score) and np.array_equal(mirrors.result[200:], positions.result)
+    inputs = batch(mirrors, np.arange(200, 400))
+    ends = np.append(inputs.offsets[1:], len(inputs.us_features))
+    for fen, start, end in zip(fens, inputs.offsets, ends):
+        us, them = ordered_features(chess.Board(fen).transform(chess.flip_horizontal))
+        assert sorted(inputs.us_features[start:end]) == us.tolist()
+        assert sorted(inputs.them_features[start:end]) == them.tolist()

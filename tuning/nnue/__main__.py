@@ -69,6 +69,8 @@ def parser() -> argparse.ArgumentParser:
                      help="centipawns per unit of the network's output (stored in the file)")
     fit.add_argument("--validation", type=float, default=defaults.validation,
                      help="share of positions, the file's last (whole games), held out to measure the loss on")
+    fit.add_argument("--mirror", action="store_true",
+                     help="also train on each training position mirrored left to right (files a <-> h)")
     fit.add_argument("--seed", type=int, default=defaults.seed)
     fit.add_argument("--out", type=Path, help="checkpoints, loss.png and network.nnue "
                                               "(default ~/.cache/jitfish/nnue/DATA-ACTIVATIONHIDDEN-seedS)")
@@ -105,7 +107,7 @@ def run_train(args: argparse.Namespace) -> int:
         torch.set_num_threads(args.threads)
     settings = TrainSettings(hidden=args.hidden, activation=args.activation, batch_size=args.batch_size,
                              lr=args.lr, blend=args.blend, wdl_scale=args.wdl_scale, scale=args.scale,
-                             validation=args.validation, seed=args.seed)
+                             validation=args.validation, seed=args.seed, mirror=args.mirror)
     out_dir = args.out or default_out_dir(args.data, settings)
 
     def report(run: Run) -> None:

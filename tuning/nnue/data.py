@@ -21,7 +21,7 @@ from typing import Iterator
 
 import numpy as np
 
-from jitfish.nnue.features import as_board
+from jitfish.nnue.features import HORIZONTAL_FLIP, as_board
 from jitfish.nnue.reference import ordered_features
 from tuning.datagen.lines import read_data
 
@@ -66,6 +66,19 @@ def load_positions(path: str | Path, limit: int | None = None) -> Positions:
     return Positions(np.concatenate(us_lists).astype(np.int16), np.concatenate(them_lists).astype(np.int16),
                      np.concatenate(([0], np.cumsum(counts))),
                      np.array(scores, dtype=np.float32), np.array(results, dtype=np.float32))
+
+
+def with_mirrors(positions: Positions) -> Positions:
+    """``positions`` followed by each of them mirrored left to right (every feature's square ^ 7: the same
+    relation, piece and rank, the other file; the views keep their order), labelled the same.  Chess is
+    symmetric that way but for castling rights, which the network does not see: the mirrors are near-free
+    extra positions.  Position ``i``'s mirror is ``i + len(positions)``."""
+    count = len(positions.us_features)
+    return Positions(np.concatenate((positions.us_features, positions.us_features ^ HORIZONTAL_FLIP)),
+                     np.concatenate((positions.them_features, positions.them_features ^ HORIZONTAL_FLIP)),
+                     np.concatenate((positions.starts, positions.starts[1:] + count)),
+                     np.concatenate((positions.score, positions.score)),
+                     np.concatenate((positions.result, positions.result)))
 
 
 @dataclass(frozen=True)

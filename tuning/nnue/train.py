@@ -7,7 +7,9 @@ the loss is the mean squared error between ``sigmoid(y * scale / wdl_scale)`` an
 
 (score and result in the side to move's view, :mod:`tuning.nnue.data`).  After each optimiser step the
 weights are clipped (``WEIGHT_CLIP``) so that they quantise into int16.  With ``validation`` the file's
-last positions are held out and their loss is measured after each epoch.  After each epoch the run writes
+last positions are held out and their loss is measured after each epoch; with ``mirror`` every training
+position is also trained on mirrored left to right (:func:`tuning.nnue.data.with_mirrors`), which on our
+data is worth about as much as twice the positions.  After each epoch the run writes
 ``DIR/epoch-NNNN.pt`` (model, optimiser, settings, the data's digest, losses) and ``DIR/loss.png``.  Run
 again with the same settings and data, it continues after its last checkpoint (``--epochs`` may be
 raised to extend it); other settings or other data are refused rather than mixed into one network.  The
@@ -28,7 +30,7 @@ from tqdm import tqdm
 
 from jitfish.jit import cache_root
 from jitfish.nnue.format import DEFAULT_SCALE
-from tuning.nnue.data import Batch, Positions, batches, file_digest, load_positions_cached, split
+from tuning.nnue.data import Batch, Positions, batches, file_digest, load_positions_cached, split, with_mirrors
 from tuning.nnue.model import NnueModel
 
 CHECKPOINT_GLOB = "epoch-*.pt"
@@ -45,6 +47,7 @@ class TrainSettings:
     scale: int = DEFAULT_SCALE    # centipawns per unit of the model's output (stored in the file)
     validation: float = 0.0       # share of positions, the file's last, held out to measure the loss on
     seed: int = 1
+    mirror: bool = False          # also train on each training position mirrored left to right
 
 
 @dataclass
@@ -188,6 +191,10 @@ def train(data: Path, settings: TrainSettings, epochs: int, out_dir: Path, quiet
     positions = load_positions_cached(data, out_dir)
     training, validation = split(len(positions), settings.validation)
     title = f"NNUE (768 -> {settings.hidden}) x 2 -> 1, {settings.activation}, {len(training)} positions"
+    if settings.mirror:
+        training = np.concatenate((training, training + len(positions)))
+        positions = with_mirrors(positions)
+        title += " and their mirrors"
     while run.epochs_done < epochs:
         run.losses.append(train_epoch(run, positions, training, quiet))
         if len(validation):
