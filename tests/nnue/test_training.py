@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -69,6 +71,15 @@ def test_a_run_resumes_after_its_last_checkpoint_and_refuses_other_settings(two_
     assert torch.equal(resumed.model.output.weight, uninterrupted.model.output.weight)
     with pytest.raises(ValueError, match="other settings"):
         train(SAMPLE, TrainSettings(hidden=32, batch_size=64), epochs=3, out_dir=copy, quiet=True)
+
+
+def test_a_mirrored_run_trains_on_twice_the_positions_and_is_not_resumed_without_mirrors(tmp_path):
+    mirrored = dataclasses.replace(SETTINGS, mirror=True)
+    run = train(SAMPLE, mirrored, epochs=1, out_dir=tmp_path, quiet=True)
+    steps = run.optimiser.state[run.model.output.weight]["step"]
+    assert int(steps) == -(-2 * 2700 // SETTINGS.batch_size)    # 2,700 training positions and their mirrors
+    with pytest.raises(ValueError, match="other settings"):
+        train(SAMPLE, SETTINGS, epochs=2, out_dir=tmp_path, quiet=True)
 
 
 def test_export_writes_a_file_that_reads_back_and_passes_the_check(two_epochs, tmp_path, capsys):

@@ -42,7 +42,7 @@ class TrainSettings:
     activation: str = "crelu"
     batch_size: int = 4096
     lr: float = 1e-3
-    blend: float = 0.5            # weight of the search's score in the target, 0 (results only) to 1
+    blend: float = 1.0            # weight of the search's score in the target, 0 (results only) to 1
     wdl_scale: float = 400.0      # centipawns per unit of the sigmoid's argument
     scale: int = DEFAULT_SCALE    # centipawns per unit of the model's output (stored in the file)
     validation: float = 0.0       # share of positions, the file's last, held out to measure the loss on
