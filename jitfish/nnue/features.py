@@ -33,7 +33,6 @@ RELATION_COUNT = 2          # the viewer's own pieces, the opponent's
 FEATURE_COUNT = RELATION_COUNT * PIECE_TYPE_COUNT * SQUARE_COUNT   # 768
 PERSPECTIVES = (WHITE, BLACK)
 VERTICAL_FLIP = 56          # square ^ 56 mirrors a square across the board's middle (a1 <-> a8)
-HORIZONTAL_FLIP = 7         # square ^ 7 mirrors a square left to right (a1 <-> h1); so does index ^ 7
 
 
 def feature_index(perspective: int, colour: int, piece_type: int, square: int) -> int:

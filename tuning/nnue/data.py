@@ -21,9 +21,15 @@ from typing import Iterator
 
 import numpy as np
 
-from jitfish.nnue.features import HORIZONTAL_FLIP, as_board
+from jitfish.nnue.features import as_board
 from jitfish.nnue.reference import ordered_features
 from tuning.datagen.lines import read_data
+
+
+# square ^ 7 mirrors a square left to right (a1 <-> h1), and so a feature index.  Kept here rather than in
+# jitfish.nnue.features: that module is a kernel source, and any change to one changes the engine identity a
+# self-play run checks before it resumes (tuning.datagen.run).
+HORIZONTAL_FLIP = 7
 
 
 @dataclass(frozen=True)
