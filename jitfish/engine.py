@@ -141,7 +141,7 @@ class Engine:
         self.has_position = False
         self._position_moves: tuple[str, list[str]] = ("", [])  # what self.board was set from
         self.book: Book | None = None  # set by BookFile
-        self.network: KernelNetwork | None = None   # set by EvalFile; searched with when use_nnue
+        self.network: KernelNetwork | None = None   # set by EvalFile or Use NNUE; searched with when use_nnue
         self.use_nnue = False
         self._rng = random.Random(0x5EED)
         self._thread: threading.Thread | None = None
@@ -182,21 +182,21 @@ class Engine:
         self.searcher.set_param(name, value)
 
     def set_eval_file(self, path: str) -> None:
-        """Load the network of ``path`` (empty: none); ``OSError``/``ValueError`` keep the one loaded."""
-        from jitfish.nnue.format import read_network
+        """Load the network of ``path`` (empty: the one shipped in the package); ``OSError``/``ValueError``
+        keep the one loaded."""
+        from jitfish.nnue.format import SHIPPED_NETWORK, read_network
         from jitfish.nnue.inference import kernel_network
 
-        network = kernel_network(read_network(path)) if path else None
-        self.network = network
-        if network is not None:
-            self.callbacks.on_message(f"network {path}: 768 -> {network.hidden} -> 1")
+        path = path or str(SHIPPED_NETWORK)
+        self.network = kernel_network(read_network(path))
+        self.callbacks.on_message(f"network {path}: 768 -> {self.network.hidden} -> 1")
         self._apply_evaluation()
 
     def set_use_nnue(self, enabled: bool) -> None:
-        """Search with the network of ``EvalFile`` (``ValueError`` when none is loaded), or the hand-written
+        """Search with the network of ``EvalFile`` (the shipped one if none was set), or the hand-written
         evaluation."""
         if enabled and self.network is None:
-            raise ValueError("no network loaded: set EvalFile first")
+            self.set_eval_file("")
         self.use_nnue = enabled
         self._apply_evaluation()
 

@@ -39,6 +39,7 @@ MAX_HIDDEN = 4096
 CRELU, SCRELU = 0, 1
 ACTIVATION_NAMES = ("crelu", "screlu")
 DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE = 255, 64, 400
+SHIPPED_NETWORK = Path(__file__).with_name("default.nnue")   # the network the package ships (README, NNUE)
 
 HEADER_FIELDS = (
     ("magic", "4s"),
@@ -156,6 +157,11 @@ def read_network(path: str | Path) -> Network:
     """The network in the file at ``path``; ``ValueError`` for a bad magic, version, size or a truncated file."""
     path = Path(path)
     return network_from_bytes(path.read_bytes(), source=str(path))
+
+
+def shipped_network() -> Network:
+    """The network shipped inside the package, which ``EvalFile`` left empty loads."""
+    return read_network(SHIPPED_NETWORK)
 
 
 def write_network(path: str | Path, net: Network) -> None:

@@ -1,10 +1,11 @@
-"""``EvalFile`` and ``Use NNUE``: the engine searches with a network file when asked, reports a bad file
-as an error and keeps the network it had, and returns to the hand-written evaluation when told."""
+"""``EvalFile`` and ``Use NNUE``: the engine searches with a network file when asked (the shipped one when
+no file was set), reports a bad file as an error and keeps the network it had, and returns to the
+hand-written evaluation when told."""
 
 from __future__ import annotations
 
 import jitfish
-from jitfish.nnue.format import write_network
+from jitfish.nnue.format import SHIPPED_NETWORK, shipped_network, write_network
 from jitfish.nnue.inference import evaluate, kernel_network
 from tests.nnue.networks import random_network
 from tests.uci.conftest import errors_in
@@ -37,9 +38,6 @@ def test_the_engine_searches_with_the_network_it_is_given_and_keeps_it_on_a_bad_
     path = tmp_path / "net.jfnn"
     write_network(path, random_network(seed=41, hidden=16))
     hand_written = one_ply_score(uci)
-    uci.send("setoption name Use NNUE value true")      # no network loaded yet
-    errors = errors_in(uci.ready())
-    assert errors and "EvalFile" in errors[0]
     uci.send(f"setoption name EvalFile value {path}")
     uci.send("setoption name Use NNUE value true")
     lines = uci.ready()
@@ -57,3 +55,13 @@ def test_the_engine_searches_with_the_network_it_is_given_and_keeps_it_on_a_bad_
     assert one_ply_score(uci) == hand_written
     uci.send("setoption name EvalFile value <empty>")
     assert not errors_in(uci.ready())
+
+
+def test_use_nnue_with_no_evalfile_searches_with_the_shipped_network(engine):   # a fresh process
+    shipped = kernel_network(shipped_network())
+    hand_written = one_ply_score(engine)
+    engine.send("setoption name Use NNUE value true")
+    lines = engine.ready()
+    assert not errors_in(lines)
+    assert any(f"network {SHIPPED_NETWORK}: 768 -> {shipped.hidden} -> 1" in line for line in lines), lines
+    assert one_ply_score(engine) == network_score(shipped) != hand_written
