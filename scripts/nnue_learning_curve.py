@@ -33,8 +33,8 @@ import jitfish  # noqa: E402  (after the path: the checkout's packages, not an i
 from jitfish.eval import evaluate as handwritten_evaluation  # noqa: E402
 from jitfish.jit import cache_root  # noqa: E402
 from tuning.datagen.lines import read_data  # noqa: E402
-from tuning.nnue.data import batches, load_positions_cached, split, with_mirrors  # noqa: E402
-from tuning.nnue.train import TrainSettings, new_run, train_epoch  # noqa: E402
+from tuning.nnue.data import and_mirrors, batches, load_positions_cached, split, with_mirrors  # noqa: E402
+from tuning.nnue.train import TrainSettings, new_run, output, train_epoch  # noqa: E402
 
 DEFAULT_WITHIN = 600          # centipawns: the held-out positions compared, as in the first networks' report
 
@@ -45,8 +45,8 @@ def network_error(run, positions, rows: np.ndarray) -> float:
     run.model.eval()
     total = 0.0
     for inputs in batches(positions, rows, 8192):
-        y = run.model(*(torch.from_numpy(a) for a in (inputs.us_features, inputs.them_features, inputs.offsets)))
-        total += float(torch.abs(y.double() * run.settings.scale - torch.from_numpy(inputs.score)).sum())
+        scores = output(run.model, inputs).double() * run.settings.scale
+        total += float(torch.abs(scores - torch.from_numpy(inputs.score)).sum())
     return total / len(rows)
 
 
@@ -90,10 +90,10 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", required=True, help="training positions of each network")
     parser.add_argument("--samples", type=int, default=10_000_000,
                         help="train each network for samples / size epochs (with --mirror each also sees the mirrors)")
-    parser.add_argument("--hidden", type=int, default=128)
+    parser.add_argument("--hidden", type=int, default=TrainSettings.hidden)
     parser.add_argument("--batch-size", type=int, default=TrainSettings.batch_size)
     parser.add_argument("--lr", type=float, default=TrainSettings.lr)
-    parser.add_argument("--blend", type=float, default=1.0)
+    parser.add_argument("--blend", type=float, default=TrainSettings.blend)
     parser.add_argument("--validation", type=float, default=0.1)
     parser.add_argument("--mirror", action="store_true",
                         help="also train on every training position mirrored left to right (files a <-> h)")
@@ -118,9 +118,7 @@ def main() -> None:
     print(f"hand-written evaluation: {result['handwritten_error']:.1f} cp on {len(held_out)} held-out positions")
     for size in sorted(args.sizes):
         run = new_run(settings)
-        rows = training[:size]
-        if args.mirror:   # the mirrors of those positions, as the trainer's --mirror adds them
-            rows = np.concatenate((rows, rows + len(positions)))
+        rows = and_mirrors(training[:size], len(positions)) if args.mirror else training[:size]
         errors = []
         for _ in range(-(-args.samples // size)):
             run.losses.append(train_epoch(run, trained_on, rows, quiet=True))

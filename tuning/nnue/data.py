@@ -87,6 +87,11 @@ def with_mirrors(positions: Positions) -> Positions:
                      np.concatenate((positions.result, positions.result)))
 
 
+def and_mirrors(rows: np.ndarray, count: int) -> np.ndarray:
+    """``rows`` of ``count`` positions and, after them, their mirrors' rows in :func:`with_mirrors`."""
+    return np.concatenate((rows, rows + count))
+
+
 @dataclass(frozen=True)
 class Batch:
     """EmbeddingBag inputs for both views, and the labels, of some positions."""

@@ -30,7 +30,7 @@ from tqdm import tqdm
 
 from jitfish.jit import cache_root
 from jitfish.nnue.format import DEFAULT_SCALE
-from tuning.nnue.data import Batch, Positions, batches, file_digest, load_positions_cached, split, with_mirrors
+from tuning.nnue.data import Batch, Positions, batches, file_digest, load_positions_cached, split, and_mirrors, with_mirrors
 from tuning.nnue.model import NnueModel
 
 CHECKPOINT_GLOB = "epoch-*.pt"
@@ -125,10 +125,14 @@ def targets(settings: TrainSettings, inputs: Batch) -> torch.Tensor:
     return settings.blend * score + (1.0 - settings.blend) * torch.from_numpy(inputs.result)
 
 
+def output(model: NnueModel, inputs: Batch) -> torch.Tensor:
+    """The model's ``y`` for each position of a batch (its score is ``y * scale`` centipawns)."""
+    return model(torch.from_numpy(inputs.us_features), torch.from_numpy(inputs.them_features),
+                 torch.from_numpy(inputs.offsets))
+
+
 def loss(settings: TrainSettings, model: NnueModel, inputs: Batch) -> torch.Tensor:
-    y = model(torch.from_numpy(inputs.us_features), torch.from_numpy(inputs.them_features),
-              torch.from_numpy(inputs.offsets))
-    prediction = torch.sigmoid(y * (settings.scale / settings.wdl_scale))
+    prediction = torch.sigmoid(output(model, inputs) * (settings.scale / settings.wdl_scale))
     return torch.mean((prediction - targets(settings, inputs)) ** 2)
 
 
@@ -192,7 +196,7 @@ def train(data: Path, settings: TrainSettings, epochs: int, out_dir: Path, quiet
     training, validation = split(len(positions), settings.validation)
     title = f"NNUE (768 -> {settings.hidden}) x 2 -> 1, {settings.activation}, {len(training)} positions"
     if settings.mirror:
-        training = np.concatenate((training, training + len(positions)))
+        training = and_mirrors(training, len(positions))
         positions = with_mirrors(positions)
         title += " and their mirrors"
     while run.epochs_done < epochs:
