@@ -5,7 +5,9 @@ Opponents (Debian packages ``fairymax phalanx glaurung toga2 stockfish``, PyPI `
 Glaurung, Toga II, Sunfish, and Stockfish limited with ``UCI_LimitStrength`` to ``UCI_Elo`` 1500/2000/2400/2800.
 Each opponent plays ``--games`` games against the candidate (openings from the balanced suite, colours swapped).
 Writes ``ladder.md`` (results table), ``ladder.png`` (score per opponent with 95 % error bars; needs matplotlib:
-``pip install -e .[ladder]``), ``ladder.json`` and ``games.pgn`` to ``--output-dir``.
+``pip install -e .[ladder]``), ``ladder.json`` and ``games.pgn`` to ``--output-dir`` (default
+``records/ladder/latest``: records live outside the packages, so no install carries them; compress the PGN with
+``gzip -9 -n`` before committing a run, as ``records/README.md`` says).
 
 The candidate's rating is the maximum-likelihood Elo that explains its scores against the Stockfish anchors
 (logistic model), with a 95 % interval from the observed per-game variance. Target run (hours)::
@@ -233,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tc", default="10+0.1")
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--openings", default=str(REPO / "tuning" / "openings" / "balanced.epd"))
-    parser.add_argument("--output-dir", type=Path, default=REPO / "tuning" / "ladder")
+    parser.add_argument("--output-dir", type=Path, default=REPO / "records" / "ladder" / "latest")
     parser.add_argument("--backend", choices=("auto", "cutechess", "python-chess"), default="auto")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", action="store_true")
