@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "jitfish"
-ENGINE_LAYER = [PACKAGE / "engine.py", PACKAGE / "book.py", PACKAGE / "strength.py",
+ENGINE_LAYER = [PACKAGE / "engine.py", PACKAGE / "book.py", PACKAGE / "strength.py", PACKAGE / "options.py",
+                PACKAGE / "turn.py", PACKAGE / "game.py", PACKAGE / "report.py",
                 *sorted((PACKAGE / "search").glob("*.py"))]
 
 

@@ -1,9 +1,10 @@
-"""The UCI option table: name, type, default, range and the engine setter of each option.
+"""The UCI option table: the engine's options (:mod:`jitfish.options`) with the values set so far.
 
-The table is plain data and imports nothing heavy, so ``uci`` can list it
-before any kernel is loaded.  A value is checked and stored here first; the
-setter then applies it to the engine (at once when the engine is loaded, or
-when it finishes loading).
+Each row of :data:`jitfish.options.OPTIONS` becomes an :class:`Option` that
+writes its ``option name ...`` line and checks ``setoption`` values; nothing
+about an option is written here.  A value is checked and stored here first;
+the setter then applies it to the engine by name (at once when the engine
+is loaded, or when it finishes loading).
 """
 
 from __future__ import annotations
@@ -11,12 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL
-
-# The largest transposition table, in MiB, and the most search threads.
-MAX_HASH_MB = 32768
-MAX_THREADS = 64
-MAX_MULTIPV = 256
+from jitfish import options as engine_options
 
 Setter = Callable[[Any, Any], None]  # (engine, value)
 
@@ -85,38 +81,22 @@ class Option:
             raise OptionError(f"option '{self.name}' takes one of {', '.join(self.choices)}, got '{text}'")
         return "" if text == "<empty>" else text
 
+    @classmethod
+    def of(cls, spec: engine_options.OptionSpec) -> Option:
+        """The UCI option of an engine option; its setter applies a value by the option's name."""
+        return cls(spec.name, spec.type, spec.default, spec.min, spec.max,
+                   lambda engine, value: engine.set_option(spec.name, value), spec.choices)
+
 
 def default_options() -> list[Option]:
     """A fresh option table, in the order ``uci`` lists it."""
-    return [
-        Option("Threads", "spin", 1, 1, MAX_THREADS, lambda e, v: e.set_threads(v)),
-        Option("Hash", "spin", 16, 1, MAX_HASH_MB, lambda e, v: e.set_hash(v)),
-        Option("Clear Hash", "button", setter=lambda e, v: e.clear_hash()),
-        Option("Ponder", "check", False, setter=lambda e, v: e.settings.update(ponder=v)),
-        Option("MultiPV", "spin", 1, 1, MAX_MULTIPV, lambda e, v: e.settings.update(multipv=v)),
-        Option("Move Overhead", "spin", 20, 0, 5000, lambda e, v: e.settings.update(move_overhead_ms=v)),
-        Option("Skill Level", "spin", SKILL_MAX_LEVEL, 0, SKILL_MAX_LEVEL,
-               lambda e, v: e.settings.update(skill_level=v)),
-        Option("UCI_LimitStrength", "check", False, setter=lambda e, v: e.settings.update(limit_strength=v)),
-        Option("UCI_Elo", "spin", 1500, MIN_ELO, MAX_ELO, lambda e, v: e.settings.update(elo=v)),
-        Option("UCI_Chess960", "check", False, setter=lambda e, v: e.set_chess960(v)),
-        Option("UCI_ShowWDL", "check", False, setter=lambda e, v: e.settings.update(show_wdl=v)),
-        Option("OwnBook", "check", False, setter=lambda e, v: e.settings.update(own_book=v)),
-        Option("BookFile", "string", "", setter=lambda e, v: e.set_book_file(v)),
-        Option("EvalFile", "string", "", setter=lambda e, v: e.set_eval_file(v)),
-        Option("Use NNUE", "check", False, setter=lambda e, v: e.set_use_nnue(v)),
-    ]
+    return [Option.of(spec) for spec in engine_options.OPTIONS]
 
 
 def search_param_options() -> list[Option]:
-    """``--tune`` mode's options: one ``spin`` per search parameter (:mod:`jitfish.search.params`), its range
-    the parameter's; a value set applies to the next search, with no recompiling."""
-    from jitfish.search.params import FIELDS, default_params
-
-    defaults = default_params()
-    return [Option(field.name, "spin", int(defaults[index]), field.low, field.high,
-                   lambda e, v, name=field.name: e.set_search_param(name, v))
-            for index, field in enumerate(FIELDS)]
+    """``--tune`` mode's options: one ``spin`` per search parameter; a value set applies to the next search,
+    with no recompiling."""
+    return [Option.of(spec) for spec in engine_options.search_param_options()]
 
 
 class OptionTable:

@@ -125,7 +125,7 @@ class UciProtocol:
         if info.bound:
             parts.append(info.bound)
         if self.options.value("UCI_ShowWDL"):
-            from jitfish.engine import win_draw_loss
+            from jitfish.report import win_draw_loss
 
             win, draw, loss = win_draw_loss(info.score_cp, info.score_mate)
             parts.append(f"wdl {win} {draw} {loss}")
@@ -312,7 +312,7 @@ class UciProtocol:
             self._perft(engine, args[1:])
             return
         self._parse_go(args, params)
-        if not engine.has_position:
+        if not engine.game.has_position:
             self.error("go before position: searching the start position")
             engine.set_position(None, [])
         engine.go(params)
@@ -383,7 +383,9 @@ class UciProtocol:
         return False
 
     def _d(self, args: list[str]) -> None:
-        for line in self.wait_engine().describe().splitlines():
+        from jitfish.report import describe
+
+        for line in describe(self.wait_engine().game.board).splitlines():
             self.send(line)
 
     def _eval(self, args: list[str]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from jitfish.engine import win_draw_loss
+from jitfish.report import win_draw_loss
 from jitfish.search import SearchInfo
 from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL, pick_weaker_move, skill_for_elo
 

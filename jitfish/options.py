@@ -1,0 +1,122 @@
+"""The engine's options, each written once: UCI name, type, default, range, and the setting it holds.
+
+:data:`OPTIONS` is the one list.  The engine starts its :class:`Settings`
+from the defaults and sets a value by the option's UCI name
+(:meth:`jitfish.engine.Engine.set_option`): the row's ``apply`` function, if
+it has one, does what the value changes (resize the table, load a file),
+then the value is stored under the row's ``key``, where each ``go`` reads it.
+The UCI layer derives its ``option name ...`` lines and its checks of
+``setoption`` values from the same rows (:mod:`jitfish.uci.options`).  So a
+new option is one row here, and a function when storing is not enough.
+
+Imports nothing heavy (the ``apply`` functions import what they need when
+called): ``uci`` lists the options before any kernel is loaded.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+
+from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL
+
+# The largest transposition table in MiB, the most search threads and the most lines shown.
+MAX_HASH_MB = 32768
+MAX_THREADS = 64
+MAX_MULTIPV = 256
+MAX_MOVE_OVERHEAD_MS = 5000
+
+if TYPE_CHECKING:
+    from jitfish.engine import Engine
+
+
+class OptionSpec(NamedTuple):
+    """One option as UCI lists it, ``key``: the :class:`Settings` attribute that holds its value, and
+    ``apply(engine, value)``: what setting it does beyond storing the value (an error keeps the old value)."""
+
+    name: str
+    type: str  # "check", "spin", "button", "string", "combo"
+    key: str
+    default: Any = None
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+    apply: Callable[[Engine, Any], None] | None = None
+
+
+def _set_eval_file(engine: Engine, path: str) -> None:
+    """Load the network of ``path`` (empty: the one shipped in the package); ``OSError``/``ValueError`` keep
+    the one loaded."""
+    from jitfish.nnue.format import SHIPPED_NETWORK, read_network
+    from jitfish.nnue.inference import kernel_network
+
+    path = path or str(SHIPPED_NETWORK)
+    engine.network = kernel_network(read_network(path))
+    engine.callbacks.on_message(f"network {path}: 768 -> {engine.network.hidden} -> 1")
+    _search_with(engine, engine.settings.use_nnue)
+
+
+def _set_use_nnue(engine: Engine, enabled: bool) -> None:
+    """Search with the network of ``EvalFile`` (the shipped one if none was set), or the hand-written
+    evaluation."""
+    if enabled and engine.network is None:
+        _set_eval_file(engine, "")
+    _search_with(engine, enabled)
+
+
+def _search_with(engine: Engine, use_nnue: bool) -> None:
+    network = engine.network if use_nnue else None
+    if network is not engine.searcher.network:
+        engine.searcher.set_network(network)
+
+
+def _set_book_file(engine: Engine, path: str) -> None:
+    from jitfish.book import Book
+
+    engine.book = None
+    if path:
+        engine.book = Book(path)  # OSError / ValueError reach the protocol
+        engine.callbacks.on_message(f"book {path}: {len(engine.book)} entries")
+
+
+# In the order ``uci`` lists them.
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("Threads", "spin", "threads", 1, 1, MAX_THREADS,
+               apply=lambda engine, value: engine.searcher.set_threads(value)),
+    OptionSpec("Hash", "spin", "hash_mb", 16, 1, MAX_HASH_MB,
+               apply=lambda engine, value: engine.searcher.resize(value)),
+    OptionSpec("Clear Hash", "button", "clear_hash", apply=lambda engine, value: engine.searcher.clear()),
+    OptionSpec("Ponder", "check", "ponder", False),
+    OptionSpec("MultiPV", "spin", "multipv", 1, 1, MAX_MULTIPV),
+    OptionSpec("Move Overhead", "spin", "move_overhead_ms", 20, 0, MAX_MOVE_OVERHEAD_MS),
+    OptionSpec("Skill Level", "spin", "skill_level", SKILL_MAX_LEVEL, 0, SKILL_MAX_LEVEL),
+    OptionSpec("UCI_LimitStrength", "check", "limit_strength", False),
+    OptionSpec("UCI_Elo", "spin", "elo", 1500, MIN_ELO, MAX_ELO),
+    OptionSpec("UCI_Chess960", "check", "chess960", False,
+               apply=lambda engine, value: engine.game.set_chess960(value)),
+    OptionSpec("UCI_ShowWDL", "check", "show_wdl", False),
+    OptionSpec("OwnBook", "check", "own_book", False),
+    OptionSpec("BookFile", "string", "book_file", "", apply=_set_book_file),
+    OptionSpec("EvalFile", "string", "eval_file", "", apply=_set_eval_file),
+    OptionSpec("Use NNUE", "check", "use_nnue", False, apply=_set_use_nnue),
+)
+
+BY_NAME = {spec.name.lower(): spec for spec in OPTIONS}  # UCI option names are case-insensitive
+
+
+def search_param_options() -> list[OptionSpec]:
+    """``--tune`` mode's options: one ``spin`` per search parameter (:mod:`jitfish.search.params`), with the
+    parameter's range.  The engine sets them by name (:meth:`jitfish.search.Searcher.set_param`): they are
+not stored in :class:`Settings`."""
+    from jitfish.search.params import FIELDS, default_params
+
+    defaults = default_params()
+    return [OptionSpec(field.name, "spin", field.name, int(defaults[index]), field.low, field.high)
+            for index, field in enumerate(FIELDS)]
+
+
+class Settings:
+    """The value of every option by its key (``settings.multipv``), starting at the defaults."""
+
+    def __init__(self) -> None:
+        for spec in OPTIONS:
+            setattr(self, spec.key, spec.default)
