@@ -6,6 +6,8 @@ import argparse
 import sys
 import time
 
+from jitfish.extras import reporting_missing_extras
+
 
 def _perft_command(args: argparse.Namespace) -> int:
     from jitfish.board.board import Board
@@ -77,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@reporting_missing_extras
 def main(argv: list[str] | None = None) -> int:
     if not (sys.argv[1:] if argv is None else argv):
         from jitfish.uci.main import run  # no arguments: the UCI loop, as GUIs start engines

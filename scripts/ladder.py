@@ -204,7 +204,7 @@ def plot(rows: Sequence[dict[str, Any]], candidate: str, path: Path) -> bool:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("matplotlib not installed (pip install -e .[ladder]); no plot", file=sys.stderr)
+        print("matplotlib not installed (pip install 'jitfish[plot]'); no plot", file=sys.stderr)
         return False
     names = [row["opponent"] for row in rows]
     scores = [row["summary"]["score"] or 0.0 for row in rows]

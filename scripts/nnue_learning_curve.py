@@ -24,11 +24,17 @@ from itertools import islice
 from pathlib import Path
 
 import numpy as np
-import torch
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from jitfish.extras import MissingExtra, report_missing, require  # noqa: E402
+
+try:
+    torch = require("torch", "scripts/nnue_learning_curve.py")
+    require("matplotlib", "scripts/nnue_learning_curve.py (its plot)")
+except MissingExtra as missing:
+    sys.exit(report_missing(missing))
 import jitfish  # noqa: E402  (after the path: the checkout's packages, not an installed copy)
 from jitfish.eval import evaluate as handwritten_evaluation  # noqa: E402
 from jitfish.jit import cache_root  # noqa: E402

@@ -37,6 +37,7 @@ import numpy as np
 from jitfish.eval.params import (
     FROZEN, OFFSETS, TERMS, WEIGHT_PAIRS, WEIGHTS_FILE, frozen_mask, load_weights, save_weights,
 )
+from jitfish.extras import reporting_missing_extras, require
 from jitfish.jit import kernel
 from tuning.trace import Traces, danger_units, load_traces, row_halves
 
@@ -230,7 +231,7 @@ def rounded_weights(base: np.ndarray, pairs: np.ndarray) -> np.ndarray:
 
 
 def plot_loss(result: TuneResult, path: Path) -> None:
-    import matplotlib
+    matplotlib = require("matplotlib", "the Texel tuner's loss plot")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -278,8 +279,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+@reporting_missing_extras
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    require("matplotlib", "the Texel tuner's loss plot")  # before the tuning, not after
     try:
         base = load_weights(args.weights)
         frozen = frozen_mask(FROZEN + tuple(args.freeze)) | ~block_mask(args.only)

@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from jitfish.extras import require
+
 EXAMPLE_FEN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 
 
@@ -44,6 +46,8 @@ def _ladder(args: argparse.Namespace) -> int:
     from jitfish.teach.ladder import ladder, ladder_suite, warm_up
     from jitfish.teach.plot import plot_nodes
 
+    if args.plot:  # before minutes of searching
+        require("matplotlib", "jitfish teach ladder --plot")
     algorithms = args.algorithms.split(",") if args.algorithms else None
     loading = warm_up(engine=algorithms is None or "engine" in algorithms)
     print(f"Search kernels ready in {loading:.1f} s (compiled, or loaded from the cache)")
@@ -73,6 +77,8 @@ def _horizon(args: argparse.Namespace) -> int:
 def _tree(args: argparse.Namespace) -> int:
     from jitfish.teach.toytree import TEXTBOOK_TREE, alphabeta_tree, draw_tree, minimax_value, tree_from_position
 
+    if args.out:
+        require("matplotlib", "jitfish teach tree --out")
     if args.fen:
         tree = tree_from_position(args.fen, args.depth, args.width)
     else:

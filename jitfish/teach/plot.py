@@ -7,8 +7,9 @@ from jitfish.teach.ladder import LadderReport
 
 def plot_nodes(report: LadderReport, path: str | None = None, title: str | None = None):
     """Draw the ladder's node counts; save to ``path`` (PNG or SVG by extension) when given; return the figure."""
-    import matplotlib
+    from jitfish.extras import require
 
+    matplotlib = require("matplotlib", "drawing the ladder")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -204,8 +204,9 @@ def draw_tree(result: ToyResult | Node, path: str | None = None, title: str | No
     ``[alpha, beta]`` they were searched with.  Saves to ``path`` (PNG or SVG
     by extension) when given; returns the matplotlib figure.
     """
-    import matplotlib
+    from jitfish.extras import require
 
+    matplotlib = require("matplotlib", "drawing a tree")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

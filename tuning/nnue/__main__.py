@@ -16,11 +16,13 @@ import sys
 from pathlib import Path
 from typing import Callable, Sequence
 
-try:
-    import torch
-except ImportError:   # the training extra is optional: say what to install rather than show a traceback
-    sys.exit("error: training needs PyTorch: pip install -e .[train] "
-             "(the CPU build: pip install torch --index-url https://download.pytorch.org/whl/cpu)")
+from jitfish.extras import MissingExtra, report_missing, require
+
+try:  # the training extra is optional: say what to install rather than show a traceback
+    torch = require("torch", "python -m tuning.nnue")
+    require("matplotlib", "python -m tuning.nnue (its loss plots)")
+except MissingExtra as missing:
+    sys.exit(report_missing(missing))
 
 from jitfish.nnue.format import ACTIVATION_NAMES, DEFAULT_QA, DEFAULT_QB, write_network
 from tuning.nnue.check import CHECK_POSITIONS, DEFAULT_SIGMAS, check_network

@@ -28,6 +28,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from jitfish.extras import require
 from jitfish.jit import cache_root
 from jitfish.nnue.format import DEFAULT_SCALE
 from tuning.nnue.data import Batch, Positions, batches, file_digest, load_positions_cached, split, and_mirrors, with_mirrors
@@ -165,7 +166,7 @@ def mean_loss(run: Run, positions: Positions, rows: np.ndarray) -> float:
 
 
 def plot_losses(run: Run, path: Path, title: str) -> None:
-    import matplotlib
+    matplotlib = require("matplotlib", "the training's loss plot")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator

@@ -1,0 +1,65 @@
+"""A missing optional extra: one line naming the module and the install command, exit status 2, no traceback.
+
+Each command runs in a fresh interpreter whose import system refuses the module, as if it were not
+installed (whether or not it is on this machine), and must say so before doing any work.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "tests" / "data" / "datagen_sample.gz"
+
+# Prepended to each command: a finder, first on sys.meta_path, that refuses MODULE and its submodules.
+BLOCKER = """
+import runpy, sys
+
+class Refuse:
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r} or name.startswith({module!r} + "."):
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+        return None
+
+sys.meta_path.insert(0, Refuse())
+"""
+
+COMMANDS = [
+    ("matplotlib", "jitfish teach ladder --plot", "plot",
+     "from jitfish.cli import main; sys.exit(main(['teach', 'ladder', '--depth', '1', '--plot', {out!r}]))"),
+    ("matplotlib", "jitfish teach tree --out", "plot",
+     "from jitfish.cli import main; sys.exit(main(['teach', 'tree', '--out', {out!r}]))"),
+    ("matplotlib", "the Texel tuner's loss plot", "plot",
+     "from tuning.texel import main; sys.exit(main([" + repr(str(SAMPLE)) + ", '--plot', {out!r}]))"),
+    ("torch", "python -m tuning.nnue", "train",
+     "sys.argv = ['tuning.nnue', 'train', " + repr(str(SAMPLE)) + "]; runpy.run_module('tuning.nnue', "
+     "run_name='__main__')"),
+]
+
+
+@pytest.mark.parametrize("module, needed_by, extra, code", COMMANDS, ids=[c[1] for c in COMMANDS])
+def test_a_missing_extra_is_one_line_and_status_2(tmp_path, module, needed_by, extra, code):
+    out = tmp_path / "picture.png"
+    program = BLOCKER.format(module=module) + code.format(out=str(out))
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=300, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"error: {needed_by} needs {module}, which is not installed: pip install 'jitfish[{extra}]'"]
+    assert "Traceback" not in done.stdout + done.stderr
+    assert not out.exists()
+
+
+def test_the_extras_named_exist_in_pyproject():
+    import tomllib
+
+    from jitfish.extras import EXTRA_OF
+
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    for module, extra in EXTRA_OF.items():
+        assert any(requirement.startswith(module) for requirement in extras[extra]), (module, extra)
