@@ -22,6 +22,8 @@ from jitfish.search.timeman import TimeController
 from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL, SKILL_MULTIPV, pick_weaker_move, skill_for_elo
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from jitfish.board.board import Board
     from jitfish.book import Book
     from jitfish.options import Settings
@@ -50,8 +52,8 @@ class GoParams:
         """``go infinite`` and ``go ponder``: no clock runs, and the answer waits for ``stop`` or ``ponderhit``."""
         return self.infinite or self.ponder
 
-    def timer(self, white_to_move: bool, move_overhead_ms: int, search_params) -> TimeController:
-        """The clock of this ``go`` for the side to move."""
+    def timer(self, white_to_move: bool, move_overhead_ms: int, search_params: np.ndarray) -> TimeController:
+        """The clock of this ``go`` for the side to move (``search_params`` holds the time factors)."""
         time_left, increment = (self.wtime, self.winc) if white_to_move else (self.btime, self.binc)
         return TimeController.for_go(time_left, increment, self.movestogo, self.movetime, move_overhead_ms,
                                      pondering=self.analysing, origin=self.received_at, params=search_params)
