@@ -1,0 +1,24 @@
+"""What an install carries: code, weights and the shipped network; match and ladder records stay in records/."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+LARGEST_FILE = 1 << 20  # bytes: anything bigger in a package is data that belongs elsewhere
+
+
+def test_no_file_in_the_packages_is_over_a_megabyte():
+    large = [path.relative_to(REPO).as_posix()
+             for package in ("jitfish", "tuning") for path in (REPO / package).rglob("*")
+             if path.is_file() and "__pycache__" not in path.parts and path.stat().st_size > LARGEST_FILE]
+    assert large == []
+
+
+def test_the_wheel_takes_only_the_jitfish_package_and_its_data():
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert config["packages"]["find"]["include"] == ["jitfish*"]
+    for pattern in config["package-data"]["jitfish"]:
+        assert not pattern.endswith((".pgn", ".pgn.gz")), pattern
+    assert not (REPO / "records" / "__init__.py").exists()
