@@ -14,9 +14,10 @@ quiet ones (:mod:`tuning.datagen.quiet`: the same test, compiled in
 A game depends only on the run's seed, its index and the settings: the
 opening's random moves come from a generator seeded with both, drawn from
 the legal moves in the record's order (which depends on the rules only), and
-the search's table and heuristics are cleared before the game, so that a
-node-limited search plays the same moves whichever process plays the game
-and whatever it played before.
+the search's table and heuristics are cleared before the opening's searches
+and again after them, so that a node-limited search plays the same moves
+whichever process plays the game and whatever it played before, and a fresh
+``Searcher`` replaying the game from its start finds the same moves and scores.
 
 Games end on the board (checkmate, stalemate, insufficient material, the
 fifty-move rule, threefold repetition) or by adjudication: a win once both
@@ -226,6 +227,7 @@ class SelfPlayer:
         """Play game ``index`` of the run seeded with ``seed``."""
         self.clear()
         p, opening = self.random_opening(game_rng(seed, index))
+        self.clear()   # the game's searches then depend on its start alone, as a fresh Searcher's would
         game = Game(index, opening, p.copy())
         while True:
             white = p.state[L.SIDE_TO_MOVE] == 0
