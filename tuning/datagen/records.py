@@ -45,16 +45,16 @@ from __future__ import annotations
 import gzip
 import io
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 import numpy as np
 
 from jitfish.board import layout as L
-from jitfish.board.position import Position
 from jitfish.board.squares import NO_SQUARE, PIECE_SYMBOLS, SQUARE_NAMES
-from jitfish.board.tables import lookup_tables
-from tuning.datagen.kernels import pack_position, replay_game
 from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN
+
+if TYPE_CHECKING:
+    from jitfish.board.position import Position
 
 POSITION = np.dtype([("occupied", "<u8"), ("pieces", "u1", 16), ("flags", "u1"), ("en_passant", "u1"),
                      ("halfmove", "u1"), ("result", "u1"), ("fullmove", "<u2"), ("score", "<i2")])
@@ -70,6 +70,8 @@ GAME_SUFFIX = ".bin"
 
 def pack(position: Position, score: int, result: float) -> np.ndarray:
     """A packed position (a 0-d ``POSITION`` array) of an engine position, its score and its result."""
+    from jitfish.board.tables import lookup_tables
+    from tuning.datagen.kernels import pack_position
     if int(position.state[L.HALFMOVE_CLOCK]) > 255 or int(position.state[L.FULLMOVE_NUMBER]) > 65535:
         raise ValueError(f"move counters too large to pack in {position.fen()!r}")
     if position.chess960:
@@ -85,6 +87,7 @@ def pack(position: Position, score: int, result: float) -> np.ndarray:
 
 def pack_fen(fen: str, score: int, result: float) -> np.ndarray:
     """:func:`pack` of a FEN; ``ValueError`` for a bad one."""
+    from jitfish.board.position import Position
     return pack(Position.from_fen(fen), score, result)
 
 
@@ -98,7 +101,7 @@ def pieces(records: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     nibbles[:, 1::2] = records["pieces"] >> 4
     rank_in_record = np.cumsum(bits, axis=1) - 1
     number, square = np.nonzero(bits)
-    return number, square, nibbles[number, rank_in_record[number, square]]
+    return number, square, nibbles[number, rank_in_record[number, square]].astype(np.int64)
 
 
 def unpack_fen(record: np.ndarray) -> str:
@@ -131,6 +134,7 @@ def unpack(record: np.ndarray) -> tuple[str, int, float]:
 
 def position_of(record: np.ndarray) -> Position:
     """The engine position of a packed position."""
+    from jitfish.board.position import Position
     return Position.from_fen(unpack_fen(record))
 
 
@@ -223,6 +227,8 @@ def is_game_file(path: Path) -> bool:
 
 def game_positions(start: np.ndarray, numbers: np.ndarray, scores: np.ndarray, labelled: np.ndarray) -> np.ndarray:
     """The labelled positions of a game record, packed (``POSITION`` array, in game order)."""
+    from jitfish.board.tables import lookup_tables
+    from tuning.datagen.kernels import replay_game
     position = position_of(start)
     out = np.zeros(int(np.count_nonzero(labelled)), dtype=POSITION)
     written = replay_game(position.bbs, position.state, position.undo, position.key_history, lookup_tables(),
