@@ -24,11 +24,11 @@ from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, generate_moves, is_in_check
 from jitfish.board.moves import MAX_MOVES, MOVE_CASTLING, MOVE_EN_PASSANT, move_from_to, move_kind, move_promotion, move_to
-from jitfish.board.squares import NO_PIECE, NO_SQUARE
+from jitfish.board.bitops import popcount
+from jitfish.board.squares import BISHOP, KING, KNIGHT, NO_PIECE, NO_SQUARE, PAWN, QUEEN, ROOK
 from jitfish.eval.evaluation import psq_score
 from jitfish.jit import kernel
 from jitfish.search import buffers as B
-from jitfish.search.draws import insufficient_material
 from jitfish.search.evalstack import prepare_root
 from jitfish.types import INF, MATE_BOUND
 
@@ -80,13 +80,38 @@ def threefold(bbs, state, key_history):
     return seen >= 2
 
 
+DARK_SQUARES = np.uint64(0xAA55_AA55_AA55_AA55)
+LIGHT_SQUARES = ~DARK_SQUARES
+
+
+@kernel
+def cannot_mate(bbs, colour):
+    """Whether ``colour`` cannot mate by any sequence of moves, as python-chess judges it: a bare king, a
+    king and one knight against at most queens, or bishops all on one colour of squares with no knight or
+    pawn on the board."""
+    own = bbs[L.OCCUPIED_WHITE + colour]
+    other = bbs[L.OCCUPIED_WHITE + (colour ^ 1)]
+    pawns = bbs[PAWN] | bbs[6 + PAWN]
+    knights = bbs[KNIGHT] | bbs[6 + KNIGHT]
+    bishops = bbs[BISHOP] | bbs[6 + BISHOP]
+    if own & (pawns | bbs[ROOK] | bbs[6 + ROOK] | bbs[QUEEN] | bbs[6 + QUEEN]):
+        return False
+    if own & knights:
+        kings_and_queens = bbs[KING] | bbs[6 + KING] | bbs[QUEEN] | bbs[6 + QUEEN]
+        return popcount(own) <= 2 and (other & ~kings_and_queens) == 0
+    if own & bishops:
+        one_colour = (bishops & DARK_SQUARES) == 0 or (bishops & LIGHT_SQUARES) == 0
+        return one_colour and pawns == 0 and knights == 0
+    return True
+
+
 @kernel
 def ending(bbs, state, key_history, tables):
     """How the game stands in this position: ``PLAYING`` or the ending, checked as python-chess orders them."""
     moves = np.empty(MAX_MOVES, dtype=np.int32)
     if generate_moves(bbs, state, tables, moves, 0, GEN_ALL) == 0:
         return CHECKMATE if is_in_check(bbs, state, tables) else STALEMATE
-    if insufficient_material(bbs):
+    if cannot_mate(bbs, 0) and cannot_mate(bbs, 1):
         return INSUFFICIENT
     if state[L.HALFMOVE_CLOCK] >= 100:
         return FIFTY_MOVES

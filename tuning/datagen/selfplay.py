@@ -12,12 +12,12 @@ quiet ones (:mod:`tuning.datagen.quiet`: the same test, compiled in
 (:mod:`tuning.datagen.records`), the others are stored unlabelled.
 
 A game depends only on the run's seed, its index and the settings: the
-opening's random moves come from a generator seeded with both, drawn from
-the legal moves in the record's order (which depends on the rules only), and
-the search's table and heuristics are cleared before the opening's searches
-and again after them, so that a node-limited search plays the same moves
-whichever process plays the game and whatever it played before, and a fresh
-``Searcher`` replaying the game from its start finds the same moves and scores.
+opening's random moves come from a generator seeded with both (drawn from
+python-chess's list of legal moves, whose order a python-chess release
+could change), and the search's table and heuristics are cleared before
+the game, so that a node-limited search plays the same moves whichever
+process plays the game and whatever it played before.  These are the
+games the generator played before it wrote game files, move for move.
 
 Games end on the board (checkmate, stalemate, insufficient material, the
 fifty-move rule, threefold repetition) or by adjudication: a win once both
@@ -31,10 +31,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+import chess
 import numpy as np
 
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move
+from jitfish.board.moves import move_to_uci
 from jitfish.board.position import STARTING_FEN, Position
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.params import default_weights
@@ -113,6 +115,22 @@ class Game:
 def game_rng(seed: int, index: int) -> random.Random:
     """The random generator of game ``index`` in a run seeded with ``seed`` (string seeds hash stably)."""
     return random.Random(f"jitfish-datagen:{seed}:{index}")
+
+
+def draw_opening(rng: random.Random) -> chess.Board | None:
+    """``OPENING_PLIES`` (± the spread) random legal plies from the start, or ``None`` if they end the game.
+
+    Drawn from python-chess's list of legal moves (once per game, not in the game's loop): the same
+    openings, so the same games, as the generator before game files.
+    """
+    board = chess.Board()
+    plies = OPENING_PLIES + rng.randint(-OPENING_PLIES_SPREAD, OPENING_PLIES_SPREAD)
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return None if board.is_game_over() else board
 
 
 def adjudicate(scores: list[int], ply: int) -> tuple[str, float] | None:
@@ -204,30 +222,31 @@ class SelfPlayer:
             best_move = int(p.legal_moves()[0])
         return best_move, best_score
 
-    def random_opening(self, rng: random.Random) -> tuple[Position, list[int]]:
+    def random_opening(self, rng: random.Random, settings: GameSettings) -> tuple[Position, list[int]]:
         """Random legal plies from the start, drawn until a quick search finds the result playable."""
         for _ in range(OPENING_ATTEMPTS):
-            p = Position.from_fen(STARTING_FEN)
-            plies = OPENING_PLIES + rng.randint(-OPENING_PLIES_SPREAD, OPENING_PLIES_SPREAD)
-            opening = []
-            for _ in range(plies):
-                move = int(rng.choice(sorted_legal_moves(p.bbs, p.state, self.tables)))
-                play(p, move)
-                opening.append(move)
-                if ending(p.bbs, p.state, p.key_history, self.tables) != PLAYING:
-                    break
-            if ending(p.bbs, p.state, p.key_history, self.tables) != PLAYING:
+            board = draw_opening(rng)
+            if board is None:
                 continue
-            _, score = self.search(p, OPENING_NODES, DEFAULT_DEPTH_CAP)
+            p = Position.from_fen(STARTING_FEN)
+            opening = [self._encoded(p, move) for move in board.move_stack]
+            _, score = self.search(p, OPENING_NODES, settings.depth_cap)
             if abs(score) <= OPENING_MAX_SCORE:
                 return p, opening
         raise RuntimeError(f"no playable opening in {OPENING_ATTEMPTS} attempts")
 
+    def _encoded(self, p: Position, move: chess.Move) -> int:
+        """Play a python-chess move on ``p``; its engine encoding."""
+        for encoded in sorted_legal_moves(p.bbs, p.state, self.tables):
+            if move_to_uci(int(encoded)) == move.uci():
+                play(p, int(encoded))
+                return int(encoded)
+        raise ValueError(f"{move.uci()} is not legal in {p.fen()}")
+
     def play_game(self, seed: int, index: int, settings: GameSettings) -> Game:
         """Play game ``index`` of the run seeded with ``seed``."""
         self.clear()
-        p, opening = self.random_opening(game_rng(seed, index))
-        self.clear()   # the game's searches then depend on its start alone, as a fresh Searcher's would
+        p, opening = self.random_opening(game_rng(seed, index), settings)
         game = Game(index, opening, p.copy())
         while True:
             white = p.state[L.SIDE_TO_MOVE] == 0

@@ -14,8 +14,10 @@ from tuning.datagen.kernels import ENDING_NAMES, PLAYING, ending
 from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN
 from tuning.datagen.quiet import is_quiet
 from tuning.datagen.records import RESULTS, game_positions, read_games, unpack, write_games
-from tuning.datagen.selfplay import (DRAW_MIN_PLY, DRAW_PLIES, DRAW_SCORE, MAX_GAME_PLIES, OPENING_PLIES, OPENING_PLIES_SPREAD, WIN_PLIES, WIN_SCORE,
-                                     SelfPlayer, adjudicate)
+from tuning.datagen.selfplay import (
+    DRAW_MIN_PLY, DRAW_PLIES, DRAW_SCORE, HASH_MB, MAX_GAME_PLIES, OPENING_MAX_SCORE, OPENING_NODES, OPENING_PLIES,
+    OPENING_PLIES_SPREAD, WIN_PLIES, WIN_SCORE, SelfPlayer, adjudicate, draw_opening, game_rng,
+)
 
 
 def test_a_win_is_adjudicated_when_both_sides_agree_for_enough_plies():
@@ -60,6 +62,14 @@ def games(fast):
     return [player.play_game(11, index, fast) for index in range(2)]
 
 
+@pytest.fixture(scope="module")
+def stored(games, tmp_path_factory):
+    """The games' records, written to a game file and read back."""
+    path = tmp_path_factory.mktemp("games") / "games.bin"
+    write_games(path, [game.record() for game in games])
+    return list(read_games(path))
+
+
 def _replayed(moves: list[int]) -> chess.Board:
     board = chess.Board()
     for move in moves:
@@ -83,10 +93,7 @@ def test_games_end_as_their_result_says(games):
         assert OPENING_PLIES - OPENING_PLIES_SPREAD <= len(game.opening) <= OPENING_PLIES + OPENING_PLIES_SPREAD
 
 
-def test_records_are_well_formed_quiet_and_labelled_with_the_game(games, tmp_path):
-    path = tmp_path / "games.bin"
-    write_games(path, [game.record() for game in games])
-    stored = list(read_games(path))
+def test_records_are_well_formed_quiet_and_labelled_with_the_game(games, stored):
     assert len(stored) == len(games)
     for game, record in zip(games, stored):
         board = _replayed(game.opening)
@@ -103,19 +110,46 @@ def test_records_are_well_formed_quiet_and_labelled_with_the_game(games, tmp_pat
             assert not position.is_check() and position.is_valid() and result in RESULTS
 
 
-def test_every_move_and_score_is_the_drivers_at_the_same_nodes(games, fast):
-    """A fresh Searcher replaying a game from its start finds the game's moves and scores, so every
-    label is the score a normal search at the same node limit gives."""
-    for game in games:
-        searcher = Searcher(hash_mb=16)
-        board = jitfish.Board()
-        for move in game.opening:
-            board.push(move)
-        for move, score in zip(game.moves, game.scores):
-            found = searcher.search(board, fast.limits())
-            assert found.best_move == move_to_uci(move)
-            assert found.score == (score if board.turn else -score)
-            board.push(move)
+def _reference_game(seed: int, index: int, settings) -> tuple[list[tuple[str, int, float]], str]:
+    """The lines and ending of a game as the generator before game files played it: the driver's
+    ``Searcher`` on a python-chess board, python-chess's endings."""
+    searcher = Searcher(hash_mb=HASH_MB)
+    rng = game_rng(seed, index)
+    while True:
+        board = draw_opening(rng)
+        if board is not None and abs(searcher.search(jitfish.Board.from_chess(board),
+                                                     settings.limits(OPENING_NODES)).score) <= OPENING_MAX_SCORE:
+            break
+    engine = jitfish.Board.from_chess(board)
+    kept, scores = [], []
+    while True:
+        found = searcher.search(engine, settings.limits())
+        score = found.score if board.turn == chess.WHITE else -found.score
+        move = chess.Move.from_uci(found.best_move)
+        if is_quiet(board, move, found.score):
+            kept.append((board.fen(), score))
+        scores.append(score)
+        board.push(move)
+        engine.push_uci(found.best_move)
+        outcome = board.outcome(claim_draw=False)
+        over = board.is_repetition(3) or board.is_fifty_moves() or outcome is not None
+        if over:
+            result = DRAW if outcome is None or outcome.winner is None else (WHITE_WIN if outcome.winner else BLACK_WIN)
+            ending = "on the board"
+        else:
+            adjudicated = adjudicate(scores, board.ply())
+            if adjudicated is None:
+                continue
+            ending, result = adjudicated
+        return [(fen, score, result) for fen, score in kept], ending
+
+
+def test_the_games_labels_and_endings_are_the_old_generators(games, stored, fast):
+    """Move for move, score for score: the labels of the driver's searches at the same node limit."""
+    for game, record in zip(games, stored):
+        lines, ending = _reference_game(11, game.index, fast)
+        assert [unpack(row) for row in game_positions(*record)] == lines
+        assert game.ending == ending or (ending == "on the board" and game.ending in ENDING_NAMES[1:])
 
 
 def test_a_search_matches_the_driver_on_fresh_tables():
