@@ -23,14 +23,16 @@ import numpy as np
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, generate_moves, is_in_check
-from jitfish.board.moves import MAX_MOVES, MOVE_CASTLING, MOVE_EN_PASSANT, move_from_to, move_kind, move_promotion, move_to
+from jitfish.board.moves import (
+    MAX_MOVES, MOVE_CASTLING, MOVE_EN_PASSANT, move_from_to, move_kind, move_promotion, move_to,
+)
 from jitfish.board.bitops import popcount
 from jitfish.board.squares import BISHOP, KING, KNIGHT, NO_PIECE, NO_SQUARE, PAWN, QUEEN, ROOK
 from jitfish.eval.evaluation import psq_score
 from jitfish.jit import kernel
 from jitfish.search import buffers as B
 from jitfish.search.evalstack import prepare_root
-from jitfish.types import INF, MATE_BOUND
+from jitfish.types import MATE_BOUND
 
 # How a position after a move stands (``play_move``'s last value).
 PLAYING, CHECKMATE, STALEMATE, INSUFFICIENT, FIFTY_MOVES, THREEFOLD = range(6)

@@ -48,7 +48,7 @@ from jitfish.search.negamax import late_move_reductions, negamax
 from jitfish.search.params import ASPIRATION_DELTA, checked_params, default_params
 from jitfish.search.tt import AGE_MASK, new_table
 from jitfish.types import INF, MATE_BOUND
-from tuning.datagen.kernels import ENDING_NAMES, PLAYING, CHECKMATE, ending, play_move, prepare_window, sorted_legal_moves
+from tuning.datagen.kernels import CHECKMATE, ENDING_NAMES, PLAYING, play_move, prepare_window, sorted_legal_moves
 from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN
 from tuning.datagen.records import encode_game, pack
 

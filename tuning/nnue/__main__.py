@@ -118,7 +118,8 @@ def run_train(args: argparse.Namespace) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     settings = TrainSettings(hidden=args.hidden, activation=args.activation, batch_size=args.batch_size,
-                             lr=args.lr, lr_decay=args.lr_decay, lr_step=args.lr_step, blend=args.blend, wdl_scale=args.wdl_scale, scale=args.scale,
+                             lr=args.lr, lr_decay=args.lr_decay, lr_step=args.lr_step, blend=args.blend,
+                             wdl_scale=args.wdl_scale, scale=args.scale,
                              validation=args.validation, seed=args.seed, mirror=args.mirror)
     out_dir = args.out or default_out_dir(args.data, settings)
 
