@@ -44,6 +44,7 @@ from jitfish.search import SearchLimits
 from jitfish.search import buffers as B
 from jitfish.search.driver import ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, POLL_NODES
 from jitfish.search.evalstack import network_arrays
+from jitfish.search.history import HEURISTICS_SIZE
 from jitfish.search.negamax import late_move_reductions, negamax
 from jitfish.search.params import ASPIRATION_DELTA, checked_params, default_params
 from jitfish.search.tt import AGE_MASK, new_table
@@ -166,7 +167,7 @@ class SelfPlayer:
     def clear(self) -> None:
         """Forget the table and the move-ordering memory, as ``Searcher.clear`` does."""
         self.tt[:] = 0
-        self.work[:B.PV] = 0
+        self.work[:HEURISTICS_SIZE] = 0
         self.age = 0
 
     def _window(self, p: Position, alpha: int, beta: int, depth: int) -> int:
