@@ -20,7 +20,6 @@ import argparse
 import dataclasses
 import json
 import sys
-from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +37,7 @@ except MissingExtra as missing:
 import jitfish  # noqa: E402  (after the path: the checkout's packages, not an installed copy)
 from jitfish.eval import evaluate as handwritten_evaluation  # noqa: E402
 from jitfish.jit import cache_root  # noqa: E402
-from tuning.datagen.lines import read_data  # noqa: E402
+from tuning.datagen.records import unpack_fen  # noqa: E402
 from tuning.nnue.data import and_mirrors, batches, load_positions_cached, split, with_mirrors  # noqa: E402
 from tuning.nnue.train import TrainSettings, new_run, output, train_epoch  # noqa: E402
 
@@ -56,13 +55,11 @@ def network_error(run, positions, rows: np.ndarray) -> float:
     return total / len(rows)
 
 
-def handwritten_error(data: Path, rows: np.ndarray, scores: np.ndarray) -> float:
-    """Mean |hand-written static evaluation - search| in centipawns over ``rows`` of ``data``."""
-    wanted = set(rows.tolist())
-    fens = [fen for index, (fen, _, _) in enumerate(islice(read_data(data, check_position=False), int(rows[-1]) + 1))
-            if index in wanted]
+def handwritten_error(positions, rows: np.ndarray) -> float:
+    """Mean |hand-written static evaluation - search| in centipawns over ``rows`` of ``positions``."""
+    fens = [unpack_fen(positions.records[row]) for row in rows]
     static = np.array([handwritten_evaluation(jitfish.Board(fen)) for fen in fens], dtype=np.float64)
-    return float(np.mean(np.abs(static - scores[rows])))
+    return float(np.mean(np.abs(static - positions.score[rows])))
 
 
 def power_law(sizes: list[int], errors: list[float]) -> tuple[float, float]:
@@ -92,7 +89,7 @@ def plot(result: dict, path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("data", type=Path)
+    parser.add_argument("data", type=Path, nargs="+", help="a data set: game and text files, directories")
     parser.add_argument("--sizes", type=int, nargs="+", required=True, help="training positions of each network")
     parser.add_argument("--samples", type=int, default=10_000_000,
                         help="train each network for samples / size epochs (with --mirror each also sees the mirrors)")
@@ -113,14 +110,15 @@ def main() -> None:
     positions = load_positions_cached(args.data, cache_root() / "nnue" / "curves")
     training, validation = split(len(positions), args.validation)
     if max(args.sizes) > len(training):
-        parser.error(f"{args.data} has {len(training)} training positions, fewer than {max(args.sizes)}")
+        parser.error(f"the data set has {len(training)} training positions, fewer than {max(args.sizes)}")
     trained_on = with_mirrors(positions) if args.mirror else positions
     held_out = validation[np.abs(positions.score[validation]) <= args.within]
     settings = TrainSettings(hidden=args.hidden, batch_size=args.batch_size, lr=args.lr, blend=args.blend,
                              validation=args.validation, seed=args.seed, mirror=args.mirror)
-    result = {"data": str(args.data), "settings": dataclasses.asdict(settings) | {"samples": args.samples},
+    result = {"data": [str(path) for path in args.data],
+              "settings": dataclasses.asdict(settings) | {"samples": args.samples},
               "validation_positions": len(held_out),
-              "handwritten_error": handwritten_error(args.data, held_out, positions.score), "curve": []}
+              "handwritten_error": handwritten_error(positions, held_out), "curve": []}
     print(f"hand-written evaluation: {result['handwritten_error']:.1f} cp on {len(held_out)} held-out positions")
     for size in sorted(args.sizes):
         run = new_run(settings)

@@ -1,7 +1,8 @@
-"""The trainer's data: feature lists in the side to move's order, labels in its view, seeded batches."""
+"""The trainer's data: feature lists in the side to move's order, labels in its view, seeded full shuffles."""
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 
 import chess
@@ -9,9 +10,10 @@ import numpy as np
 
 from jitfish.nnue.reference import ordered_features
 from tests.nnue.conftest import SAMPLE
+from tuning.datagen.convert import convert
 from tuning.datagen.lines import read_data
 from tuning.nnue.data import (
-    batch, batches, epoch_order, load_positions, load_positions_cached, split, with_mirrors,
+    and_mirrors, batch, batches, epoch_order, load_positions, load_positions_cached, split, with_mirrors,
 )
 
 WHITE_TO_MOVE = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
@@ -36,15 +38,15 @@ def test_a_batch_holds_each_positions_features_side_to_move_first(tmp_path):
     write_lines(path, [f"{WHITE_TO_MOVE} | 0 | 0.5", f"{BLACK_TO_MOVE} | 0 | 0.5"])
     inputs = batch(load_positions(path), np.array([1, 0]))
     assert inputs.offsets.tolist() == [0, 3]
-    assert inputs.us_features.tolist() == [324, 632, 764, 192, 324, 764]     # black's view, then white's
-    assert inputs.them_features.tolist() == [192, 324, 764, 324, 632, 764]
+    assert inputs.us_features.tolist() == [632, 764, 324, 192, 324, 764]     # black's view, then white's
+    assert inputs.them_features.tolist() == [192, 324, 764, 632, 764, 324]   # (pieces a1, e1, e8)
 
 
 def test_batches_cover_the_sample_once_in_an_order_fixed_by_seed_and_epoch(tmp_path):
     positions = load_positions_cached(SAMPLE, tmp_path)
-    assert len(positions) == 3000 and list(tmp_path.glob("positions-*.npz"))
+    assert len(positions) == 3000 and list(tmp_path.glob("positions-*.npy"))
     cached = load_positions_cached(SAMPLE, tmp_path)
-    assert np.array_equal(cached.us_features, positions.us_features)
+    assert np.array_equal(cached.records, positions.records)
     assert np.array_equal(epoch_order(3000, 1, 2), epoch_order(3000, 1, 2))
     assert not np.array_equal(epoch_order(3000, 1, 2), epoch_order(3000, 1, 3))
     sizes = [len(inputs.score) for inputs in batches(positions, np.arange(3000), 1024, seed=1, epoch=0)]
@@ -52,7 +54,36 @@ def test_batches_cover_the_sample_once_in_an_order_fixed_by_seed_and_epoch(tmp_p
     fens = [fen for fen, _, _ in read_data(SAMPLE, check_position=False)]
     us, them = ordered_features(fens[epoch_order(3000, 1, 0)[0]])
     head = next(batches(positions, np.arange(3000), 1, seed=1, epoch=0))
-    assert head.us_features.tolist() == us.tolist() and head.them_features.tolist() == them.tolist()
+    assert sorted(head.us_features) == us.tolist() and sorted(head.them_features) == them.tolist()
+
+
+def test_every_epoch_visits_every_position_once_in_a_new_order(tmp_path):
+    """Scores made unique (the row number) show which rows each batch held."""
+    positions = with_mirrors(load_positions(SAMPLE))
+    records = positions.records.copy()
+    records["score"] = np.arange(3000)
+    records["flags"] &= 0xFE                     # white to move: the score is the row number as read
+    positions = with_mirrors(dataclasses.replace(positions, records=records))
+    rows = and_mirrors(np.arange(2500), 3000)    # training rows of a split, and their mirrors
+    orders = []
+    for epoch in range(3):
+        seen = np.concatenate([inputs.score for inputs in batches(positions, rows, 700, seed=5, epoch=epoch)])
+        assert sorted(seen.tolist()) == sorted(list(range(2500)) * 2)
+        orders.append(seen)
+    assert not np.array_equal(orders[0], orders[1]) and not np.array_equal(orders[1], orders[2])
+    first = np.concatenate([inputs.score for inputs in batches(positions, rows, 700, seed=5, epoch=0)])
+    assert np.array_equal(first, orders[0])   # the order depends on the seed and the epoch alone
+
+
+def test_a_data_set_is_its_files_and_directories_in_order(tmp_path):
+    (tmp_path / "games").mkdir()
+    convert(SAMPLE, tmp_path / "games" / "sample.bin")
+    data = [tmp_path / "games", SAMPLE]
+    positions = load_positions(data)
+    assert len(positions) == 6000
+    assert np.array_equal(positions.records[:3000], positions.records[3000:])
+    cached = load_positions_cached(data, tmp_path / "cache")
+    assert isinstance(cached.records, np.memmap) and np.array_equal(cached.records, positions.records)
 
 
 def test_the_validation_positions_are_the_files_last():

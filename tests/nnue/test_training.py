@@ -15,7 +15,7 @@ from tests.nnue.conftest import SAMPLE  # noqa: E402
 from tuning.nnue.__main__ import main  # noqa: E402
 from tuning.nnue.check import check_network  # noqa: E402
 from tuning.nnue.model import quantise  # noqa: E402
-from tuning.nnue.train import TrainSettings, train  # noqa: E402
+from tuning.nnue.train import TrainSettings, last_checkpoint, learning_rate, load_run, train  # noqa: E402
 
 SETTINGS = TrainSettings(hidden=16, batch_size=64, lr=3e-3, validation=0.1, seed=2)
 
@@ -88,3 +88,19 @@ def test_export_writes_a_file_that_reads_back_and_passes_the_check(two_epochs, t
     assert main(["export", str(out_dir), "--output", str(output), "--check", str(SAMPLE), "--positions", "100"]) == 0
     assert read_network(output).hidden == 16
     assert "check passed on 100 positions" in capsys.readouterr().out
+
+
+def test_the_step_size_follows_its_schedule_by_epoch():
+    settings = TrainSettings(lr=1e-3, lr_decay=0.5, lr_step=2)
+    assert [learning_rate(settings, epoch) for epoch in range(5)] == [1e-3, 1e-3, 5e-4, 5e-4, 2.5e-4]
+    assert learning_rate(SETTINGS, 7) == SETTINGS.lr   # no decay by default
+
+
+def test_a_decaying_run_steps_with_the_scheduled_size_and_the_wdl_option_sets_the_blend(tmp_path, capsys):
+    decaying = dataclasses.replace(SETTINGS, lr_decay=0.25)
+    run = train(SAMPLE, decaying, epochs=2, out_dir=tmp_path / "decay", quiet=True)
+    assert run.optimiser.param_groups[0]["lr"] == SETTINGS.lr * 0.25
+    out = tmp_path / "cli"
+    assert main(["train", str(SAMPLE), "--hidden", "8", "--epochs", "1", "--wdl", "0.25", "--out", str(out),
+                 "--quiet", "--positions", "20"]) == 0
+    assert load_run(last_checkpoint(out))[0].settings.blend == 0.75

@@ -1,11 +1,14 @@
-"""``python -m tuning.datagen``: self-play training data; ``python -m tuning.datagen pgn FILES…``: data from PGN.
+"""``python -m tuning.datagen``: self-play training data; ``pgn FILES…``: data from PGN; ``convert``: formats.
 
     python -m tuning.datagen --positions 1000000 --seed 1 --nodes 5000 --workers 2
-    python -m tuning.datagen --games 100 --output games.gz        # run it again to resume
+    python -m tuning.datagen --games 100 --output games.bin       # run it again to resume
     python -m tuning.datagen pgn lichess.pgn --output lichess.gz  # [%eval] scores, else a search
+    python -m tuning.datagen convert data.gz data.bin             # text to games, or back (.bin -> .gz)
 
-Lines are ``FEN | score (cp, white's view) | result (1.0/0.5/0.0)``, gzip-compressed.  The progress bar
-goes to stderr; the summary (games, positions, positions per second, elapsed) is the last line on stdout.
+Self-play writes game files (``.bin``, tuning/datagen/records.py: a game's start, its moves, each
+position's score); PGN import and ``convert`` to ``.gz`` write lines ``FEN | score (cp, white's view) |
+result (1.0/0.5/0.0)``, gzip-compressed.  The progress bar goes to stderr; the summary (games, positions,
+positions per second, elapsed) is the last line on stdout.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from tuning.datagen.convert import convert
 from tuning.datagen.pgn import import_pgn
 from tuning.datagen.run import CHUNK_GAMES, default_output, generate
 from tuning.datagen.selfplay import DEFAULT_DEPTH_CAP, DEFAULT_NODES, GameSettings
@@ -41,10 +45,10 @@ def selfplay_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n\n", 1)[1])
     amount = parser.add_mutually_exclusive_group(required=True)
-    amount.add_argument("--positions", type=_positive, help="write this many lines")
+    amount.add_argument("--positions", type=_positive, help="play whole chunks until this many positions")
     amount.add_argument("--games", type=_positive, help="play this many games")
     parser.add_argument("--output", type=Path,
-                        help="the .gz file to write (default ~/.cache/jitfish/data/selfplay-seedS-nodesN.gz)")
+                        help="the game file to write (default ~/.cache/jitfish/data/selfplay-seedS-nodesN.bin)")
     parser.add_argument("--seed", type=int, default=1, help="the run's seed: same seed, same games (default 1)")
     parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1,
                         help="worker processes, one search each (default: every core)")
@@ -66,9 +70,25 @@ def pgn_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def convert_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m tuning.datagen convert",
+                                     description="Convert FEN | score | result text (.gz) to a game file (.bin) "
+                                                 "or back.")
+    parser.add_argument("source", type=Path, help="the file to read")
+    parser.add_argument("target", type=Path, help="the file to write: .bin for games, .gz for text")
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv[:1] == ["convert"]:
+            args = convert_parser().parse_args(argv[1:])
+            if not args.source.is_file():
+                raise ValueError(f"no such file: {args.source}")
+            count = convert(args.source, args.target)
+            print(f"wrote {args.target}: {count} positions, {args.target.stat().st_size / count:.2f} bytes each")
+            return 0
         if argv[:1] == ["pgn"]:
             args = pgn_parser().parse_args(argv[1:])
             summary = import_pgn(args.files, args.output, nodes=args.nodes, depth_cap=args.depth_cap,

@@ -1,7 +1,8 @@
 """A resumable self-play run: games in fixed chunks, played by worker processes, merged into one file.
 
-The run writing ``data.gz`` keeps its work in ``data.gz.parts/``: one
-``chunk-SSSSSSSS-EEEEEEEE.gz`` per finished chunk (games ``S`` to ``E - 1``),
+The run writing ``data.bin`` (a game file, :mod:`tuning.datagen.records`)
+keeps its work in ``data.bin.parts/``: one ``chunk-SSSSSSSS-EEEEEEEE.bin`` per
+finished chunk (games ``S`` to ``E - 1``, one gzip member),
 written under a temporary name and renamed when complete, and
 ``manifest.json``, the run's settings and the chunks recorded as done (the
 main process rewrites it, again by rename, after each chunk).  Chunk ``k``
@@ -11,8 +12,10 @@ killed at any moment and started again with the same command continues with
 the chunks not recorded, and ends with the same games as an uninterrupted
 run: a chunk written but not yet recorded is played again, identically.
 
-``--games N`` writes games ``0 … N-1``; ``--positions N`` writes the first
-``N`` lines of the shortest run of chunks from chunk 0 that holds ``N``.  When
+``--games N`` writes games ``0 … N-1``; ``--positions N`` writes the shortest
+run of chunks from chunk 0 that holds ``N`` labelled positions (whole games,
+so a few more than ``N``).  The output is the chunk files laid end to end (gzip
+members concatenate), so it can be extended by appending.  When
 the output is written the parts are deleted, unless asked to keep them (to
 extend the run later without replaying it).  The manifest records the
 engine (version, digest of the kernel sources, digest of the weights) with
@@ -21,8 +24,8 @@ the settings, and a run with other ones is refused rather than mixed in.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
+import shutil
 import json
 import multiprocessing
 import time
@@ -36,9 +39,9 @@ from tqdm import tqdm
 from jitfish import __version__
 from jitfish.eval.params import default_weights
 from jitfish.jit import cache_root, source_digest
-from jitfish.search import Searcher
-from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN, write_atomically, write_data
-from tuning.datagen.selfplay import HASH_MB, GameSettings, play_game
+from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN, write_atomically
+from tuning.datagen.records import GAME_SUFFIX, write_games
+from tuning.datagen.selfplay import GameSettings, SelfPlayer, warm_up
 
 CHUNK_GAMES = 16
 MANIFEST = "manifest.json"
@@ -64,7 +67,7 @@ class Chunk:
 @dataclass
 class Summary:
     games: int                # in the output
-    positions: int            # lines in the output
+    positions: int            # labelled positions in the output
     results: tuple[int, int, int]   # white wins, draws, black wins among the output's games
     new_games: int            # played by this call (the rest were resumed)
     new_positions: int
@@ -86,33 +89,33 @@ def engine_identity() -> str:
 
 def default_output(seed: int, nodes: int) -> Path:
     """Where a run writes unless told: the user's Jitfish cache, never the repository."""
-    return cache_root() / "data" / f"selfplay-seed{seed}-nodes{nodes}.gz"
+    return cache_root() / "data" / f"selfplay-seed{seed}-nodes{nodes}{GAME_SUFFIX}"
 
 
 def chunk_name(start: int, stop: int) -> str:
-    return f"chunk-{start:08d}-{stop:08d}.gz"
+    return f"chunk-{start:08d}-{stop:08d}{GAME_SUFFIX}"
 
 
 def parts_dir(output: Path) -> Path:
     return output.with_name(output.name + ".parts")
 
 
-# --- the worker side: one searcher per process -------------------------------
+# --- the worker side: one player per process -------------------------------
 _worker: dict = {}
 
 
 def _start_worker(parts: Path, seed: int, settings: GameSettings) -> None:
-    _worker.update(parts=parts, seed=seed, settings=settings, searcher=Searcher(hash_mb=HASH_MB, threads=1))
+    _worker.update(parts=parts, seed=seed, settings=settings, player=SelfPlayer())
 
 
 def _play_chunk(start: int, stop: int) -> Chunk:
-    """Play games ``start … stop - 1`` and write their lines as one chunk file."""
-    games = [play_game(_worker["searcher"], _worker["seed"], index, _worker["settings"])
+    """Play games ``start … stop - 1`` and write their records as one chunk file."""
+    games = [_worker["player"].play_game(_worker["seed"], index, _worker["settings"])
              for index in range(start, stop)]
-    lines = [line for game in games for line in game.lines]
-    write_data(_worker["parts"] / chunk_name(start, stop), lines)
+    write_atomically(_worker["parts"] / chunk_name(start, stop),
+                     lambda path: write_games(path, [game.record() for game in games]))
     counts = {name: sum(game.result == result for game in games) for result, name in RESULT_NAMES.items()}
-    return Chunk(start, stop, len(lines), **counts)
+    return Chunk(start, stop, sum(game.positions for game in games), **counts)
 
 
 class _InProcess:
@@ -190,28 +193,22 @@ def _save_manifest(parts: Path, settings: dict, done: dict[int, Chunk]) -> None:
     write_atomically(parts / MANIFEST, lambda path: path.write_text(json.dumps(manifest, indent=1) + "\n"))
 
 
-def _merge(parts: Path, chunks: list[Chunk], limit: int | None, output: Path) -> int:
-    """Write the chunks' lines (the first ``limit`` of them, if given) to ``output``; the number written."""
-    written = 0
+def _merge(parts: Path, chunks: list[Chunk], output: Path) -> int:
+    """Write the chunks' games to ``output``, one chunk file after the other; the positions written."""
+    def write(temporary: Path) -> None:
+        with open(temporary, "wb") as merged:
+            for chunk in chunks:
+                with open(parts / chunk.name, "rb") as part:
+                    shutil.copyfileobj(part, merged)
 
-    def lines():
-        nonlocal written
-        for chunk in chunks:
-            with gzip.open(parts / chunk.name, "rt", encoding="ascii") as handle:
-                for line in handle:
-                    if limit is not None and written >= limit:
-                        return
-                    written += 1
-                    yield line.rstrip("\n")
-
-    write_data(output, lines())
-    return written
+    write_atomically(output, write)
+    return sum(chunk.positions for chunk in chunks)
 
 
 def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSettings(), games: int | None = None,
              positions: int | None = None, workers: int = 1, chunk_games: int = CHUNK_GAMES,
              keep_parts: bool = False, progress: bool = True) -> Summary:
-    """Play (or resume) the run and write its lines to ``output``; ``games`` or ``positions`` says how much."""
+    """Play (or resume) the run and write its games to ``output``; ``games`` or ``positions`` says how much."""
     if (games is None) == (positions is None):
         raise ValueError("give exactly one of games or positions")
     if (games if games is not None else positions) <= 0 or workers <= 0 or chunk_games <= 0:
@@ -228,7 +225,7 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
     if workers == 1:
         pool = _InProcess(_start_worker, (parts, seed, settings))
     else:
-        Searcher(hash_mb=1).warm_up()  # compile (or load) once here, so that the workers only load the cache
+        warm_up()  # compile (or load) once here, so that the workers only load the cache
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_start_worker, initargs=(parts, seed, settings))
     with pool, bar:
@@ -248,7 +245,7 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
                 new_positions += done.positions
                 bar.update(plan.progress() - bar.n)
     chunks = plan.output_chunks()
-    written = _merge(parts, chunks, positions, output)
+    written = _merge(parts, chunks, output)
     if not keep_parts:
         for path in parts.iterdir():
             path.unlink()

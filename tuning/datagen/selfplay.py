@@ -2,16 +2,22 @@
 
 Every move is a search of ``GameSettings.nodes`` soft nodes (no new iteration
 starts past them; ``HARD_NODES_FACTOR`` times as many abort one) capped at
-``GameSettings.depth_cap``.  Each searched position is recorded with its score
-from white's view; when the game ends the quiet ones (:mod:`tuning.datagen.quiet`)
-become lines labelled with the result.
+``GameSettings.depth_cap``: the driver's iterative deepening and aspiration
+windows (:class:`jitfish.search.Searcher` with one thread, the same moves,
+scores and node counts), without its threads, clock, info reports and PV
+strings, on the engine's own position arrays (no python-chess in the loop).
+Each searched position is recorded with its score from white's view; the
+quiet ones (:mod:`tuning.datagen.quiet`: the same test, compiled in
+:mod:`tuning.datagen.kernels`) keep their score in the game's record
+(:mod:`tuning.datagen.records`), the others are stored unlabelled.
 
 A game depends only on the run's seed, its index and the settings: the
 opening's random moves come from a generator seeded with both (drawn from
 python-chess's list of legal moves, whose order a python-chess release
-could change), and the searcher's table and heuristics are cleared before
-the game, so that a single-threaded, node-limited search plays the same
-moves whichever process plays the game and whatever it played before.
+could change), and the search's table and heuristics are cleared before
+the game, so that a node-limited search plays the same moves whichever
+process plays the game and whatever it played before.  These are the
+games the generator played before it wrote game files, move for move.
 
 Games end on the board (checkmate, stalemate, insufficient material, the
 fifty-move rule, threefold repetition) or by adjudication: a win once both
@@ -26,11 +32,26 @@ import random
 from dataclasses import dataclass, field
 
 import chess
+import numpy as np
 
-import jitfish
-from jitfish.search import SearchLimits, Searcher
-from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN, format_line
-from tuning.datagen.quiet import is_quiet
+from jitfish.board import layout as L
+from jitfish.board.makemove import make_move
+from jitfish.board.moves import move_to_uci
+from jitfish.board.position import STARTING_FEN, Position
+from jitfish.board.tables import lookup_tables
+from jitfish.eval.params import default_weights
+from jitfish.search import SearchLimits
+from jitfish.search import buffers as B
+from jitfish.search.driver import ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, POLL_NODES
+from jitfish.search.evalstack import network_arrays
+from jitfish.search.history import HEURISTICS_SIZE
+from jitfish.search.negamax import late_move_reductions, negamax
+from jitfish.search.params import ASPIRATION_DELTA, checked_params, default_params
+from jitfish.search.tt import AGE_MASK, new_table
+from jitfish.types import INF, MATE_BOUND
+from tuning.datagen.kernels import CHECKMATE, ENDING_NAMES, PLAYING, play_move, prepare_window, sorted_legal_moves
+from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN
+from tuning.datagen.records import encode_game, pack
 
 # Openings: this many random plies (± the spread), kept if a quick search scores them within the margin.
 OPENING_PLIES = 8
@@ -67,15 +88,29 @@ class GameSettings:
 
 @dataclass
 class Game:
-    """A finished game: its opening, the ending, the result and the lines of its quiet positions."""
+    """A finished game: its start after the opening, the moves, every position's score (white's view),
+    which positions are kept (quiet), the ending and the result."""
 
     index: int
-    opening: list[str]
-    moves: list[str] = field(default_factory=list)
-    scores: list[int] = field(default_factory=list)   # white's view, one per searched position
+    opening: list[int]                                  # the random plies, encoded moves
+    start: Position                                     # the position after them (a copy)
+    moves: list[int] = field(default_factory=list)      # encoded moves from ``start``
+    numbers: list[int] = field(default_factory=list)    # each move's number among the sorted legal moves
+    scores: list[int] = field(default_factory=list)     # white's view, one per searched position
+    quiet: list[bool] = field(default_factory=list)     # whether that position is kept
     ending: str = ""
     result: float = DRAW
-    lines: list[str] = field(default_factory=list)
+
+    @property
+    def positions(self) -> int:
+        """The labelled (kept) positions."""
+        return sum(self.quiet)
+
+    def record(self) -> bytes:
+        """The game as a record of a game file: the quiet positions are labelled; the final position,
+        never searched, is stored with the last score."""
+        return encode_game(pack(self.start, 0, self.result), self.numbers, self.scores + self.scores[-1:],
+                           self.quiet + [False])
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -83,34 +118,20 @@ def game_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"jitfish-datagen:{seed}:{index}")
 
 
-def random_opening(rng: random.Random, searcher: Searcher, settings: GameSettings) -> chess.Board:
-    """Random legal plies from the start, drawn until a quick search finds the result playable."""
-    for _ in range(OPENING_ATTEMPTS):
-        board = chess.Board()
-        plies = OPENING_PLIES + rng.randint(-OPENING_PLIES_SPREAD, OPENING_PLIES_SPREAD)
-        for _ in range(plies):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        if board.is_game_over():
-            continue
-        result = searcher.search(jitfish.Board.from_chess(board), settings.limits(OPENING_NODES))
-        if abs(result.score) <= OPENING_MAX_SCORE:
-            return board
-    raise RuntimeError(f"no playable opening in {OPENING_ATTEMPTS} attempts")
+def draw_opening(rng: random.Random) -> chess.Board | None:
+    """``OPENING_PLIES`` (± the spread) random legal plies from the start, or ``None`` if they end the game.
 
-
-def ending_on_board(board: chess.Board) -> tuple[str, float] | None:
-    """How the game ends on the board after the last move, and the result; ``None`` if it goes on."""
-    if board.is_checkmate():
-        return "checkmate", BLACK_WIN if board.turn == chess.WHITE else WHITE_WIN
-    draws = (("stalemate", board.is_stalemate), ("insufficient material", board.is_insufficient_material),
-             ("fifty-move rule", board.is_fifty_moves), ("threefold repetition", board.is_repetition))
-    for ending, over in draws:
-        if over():
-            return ending, DRAW
-    return None
+    Drawn from python-chess's list of legal moves (once per game, not in the game's loop): the same
+    openings, so the same games, as the generator before game files.
+    """
+    board = chess.Board()
+    plies = OPENING_PLIES + rng.randint(-OPENING_PLIES_SPREAD, OPENING_PLIES_SPREAD)
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return None if board.is_game_over() else board
 
 
 def adjudicate(scores: list[int], ply: int) -> tuple[str, float] | None:
@@ -129,28 +150,128 @@ def adjudicate(scores: list[int], ply: int) -> tuple[str, float] | None:
     return None
 
 
-def play_game(searcher: Searcher, seed: int, index: int, settings: GameSettings) -> Game:
-    """Play game ``index`` of the run seeded with ``seed`` and label its quiet positions."""
-    searcher.clear()
-    board = random_opening(game_rng(seed, index), searcher, settings)
-    game = Game(index, [move.uci() for move in board.move_stack])
-    engine_board = jitfish.Board.from_chess(board)
-    kept: list[tuple[str, int]] = []
-    limits = settings.limits()
-    while True:
-        searched = searcher.search(engine_board, limits)
-        white_score = searched.score if board.turn == chess.WHITE else -searched.score
-        move = chess.Move.from_uci(searched.best_move)
-        if is_quiet(board, move, searched.score):
-            kept.append((board.fen(), white_score))
-        game.scores.append(white_score)
-        board.push(move)
-        engine_board.push_uci(searched.best_move)
-        game.moves.append(searched.best_move)
-        ending = ending_on_board(board) or adjudicate(game.scores, board.ply())
-        if ending is not None:
-            break
-    game.ending, game.result = ending
-    game.lines = [format_line(fen, score, game.result) for fen, score in kept]
-    return game
+class SelfPlayer:
+    """One thread's search buffers and a position, reused from game to game."""
 
+    def __init__(self, hash_mb: int = HASH_MB) -> None:
+        self.params = checked_params(default_params())
+        self.weights = default_weights()
+        self.network = network_arrays(None)
+        self.tables = lookup_tables()
+        self.tt = new_table(hash_mb)
+        self.control = np.zeros(B.CONTROL_SIZE, dtype=np.int64)
+        self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
+        self.work[B.LMR:B.LMR + B.LMR_SIDE * B.LMR_SIDE] = late_move_reductions(self.params)
+        self.age = 0
+
+    def clear(self) -> None:
+        """Forget the table and the move-ordering memory, as ``Searcher.clear`` does."""
+        self.tt[:] = 0
+        self.work[:HEURISTICS_SIZE] = 0
+        self.age = 0
+
+    def _window(self, p: Position, alpha: int, beta: int, depth: int) -> int:
+        prepare_window(p.bbs, self.weights, self.network, self.control)
+        return int(negamax(p.bbs, p.state, p.undo, p.key_history, self.tables, self.weights, self.network,
+                           self.params, self.tt, self.work, self.control, alpha, beta, depth, 0, 0))
+
+    def search(self, p: Position, soft_nodes: int, depth_cap: int) -> tuple[int, int]:
+        """``(best move, score for the side to move)`` of a position with a legal move: the driver's
+        ``_iterate`` and ``_aspiration`` for one thread, one line and a node limit only."""
+        self.age = (self.age + 1) & AGE_MASK
+        control = self.control
+        control[:] = 0
+        control[B.C_NODE_LIMIT] = soft_nodes * HARD_NODES_FACTOR
+        control[B.C_AGE] = self.age
+        control[B.C_POLL_MASK] = POLL_NODES - 1
+        delta_start = int(self.params[ASPIRATION_DELTA])
+        best_move, best_score, previous = 0, 0, 0
+        for depth in range(1, depth_cap + 1):
+            delta = delta_start
+            alpha, beta = -INF, INF
+            if depth >= ASPIRATION_MIN_DEPTH and abs(previous) < MATE_BOUND:
+                alpha, beta = max(previous - delta, -INF), min(previous + delta, INF)
+            while True:
+                score = self._window(p, alpha, beta, depth)
+                if control[B.C_STOP]:
+                    break
+                if score <= alpha:
+                    alpha, beta = max(score - delta, -INF), (alpha + beta) // 2
+                elif score >= beta:
+                    beta = min(score + delta, INF)
+                else:
+                    break
+                delta += delta
+                if delta > ASPIRATION_MAX_DELTA:
+                    alpha, beta = -INF, INF
+            if control[B.C_STOP] and depth == 1:
+                # As the driver: a first iteration cut short is redone without a limit, and is the last.
+                control[B.C_STOP], control[B.C_NODE_LIMIT] = 0, 1 << 62
+                score = self._window(p, -INF, INF, 1)
+                control[B.C_STOP] = 1
+            elif control[B.C_STOP]:
+                # A root move that fully beat the previous best before the stop is still an improvement.
+                if self.work[B.PV] > 0:
+                    best_move = int(self.work[B.PV + 1])
+                break
+            if self.work[B.PV] > 0:
+                best_move = int(self.work[B.PV + 1])
+            best_score = previous = score
+            if control[B.C_STOP] or control[B.C_NODES] >= soft_nodes:
+                break
+        if best_move == 0:   # no iteration left a PV: the driver's fallback, the first legal move
+            best_move = int(p.legal_moves()[0])
+        return best_move, best_score
+
+    def random_opening(self, rng: random.Random, settings: GameSettings) -> tuple[Position, list[int]]:
+        """Random legal plies from the start, drawn until a quick search finds the result playable."""
+        for _ in range(OPENING_ATTEMPTS):
+            board = draw_opening(rng)
+            if board is None:
+                continue
+            p = Position.from_fen(STARTING_FEN)
+            opening = [self._encoded(p, move) for move in board.move_stack]
+            _, score = self.search(p, OPENING_NODES, settings.depth_cap)
+            if abs(score) <= OPENING_MAX_SCORE:
+                return p, opening
+        raise RuntimeError(f"no playable opening in {OPENING_ATTEMPTS} attempts")
+
+    def _encoded(self, p: Position, move: chess.Move) -> int:
+        """Play a python-chess move on ``p``; its engine encoding."""
+        for encoded in sorted_legal_moves(p.bbs, p.state, self.tables):
+            if move_to_uci(int(encoded)) == move.uci():
+                play(p, int(encoded))
+                return int(encoded)
+        raise ValueError(f"{move.uci()} is not legal in {p.fen()}")
+
+    def play_game(self, seed: int, index: int, settings: GameSettings) -> Game:
+        """Play game ``index`` of the run seeded with ``seed``."""
+        self.clear()
+        p, opening = self.random_opening(game_rng(seed, index), settings)
+        game = Game(index, opening, p.copy())
+        while True:
+            white = p.state[L.SIDE_TO_MOVE] == 0
+            move, score = self.search(p, settings.nodes, settings.depth_cap)
+            number, quiet, over = play_move(p.bbs, p.state, p.undo, p.key_history, self.tables, move, score)
+            game.moves.append(move)
+            game.numbers.append(int(number))
+            game.scores.append(score if white else -score)
+            game.quiet.append(bool(quiet))
+            if over != PLAYING:
+                game.ending = ENDING_NAMES[over]
+                game.result = (WHITE_WIN if white else BLACK_WIN) if over == CHECKMATE else DRAW
+                return game
+            adjudicated = adjudicate(game.scores, int(p.state[L.GAME_PLY]))
+            if adjudicated is not None:
+                game.ending, game.result = adjudicated
+                return game
+
+
+def play(p: Position, move: int) -> None:
+    """Make a legal encoded move on ``p``."""
+    make_move(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), move)
+
+
+def warm_up() -> None:
+    """Load (or compile) every kernel a game and its record use: a tiny game."""
+    SelfPlayer(hash_mb=1).play_game(0, 0, GameSettings(nodes=50, depth_cap=2)).record()

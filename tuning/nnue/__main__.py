@@ -1,6 +1,7 @@
 """``python -m tuning.nnue train DATA``: train a network; ``python -m tuning.nnue export RUN``: write its file.
 
     python -m tuning.nnue train data.gz --hidden 128 --epochs 20 --seed 1      # ~/.cache/jitfish/nnue/...
+    python -m tuning.nnue train games/ more.bin --wdl 0.25 --lr-decay 0.5 --lr-step 4   # a data set
     python -m tuning.nnue train data.gz --epochs 30 --seed 1                   # the same run, extended
     python -m tuning.nnue export ~/.cache/jitfish/nnue/data-crelu128-seed1 --output net.nnue --check data.gz
 
@@ -57,14 +58,23 @@ def parser() -> argparse.ArgumentParser:
     commands = main.add_subparsers(dest="command", required=True)
 
     fit = commands.add_parser("train", help="train (or resume) a network on FEN | score | result data")
-    fit.add_argument("data", type=Path, help="gzip lines 'FEN | score | result' (python -m tuning.datagen)")
+    fit.add_argument("data", type=Path, nargs="+",
+                     help="game files (.bin), text files ('FEN | score | result', .gz) or directories of them, "
+                          "one data set (python -m tuning.datagen)")
     fit.add_argument("--hidden", type=_positive(int), default=defaults.hidden, help="hidden neurons (128 or 256)")
     fit.add_argument("--activation", choices=ACTIVATION_NAMES, default=defaults.activation)
     fit.add_argument("--epochs", type=_positive(int), default=10, help="train until this many epochs are done")
     fit.add_argument("--batch-size", type=_positive(int), default=defaults.batch_size)
     fit.add_argument("--lr", type=_positive(float), default=defaults.lr, help="Adam's step size")
-    fit.add_argument("--blend", type=float, default=defaults.blend,
-                     help=f"weight of the search score in the target, 0 (results only) to 1 (default {defaults.blend})")
+    fit.add_argument("--lr-decay", type=_positive(float), default=defaults.lr_decay,
+                     help="multiply the step size by this every --lr-step epochs (default 1: constant)")
+    fit.add_argument("--lr-step", type=_positive(int), default=defaults.lr_step, help="epochs between decays")
+    target = fit.add_mutually_exclusive_group()
+    target.add_argument("--blend", type=float, default=defaults.blend,
+                        help=f"weight of the search score in the target, 0 (results only) to 1 "
+                             f"(default {defaults.blend})")
+    target.add_argument("--wdl", type=float, metavar="LAMBDA",
+                        help="weight of the game result in the target (lambda): the same as --blend 1-LAMBDA")
     fit.add_argument("--wdl-scale", type=_positive(float), default=defaults.wdl_scale,
                      help="centipawns per unit of the sigmoid that turns scores into expected results")
     fit.add_argument("--scale", type=_positive(int), default=defaults.scale,
@@ -101,6 +111,8 @@ def export_and_check(model: NnueModel, scale: int, output: Path, data: Path | No
 
 
 def run_train(args: argparse.Namespace) -> int:
+    if args.wdl is not None:
+        args.blend = 1.0 - args.wdl
     if not 0.0 <= args.blend <= 1.0:
         raise ValueError(f"--blend must be in [0, 1], not {args.blend}")
     if not 0.0 <= args.validation < 1.0:
@@ -108,7 +120,8 @@ def run_train(args: argparse.Namespace) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     settings = TrainSettings(hidden=args.hidden, activation=args.activation, batch_size=args.batch_size,
-                             lr=args.lr, blend=args.blend, wdl_scale=args.wdl_scale, scale=args.scale,
+                             lr=args.lr, lr_decay=args.lr_decay, lr_step=args.lr_step, blend=args.blend,
+                             wdl_scale=args.wdl_scale, scale=args.scale,
                              validation=args.validation, seed=args.seed, mirror=args.mirror)
     out_dir = args.out or default_out_dir(args.data, settings)
 

@@ -24,16 +24,14 @@ Two comparisons on the same positions, in centipawns for the side to move:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import islice
-from pathlib import Path
 
 import numpy as np
 import torch
 
 from jitfish.nnue.format import SCRELU, Network
 from jitfish.nnue.reference import evaluate
-from tuning.datagen.lines import read_data
-from tuning.nnue.data import Batch, batch, load_positions
+from tuning.datagen.records import unpack_fen
+from tuning.nnue.data import Batch, DataSet, batch, load_positions
 from tuning.nnue.model import NnueModel, dequantised
 
 CHECK_POSITIONS = 300
@@ -88,14 +86,15 @@ def scores_and_sigmas(model: NnueModel, inputs: Batch, net: Network) -> tuple[np
     return scores.numpy(), net.scale * torch.sqrt(variance).numpy()
 
 
-def check_network(model: NnueModel, net: Network, data: Path, count: int = CHECK_POSITIONS,
+def check_network(model: NnueModel, net: Network, data: DataSet, count: int = CHECK_POSITIONS,
                   sigmas: float = DEFAULT_SIGMAS) -> CheckReport:
     """Compare ``net`` (exported from ``model``) with the model, and with itself as floats, on the first
     ``count`` positions of ``data``: the model through the trainer's feature lists, ``net`` through the
     reference's own reading of each FEN."""
-    fens = [fen for fen, _, _ in islice(read_data(data, check_position=False), count)]
+    positions = load_positions(data, limit=count)
+    fens = [unpack_fen(record) for record in positions.records]
     integer = np.array([evaluate(net, fen) for fen in fens], dtype=np.float64)
-    inputs = batch(load_positions(data, limit=count), np.arange(len(fens)))
+    inputs = batch(positions, np.arange(len(fens)))
     rounding = scores_and_sigmas(dequantised(net), inputs, net)[0] - integer
     scores, sigma = scores_and_sigmas(model, inputs, net)
     quantisation = np.abs(scores - integer)

@@ -1,14 +1,19 @@
-"""Training positions as feature-index lists, and seeded shuffled batches of them.
+"""Training positions as packed records, read in seeded, fully shuffled batches of feature lists.
 
-A data file (``FEN | score | result`` lines from ``python -m tuning.datagen``, white's view) is read once
-into flat arrays: each position's active features in the side to move's view and in the other side's
-(:func:`jitfish.nnue.reference.ordered_features`, so the trainer and the integer inference see the same
-indices), and its score and result turned to the side to move's view (a black-to-move score is negated,
-its result is ``1 - result``).  A batch is what ``torch.nn.EmbeddingBag`` takes: the batch's indices
-concatenated, and where each position's list starts.
+A data set (files and directories of game files and ``FEN | score | result`` text, as
+:func:`tuning.datagen.records.data_files` lists them) is read once into 32-byte packed positions
+(:mod:`tuning.datagen.records`, a few hundred MB for ten million positions), kept beside the run as an
+``.npy`` file that later runs map into memory instead of parsing again.  A batch gathers its rows
+from that array and only then computes what ``torch.nn.EmbeddingBag`` takes: each position's active
+features in the side to move's view and in the other side's (the indices of
+:func:`jitfish.nnue.reference.ordered_features`, so the trainer and the integer inference agree),
+concatenated, with where each position's list starts, and its score and result turned to the side to
+move's view (a black-to-move score is negated, its result is ``1 - result``).  So memory holds the
+packed array and one batch, not the whole set's feature lists.
 
-Batches are drawn in an order that depends only on the seed and the epoch, so a run resumed at epoch
-``e`` sees the same batches an uninterrupted run would.
+Every epoch visits every training row exactly once, in a permutation of the whole set that depends
+only on the seed and the epoch, so a run resumed at epoch ``e`` sees the same batches an
+uninterrupted run would.
 """
 
 from __future__ import annotations
@@ -17,13 +22,15 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator, Union
 
 import numpy as np
 
-from jitfish.nnue.features import as_board
-from jitfish.nnue.reference import ordered_features
-from tuning.datagen.lines import read_data
+from jitfish.board.squares import PIECE_TYPE_COUNT
+from jitfish.nnue.features import SQUARE_COUNT, VERTICAL_FLIP
+from tuning.datagen.records import RESULTS, data_files, pieces
+
+DataSet = Union[str, Path, Iterable[Union[str, Path]]]   # a file, a directory, or several
 
 
 # square ^ 7 mirrors a square left to right (a1 <-> h1), and so a feature index.  Kept here rather than in
@@ -34,44 +41,50 @@ HORIZONTAL_FLIP = 7
 
 @dataclass(frozen=True)
 class Positions:
-    """``n`` positions: the feature lists of both views (flat, with starts), scores and results, all for
-    the side to move."""
+    """Packed positions (a ``POSITION`` array, perhaps mapped from a file); with ``mirrored``, rows
+    ``n … 2n - 1`` are rows ``0 … n - 1`` mirrored left to right (:func:`with_mirrors`)."""
 
-    us_features: np.ndarray       # int16 (768 fits; a million positions keep ~50 MB), every list in a row
-    them_features: np.ndarray     # int16, as long as us_features (both views hold one feature per piece)
-    starts: np.ndarray            # int64 [n + 1]: position i's features are [starts[i], starts[i + 1])
-    score: np.ndarray             # float32 [n], centipawns, side to move's view
-    result: np.ndarray            # float32 [n], 1 win, 0.5 draw, 0 loss for the side to move
+    records: np.ndarray
+    mirrored: bool = False
 
     def __len__(self) -> int:
-        return len(self.score)
+        return len(self.records) * (2 if self.mirrored else 1)
+
+    def _labels(self) -> tuple[np.ndarray, np.ndarray]:
+        black = (self.records["flags"] & 1).astype(bool)
+        white_result = np.asarray(RESULTS, dtype=np.float32)[self.records["result"]]
+        score = np.where(black, -self.records["score"].astype(np.float32), self.records["score"])
+        result = np.where(black, 1.0 - white_result, white_result).astype(np.float32)
+        return np.tile(score, 1 + self.mirrored), np.tile(result, 1 + self.mirrored)
+
+    @property
+    def score(self) -> np.ndarray:
+        """float32 centipawns, side to move's view, per row."""
+        return self._labels()[0]
+
+    @property
+    def result(self) -> np.ndarray:
+        """float32: 1 win, 0.5 draw, 0 loss for the side to move, per row."""
+        return self._labels()[1]
 
 
-def _flat_rows(starts: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Indices into the flat feature arrays of ``rows``' lists, one list after the other."""
-    offsets = np.cumsum(counts) - counts
-    return np.repeat(starts[rows] - offsets, counts) + np.arange(int(counts.sum()))
+def load_positions(data: DataSet, limit: int | None = None) -> Positions:
+    """Every position of a data set (the first ``limit`` with ``limit``); ``ValueError`` for bad data."""
+    from tuning.datagen.convert import data_set_positions   # Numba, to replay games: only when parsing
 
-
-def load_positions(path: str | Path, limit: int | None = None) -> Positions:
-    """Every position of a data file (the first ``limit`` with ``limit``); ``ValueError`` for a bad line."""
-    us_lists, them_lists, scores, results = [], [], [], []
-    for fen, score, result in read_data(path, check_position=False):
-        board = as_board(fen)
-        us, them = ordered_features(board)
-        us_lists.append(us)
-        them_lists.append(them)
-        white_to_move = board.turn
-        scores.append(score if white_to_move else -score)
-        results.append(result if white_to_move else 1.0 - result)
-        if limit is not None and len(scores) == limit:
+    blocks, count = [], 0
+    for block in data_set_positions(_paths(data)):
+        blocks.append(block)
+        count += len(block)
+        if limit is not None and count >= limit:
             break
-    if not scores:
-        raise ValueError(f"{path}: no positions")
-    counts = np.array([len(features) for features in us_lists], dtype=np.int64)
-    return Positions(np.concatenate(us_lists).astype(np.int16), np.concatenate(them_lists).astype(np.int16),
-                     np.concatenate(([0], np.cumsum(counts))),
-                     np.array(scores, dtype=np.float32), np.array(results, dtype=np.float32))
+    if not count:
+        raise ValueError(f"{data}: no positions")
+    return Positions(np.concatenate(blocks)[:limit])
+
+
+def _paths(data: DataSet) -> list[Path]:
+    return [Path(data)] if isinstance(data, (str, Path)) else [Path(p) for p in data]
 
 
 def with_mirrors(positions: Positions) -> Positions:
@@ -79,12 +92,7 @@ def with_mirrors(positions: Positions) -> Positions:
     relation, piece and rank, the other file; the views keep their order), labelled the same.  Chess is
     symmetric that way but for castling rights, which the network does not see: the mirrors are near-free
     extra positions.  Position ``i``'s mirror is ``i + len(positions)``."""
-    count = len(positions.us_features)
-    return Positions(np.concatenate((positions.us_features, positions.us_features ^ HORIZONTAL_FLIP)),
-                     np.concatenate((positions.them_features, positions.them_features ^ HORIZONTAL_FLIP)),
-                     np.concatenate((positions.starts, positions.starts[1:] + count)),
-                     np.concatenate((positions.score, positions.score)),
-                     np.concatenate((positions.result, positions.result)))
+    return Positions(positions.records, mirrored=True)
 
 
 def and_mirrors(rows: np.ndarray, count: int) -> np.ndarray:
@@ -104,11 +112,21 @@ class Batch:
 
 
 def batch(positions: Positions, rows: np.ndarray) -> Batch:
-    counts = np.diff(positions.starts)[rows]
-    flat = _flat_rows(positions.starts, counts, rows)
-    return Batch(positions.us_features[flat].astype(np.int64), positions.them_features[flat].astype(np.int64),
-                 np.cumsum(counts) - counts,
-                 positions.score[rows], positions.result[rows])
+    """The EmbeddingBag inputs and labels of ``rows`` (each position's features in increasing square order)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    count = len(positions.records)
+    records = positions.records[rows % count]
+    number, square, piece = pieces(records)
+    square = square ^ np.where(rows[number] >= count, HORIZONTAL_FLIP, 0)
+    colour, kind = piece // PIECE_TYPE_COUNT, piece % PIECE_TYPE_COUNT
+    white_view = (colour * PIECE_TYPE_COUNT + kind) * SQUARE_COUNT + square
+    black_view = ((colour ^ 1) * PIECE_TYPE_COUNT + kind) * SQUARE_COUNT + (square ^ VERTICAL_FLIP)
+    black = (records["flags"][number] & 1).astype(bool)
+    counts = np.bincount(number, minlength=len(rows))
+    labels = Positions(records)
+    return Batch(np.where(black, black_view, white_view).astype(np.int64),
+                 np.where(black, white_view, black_view).astype(np.int64),
+                 np.cumsum(counts) - counts, labels.score, labels.result)
 
 
 def epoch_order(size: int, seed: int, epoch: int) -> np.ndarray:
@@ -133,24 +151,25 @@ def split(size: int, validation: float) -> tuple[np.ndarray, np.ndarray]:
     return np.arange(size - held_out), np.arange(size - held_out, size)
 
 
-def file_digest(path: str | Path) -> str:
-    """A short SHA-256 of a data file's bytes: names its cached features and ties a run to its data."""
+def data_digest(data: DataSet) -> str:
+    """A short SHA-256 of a data set's files, in order: names its packed cache and ties a run to its data."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
+    for path in data_files(_paths(data)):
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        digest.update(b"\0")
     return digest.hexdigest()[:16]
 
 
-def load_positions_cached(path: str | Path, cache_dir: Path) -> Positions:
-    """:func:`load_positions`, kept as ``cache_dir/positions-<digest>.npz`` so a rerun skips the parsing."""
-    cache = cache_dir / f"positions-{file_digest(path)}.npz"
-    if cache.exists():
-        with np.load(cache) as arrays:
-            return Positions(**{name: arrays[name] for name in Positions.__dataclass_fields__})
-    positions = load_positions(path)
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    temporary = cache.with_name(cache.stem + ".tmp.npz")
-    np.savez(temporary, **{name: getattr(positions, name) for name in Positions.__dataclass_fields__})
-    os.replace(temporary, cache)
-    return positions
+def load_positions_cached(data: DataSet, cache_dir: Path) -> Positions:
+    """:func:`load_positions`, kept as ``cache_dir/positions-<digest>.npy`` and mapped into memory (read
+    only) from then on, so a rerun skips the parsing and reads only the pages its batches touch."""
+    cache = cache_dir / f"positions-{data_digest(data)}.npy"
+    if not cache.exists():
+        records = load_positions(data).records
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        temporary = cache.with_name(cache.stem + ".tmp.npy")
+        np.save(temporary, records)
+        os.replace(temporary, cache)
+    return Positions(np.load(cache, mmap_mode="r"))

@@ -1,15 +1,18 @@
-"""Training: Adam on a blended target, weight clipping, a checkpoint per epoch, resuming from the last one.
+"""Training: Adam on a blended target, a step-size schedule, weight clipping, a checkpoint per epoch, resuming.
 
 The model's score of a position is ``y * scale`` centipawns for the side to move (:mod:`tuning.nnue.model`);
 the loss is the mean squared error between ``sigmoid(y * scale / wdl_scale)`` and the target::
 
     target = blend * sigmoid(score / wdl_scale) + (1 - blend) * result
 
-(score and result in the side to move's view, :mod:`tuning.nnue.data`).  After each optimiser step the
-weights are clipped (``WEIGHT_CLIP``) so that they quantise into int16.  With ``validation`` the file's
-last positions are held out and their loss is measured after each epoch; with ``mirror`` every training
-position is also trained on mirrored left to right (:func:`tuning.nnue.data.with_mirrors`), which on our
-data is worth about as much as twice the positions.  After each epoch the run writes
+(score and result in the side to move's view, :mod:`tuning.nnue.data`); ``1 - blend`` is the WDL
+weight often called lambda.  Epoch ``e`` (0-based) steps with ``lr * lr_decay ** (e // lr_step)``: a
+schedule that depends on the epoch alone, so that raising ``--epochs`` extends a run without changing
+its past.  Every epoch visits every training position once, in a fresh permutation of the whole set.
+After each optimiser step the weights are clipped (``WEIGHT_CLIP``) so that they quantise into int16.
+With ``validation`` the data set's last positions are held out and their loss is measured after each
+epoch; with ``mirror`` every training position is also trained on mirrored left to right
+(:func:`tuning.nnue.data.with_mirrors`), which on our data is worth about as much as twice the positions.  After each epoch the run writes
 ``DIR/epoch-NNNN.pt`` (model, optimiser, settings, the data's digest, losses) and ``DIR/loss.png``.  Run
 again with the same settings and data, it continues after its last checkpoint (``--epochs`` may be
 raised to extend it); other settings or other data are refused rather than mixed into one network.  The
@@ -31,7 +34,9 @@ from tqdm import tqdm
 from jitfish.extras import require
 from jitfish.jit import cache_root
 from jitfish.nnue.format import DEFAULT_SCALE
-from tuning.nnue.data import Batch, Positions, batches, file_digest, load_positions_cached, split, and_mirrors, with_mirrors
+from tuning.nnue.data import (
+    Batch, DataSet, Positions, and_mirrors, batches, data_digest, load_positions_cached, split, with_mirrors,
+)
 from tuning.nnue.model import NnueModel
 
 CHECKPOINT_GLOB = "epoch-*.pt"
@@ -43,6 +48,8 @@ class TrainSettings:
     activation: str = "crelu"
     batch_size: int = 4096
     lr: float = 1e-3
+    lr_decay: float = 1.0         # the step size is multiplied by this every lr_step epochs
+    lr_step: int = 1
     blend: float = 1.0            # weight of the search's score in the target, 0 (results only) to 1
     wdl_scale: float = 400.0      # centipawns per unit of the sigmoid's argument
     scale: int = DEFAULT_SCALE    # centipawns per unit of the model's output (stored in the file)
@@ -64,9 +71,10 @@ class Run:
         return len(self.losses)
 
 
-def default_out_dir(data: Path, settings: TrainSettings) -> Path:
+def default_out_dir(data: DataSet, settings: TrainSettings) -> Path:
     """Where a run writes unless told: the user's Jitfish cache, never the repository."""
-    name = data.name.split(".")[0]
+    first = Path(data) if isinstance(data, (str, Path)) else Path(next(iter(data)))
+    name = first.name.split(".")[0]
     return cache_root() / "nnue" / f"{name}-{settings.activation}{settings.hidden}-seed{settings.seed}"
 
 
@@ -137,9 +145,16 @@ def loss(settings: TrainSettings, model: NnueModel, inputs: Batch) -> torch.Tens
     return torch.mean((prediction - targets(settings, inputs)) ** 2)
 
 
+def learning_rate(settings: TrainSettings, epoch: int) -> float:
+    """Adam's step size in epoch ``epoch`` (0-based)."""
+    return settings.lr * settings.lr_decay ** (epoch // settings.lr_step)
+
+
 def train_epoch(run: Run, positions: Positions, rows: np.ndarray, quiet: bool) -> float:
     """One pass over ``rows`` in the epoch's seeded order; the mean loss over its batches."""
     settings, model = run.settings, run.model
+    for group in run.optimiser.param_groups:
+        group["lr"] = learning_rate(settings, run.epochs_done)
     model.train()
     total, done = 0.0, 0
     progress = tqdm(total=len(rows), unit="pos", unit_scale=True, disable=quiet, desc=f"epoch {run.epochs_done + 1}")
@@ -187,11 +202,12 @@ def plot_losses(run: Run, path: Path, title: str) -> None:
     plt.close(figure)
 
 
-def train(data: Path, settings: TrainSettings, epochs: int, out_dir: Path, quiet: bool = False,
+def train(data: DataSet, settings: TrainSettings, epochs: int, out_dir: Path, quiet: bool = False,
           report: Callable[[Run], None] | None = None) -> Run:
-    """Train (or resume) up to ``epochs`` epochs, checkpointing and plotting after each one."""
+    """Train (or resume) up to ``epochs`` epochs on a data set (a file, a directory or several),
+    checkpointing and plotting after each one."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    digest = file_digest(data)
+    digest = data_digest(data)
     run = start_or_resume(settings, out_dir, digest)
     positions = load_positions_cached(data, out_dir)
     training, validation = split(len(positions), settings.validation)
