@@ -135,7 +135,7 @@ def xboard_command(tools: dict[str, str], args: argparse.Namespace, settings: Pa
         "-sgf", str(out / "games.pgn"), "-pgnExtendedInfo", "true",
         "-autoCallFlag", "true",                       # a flag fall ends the game at once
         "-xpopup", "-xexit", "-saveSettingsOnExit", "false", "-xbuttons", "-soundProgram", "",
-        "-debug", "-debugFile", str(out / "xboard.debug"),
+        "-debug", "-nameOfDebugFile", str(out / "xboard.debug"),
     ]
     if args.openings:
         # Each position twice, colours reversed (xboard's -2 index), from the first one on.

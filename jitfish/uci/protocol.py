@@ -27,15 +27,17 @@ in three kinds:
   ``register`` and ``quit``.  ``isready`` waits for the commands before it
   unless a search is running (then it is answered at once, as GUIs expect);
   ``quit`` stops the search, waits for its ``bestmove`` and drops what is held.
-- *search control*: ``stop`` and ``ponderhit`` act on the running search at
-  once, unless a ``go`` is held before them: then they belong to that ``go``
-  and are held in their turn.  One exception keeps a GUI's mistake from
-  hanging the engine: a ``stop`` ends a ``go infinite``/``go ponder`` search
-  still waiting for it even when a ``go`` is held, since nothing else would.
+- *search control*: ``stop`` and ``ponderhit`` belong to the search of the
+  last ``go`` before them.  They act at once, unless that ``go`` is still
+  held: then they are held too, and act as soon as its search has started.
+  One exception keeps a GUI's slip from hanging the engine: a ``stop`` ends a
+  ``go infinite``/``go ponder`` search that still waits for one even when a
+  ``go`` is held, since nothing else would end it.
 - *everything else* needs an idle engine.  While a search runs (until its
   ``bestmove`` is sent) or commands are held, it is held, and the held
-  commands run in order in a worker thread.  So a ``go`` behind a ponder or
-  infinite search waits until ``stop`` comes, as Stockfish's does.
+  commands run in order in a worker thread.  A ``go`` never ends the search
+  before it: behind a ponder or infinite search it waits until ``stop``
+  comes (Stockfish's ``go`` also waits for the running search).
 
 Commands run in one thread at a time: the reading thread runs them directly
 only when nothing is held, no search runs and the worker is idle.

@@ -79,7 +79,7 @@ def test_polyglot_ponder_miss_searches_the_new_position(engine):
     engine.send("setoption name Ponder value true")
     # Jitfish (white) played exd5 and ponders on the expected ...Nf6.
     pondered = WHITE_AFTER_EXD5 + " g8f6"
-    write_at_once(engine, f"position {pondered}", "go ponder wtime 30000 btime 30000")
+    write_at_once(engine, f"position {pondered}", "go wtime 29560 btime 30000 ponder")   # Polyglot's order
     searching(engine)
     # Black played ...Qxd5 instead: Polyglot writes these three lines in the same millisecond.
     played = WHITE_AFTER_EXD5 + " d8d5"
@@ -87,7 +87,6 @@ def test_polyglot_ponder_miss_searches_the_new_position(engine):
     ponder_lines, game_lines = read_bestmoves(engine, 2)
     assert not errors_in(ponder_lines + game_lines), engine.dump()
     assert_legal(bestmoves(ponder_lines)[0], pondered)
-    assert bestmoves(game_lines) == [game_lines[-1].split()[1]]
     assert_legal(bestmoves(game_lines)[0], played)
     assert any(line.startswith("info depth") for line in game_lines), game_lines   # a real search
     assert_nothing_more(engine)
@@ -96,7 +95,7 @@ def test_polyglot_ponder_miss_searches_the_new_position(engine):
 def test_polyglot_ponder_hit_then_the_next_ponder_miss(engine):
     engine.send("setoption name Ponder value true")
     pondered = WHITE_AFTER_EXD5 + " d8d5"
-    write_at_once(engine, f"position {pondered}", "go ponder wtime 3000 btime 3000 winc 100 binc 100")
+    write_at_once(engine, f"position {pondered}", "go wtime 3000 btime 3000 ponder")
     searching(engine)
     engine.send("ponderhit")   # the expected move came: Polyglot sends nothing else
     [lines] = read_bestmoves(engine, 1)
@@ -108,12 +107,15 @@ def test_polyglot_ponder_hit_then_the_next_ponder_miss(engine):
     expected = words[3] if len(words) == 4 else next(iter(board_of(after_best).legal_moves)).uci()
     assert_legal(expected, after_best)
     next_pondered = f"{after_best} {expected}"
-    write_at_once(engine, f"position {next_pondered}", "go ponder wtime 2900 btime 3000 winc 100 binc 100")
+    write_at_once(engine, f"position {next_pondered}", "go wtime 2900 btime 3000 ponder")
     searching(engine)
-    write_at_once(engine, "stop", f"position {pondered}", "go wtime 2900 btime 3000 winc 100 binc 100")
+    # The opponent plays another move: a ponder miss.
+    other = next(move.uci() for move in board_of(after_best).legal_moves if move.uci() != expected)
+    played = f"{after_best} {other}"
+    write_at_once(engine, "stop", f"position {played}", "go wtime 2900 btime 3000")
     ponder_lines, game_lines = read_bestmoves(engine, 2)
     assert_legal(bestmoves(ponder_lines)[0], next_pondered)
-    assert_legal(bestmoves(game_lines)[0], pondered)
+    assert_legal(bestmoves(game_lines)[0], played)
     assert any(line.startswith("info depth") for line in game_lines), game_lines
     assert_nothing_more(engine)
 
@@ -131,7 +133,6 @@ def test_cutechess_order_stop_then_wait_then_position_and_go(engine):
     engine.send(f"position {played}")
     engine.send("go wtime 29130 btime 28560 winc 0 binc 0")
     [game_lines] = read_bestmoves(engine, 1)
-    assert bestmoves(game_lines) == [game_lines[-1].split()[1]]
     assert_legal(bestmoves(game_lines)[0], played)
     assert_nothing_more(engine)
 
