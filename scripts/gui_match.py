@@ -41,6 +41,8 @@ NEEDED = {"xboard": "xboard", "polyglot": "polyglot", "fairymax": "fairymax", "X
 # A result comment that means the loser ran out of time (xboard writes "White wins on time",
 # "Black loses on time" or "... out of time"; a time forfeit or a flag fall are spelled variously).
 TIME_LOSS = re.compile(r"on time|out of time|time forfeit|flag", re.IGNORECASE)
+# A cold start compiles the search kernels: 10-40 s, more on a loaded machine.
+WARM_UP_TIMEOUT = 600
 RESULT_COMMENT = re.compile(r"\{([^{}]*)\}\s*(1-0|0-1|1/2-1/2|\*)\s*$")
 
 
@@ -110,6 +112,13 @@ def polyglot_settings(out: Path, ponder_log: Path) -> Path:
     return path
 
 
+def warm_up(env: dict[str, str]) -> None:
+    """Start Jitfish once and wait for ``readyok``, so that no game waits for kernels to compile."""
+    print("loading Jitfish once (compiles the kernels if the cache is cold)", flush=True)
+    subprocess.run([sys.executable, "-m", "jitfish"], input="uci\nisready\nquit\n", text=True, cwd=REPO,
+                   env=env, stdout=subprocess.DEVNULL, timeout=WARM_UP_TIMEOUT, check=True)
+
+
 def start_xvfb(xvfb: str, out: Path) -> tuple[subprocess.Popen, str]:
     """A virtual screen; its display name, read from Xvfb's ``-displayfd``."""
     read_end, write_end = os.pipe()
@@ -134,6 +143,7 @@ def xboard_command(tools: dict[str, str], args: argparse.Namespace, settings: Pa
         "-ponder" if args.ponder else "-xponder",
         "-sgf", str(out / "games.pgn"), "-pgnExtendedInfo", "true",
         "-autoCallFlag", "true",                       # a flag fall ends the game at once
+        # No pop-ups to click away, no sounds, and the user's xboard settings left as they were.
         "-xpopup", "-xexit", "-saveSettingsOnExit", "false", "-xbuttons", "-soundProgram", "",
         "-debug", "-nameOfDebugFile", str(out / "xboard.debug"),
     ]
@@ -193,10 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     deadline = time.monotonic() + args.games * per_game + 120
     print(f"xboard match: {args.games} games, {args.tc} + {args.inc} s, pondering "
           f"{'on' if args.ponder else 'off'}; files in {out}", flush=True)
-    server, display = start_xvfb(tools["Xvfb"], out)
-    # xboard reads and writes its settings in HOME: a private one keeps the user's untouched.
-    env = dict(os.environ, DISPLAY=display, HOME=str(out), PATH=SEARCH_PATH,
+    env = dict(os.environ, PATH=SEARCH_PATH,
                PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    warm_up(env)
+    server, display = start_xvfb(tools["Xvfb"], out)
+    env["DISPLAY"] = display
     xboard = subprocess.Popen(xboard_command(tools, args, settings, out), cwd=out, env=env,
                               stdout=open(out / "xboard.out", "w"), stderr=subprocess.STDOUT,
                               start_new_session=True)

@@ -188,6 +188,20 @@ def test_a_stop_after_a_held_go_ends_the_infinite_search_it_waits_for(engine):
     assert_nothing_more(engine)
 
 
+def test_a_held_stop_reaches_its_search_past_a_held_position(engine):
+    """``stop`` belongs to the ``go`` before it, even with a ``position`` between them that waits for the end."""
+    write_at_once(engine, f"position {DISJOINT[0]}", "go infinite")
+    searching(engine)
+    write_at_once(engine, "stop", f"position {DISJOINT[1]}", "go infinite", f"position {DISJOINT[2]}", "stop")
+    first, second = read_bestmoves(engine, 2)
+    assert_legal(bestmoves(first)[0], DISJOINT[0])
+    assert_legal(bestmoves(second)[0], DISJOINT[1])
+    assert_nothing_more(engine)
+    engine.send("go depth 1")   # the held position came after the stop's search: it is the one set now
+    [third] = read_bestmoves(engine, 1)
+    assert_legal(bestmoves(third)[0], DISJOINT[2])
+
+
 def test_quit_during_a_search_sends_its_bestmove_and_drops_held_commands(warm_cache):
     pipe = UciPipe()
     pipe.send("uci")
