@@ -51,7 +51,8 @@ def write_at_once(pipe: UciPipe, *lines: str) -> None:
 
 
 def searching(pipe: UciPipe) -> list[str]:
-    """Read until the running search has reported a depth: it is under way."""
+    """Read until the running search has reported a depth: it is under way (call it when no other search
+    may still be winding down, or after that one's bestmove)."""
     return pipe.read_until("info depth", DEADLINE)
 
 
@@ -152,6 +153,22 @@ def test_a_burst_of_position_and_go_pairs_answers_each_in_order(engine):
     for lines in answers[len(stopped):]:
         assert any(line.startswith("info depth 4 ") for line in lines), lines
     assert not errors_in([line for lines in answers for line in lines]), engine.dump()
+    assert_nothing_more(engine)
+
+
+def test_pychess_analysis_mode_follows_each_move(engine):
+    """pychess's analysis mode writes ``stop``, ``position`` and ``go infinite`` at once on every move."""
+    write_at_once(engine, f"position {DISJOINT[0]}", "go infinite")
+    searching(engine)
+    answers = []
+    for position in DISJOINT[1:3]:
+        write_at_once(engine, "stop", f"position {position}", "go infinite")
+        answers += read_bestmoves(engine, 1)
+        searching(engine)   # the new position's search: it came after the bestmove
+    engine.send("stop")
+    answers += read_bestmoves(engine, 1)
+    for lines, position in zip(answers, DISJOINT):
+        assert_legal(bestmoves(lines)[0], position)
     assert_nothing_more(engine)
 
 
