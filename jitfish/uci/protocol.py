@@ -175,8 +175,10 @@ class UciProtocol:
         self.send(" ".join(parts))
 
     def on_bestmove(self, best: str, ponder: str | None) -> None:
-        with self._order:  # the held commands run after this line, never before it
-            self.send(f"bestmove {best} ponder {ponder}" if ponder else f"bestmove {best}")
+        # The search counts as running until this line is out, so no held command runs before it; the
+        # line is written outside the lock, so a GUI slow to read it holds up no command that may go at once.
+        self.send(f"bestmove {best} ponder {ponder}" if ponder else f"bestmove {best}")
+        with self._order:
             self._searching = False
             self._releasers = ()
             self._order.notify_all()
