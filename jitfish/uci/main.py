@@ -2,7 +2,9 @@
 
 Only light modules are imported before the first reply; the engine and its
 kernels load in a background thread (see :mod:`jitfish.uci.protocol`).
-Searches run in a thread of their own, so every write goes through one lock.
+Searches run in a thread of their own, and commands that arrive during one wait
+in the protocol's worker thread (see :mod:`jitfish.uci.protocol`), so every write
+goes through one lock.
 End of input means ``quit``.
 """
 

@@ -17,6 +17,30 @@ first asked, and say so when that means compiling.
 Bad input never stops the loop: it is answered with ``info string error: ...``
 and the engine stays as it was (or as the protocol says, e.g. a ``position``
 with a bad move keeps the moves before it).
+
+No command is dropped for arriving early.  A GUI may write ``stop``,
+``position`` and ``go`` in one burst (Polyglot does on a ponder miss), so the
+``go`` arrives while the stopped search is still winding down.  Commands fall
+in three kinds:
+
+- *at once*, in the reading thread: ``uci``, ``debug``, ``isready``,
+  ``register`` and ``quit``.  ``isready`` waits for the commands before it
+  unless a search is running (then it is answered at once, as GUIs expect);
+  ``quit`` stops the search, waits for its ``bestmove`` and drops what is held.
+- *search control*: ``stop`` and ``ponderhit`` belong to the search of the
+  last ``go`` before them.  They act at once, unless that ``go`` is still
+  held: then they are held too, and act as soon as its search has started.
+  One exception keeps a GUI's slip from hanging the engine: a ``stop`` ends a
+  ``go infinite``/``go ponder`` search that still waits for one even when a
+  ``go`` is held, since nothing else would end it.
+- *everything else* needs an idle engine.  While a search runs (until its
+  ``bestmove`` is sent) or commands are held, it is held, and the held
+  commands run in order in a worker thread.  A ``go`` never ends the search
+  before it: behind a ponder or infinite search it waits until ``stop``
+  comes (Stockfish's ``go`` also waits for the running search).
+
+Commands run in one thread at a time: the reading thread runs them directly
+only when nothing is held, no search runs and the worker is idle.
 """
 
 from __future__ import annotations
@@ -24,6 +48,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections import deque
 from typing import TYPE_CHECKING, Callable
 
 from jitfish._version import __version__
@@ -46,8 +71,9 @@ GO_FLAGS = ("infinite", "ponder")
 GO_KEYWORDS = GO_INT_PARAMS + GO_FLAGS + ("searchmoves", "perft")
 # Values that must be positive (clocks may be zero or negative: some GUIs overdraw them).
 GO_POSITIVE = ("movestogo", "depth", "nodes", "mate", "movetime")
-# Commands accepted while a search runs; the others are refused until it ends.
-WHILE_SEARCHING = ("uci", "debug", "isready", "stop", "ponderhit", "quit", "position", "d", "register")
+# Commands answered at once in the reading thread, and those that act on the running search.
+AT_ONCE = ("uci", "debug", "isready", "register", "quit")
+SEARCH_CONTROL = ("stop", "ponderhit")
 
 
 def _short(error: BaseException | None, limit: int = 200) -> str:
@@ -55,6 +81,11 @@ def _short(error: BaseException | None, limit: int = 200) -> str:
     text = re.sub(r"\x1b\[[0-9;]*m", "", f"{type(error).__name__}: {error}")
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _starts_search(command: str, args: list[str]) -> bool:
+    """Whether a command starts a search (``go perft`` counts moves instead)."""
+    return command == "go" and args[:1] != ["perft"]
 
 
 def _is_cached(group: str) -> bool:
@@ -86,6 +117,14 @@ class UciProtocol:
         self._held: list[str] | None = []  # messages held until the first command is answered
         self._held_lock = threading.Lock()
         self._options_lock = threading.Lock()
+        # The order of commands (see the module docstring), all guarded by one condition.
+        self._order = threading.Condition()
+        self._pending: deque[tuple[str, list[str]]] = deque()  # commands held, oldest first
+        self._in_flight: tuple[str, list[str]] | None = None    # the held command the worker runs
+        self._searching = False         # from starting a search until its bestmove is sent
+        self._releasers: tuple[str, ...] = ()  # what the running search waits for before it may end
+        self._quitting = False
+        self._worker: threading.Thread | None = None
 
     # --- output -------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -136,7 +175,13 @@ class UciProtocol:
         self.send(" ".join(parts))
 
     def on_bestmove(self, best: str, ponder: str | None) -> None:
+        # The search counts as running until this line is out, so no held command runs before it; the
+        # line is written outside the lock, so a GUI slow to read it holds up no command that may go at once.
         self.send(f"bestmove {best} ponder {ponder}" if ponder else f"bestmove {best}")
+        with self._order:
+            self._searching = False
+            self._releasers = ()
+            self._order.notify_all()
 
     # --- loading ------------------------------------------------------------
     def start_loading(self) -> None:
@@ -223,14 +268,70 @@ class UciProtocol:
             shown = command if len(command) <= 40 else command[:40] + "..."
             self.error(f"unknown command '{shown}'")
             return True
-        if command not in WHILE_SEARCHING and self.engine is not None and self.engine.is_searching():
-            self.error(f"'{command}' ignored while a search is running (send stop first)")
+        if command not in AT_ONCE and self._hold(command, args):
             return True
+        return self._run(command, args)
+
+    def _run(self, command: str, args: list[str]) -> bool:
         try:
-            return handler(self, args) is not False
+            return self._COMMANDS[command](self, args) is not False
         except Exception as error:  # a bug must not end the session
             self.error(f"{command}: {_short(error)}")
             return True
+
+    # --- holding commands ---------------------------------------------------
+    def _hold(self, command: str, args: list[str]) -> bool:
+        """Queue ``command`` if it must wait (the rules are in the module docstring); ``False``: run it now."""
+        with self._order:
+            if command in SEARCH_CONTROL:
+                wait = self._go_waiting()
+                if wait and command == "stop" and "stop" in self._releasers:
+                    # The running search waits for a stop: unless one is held for it, this one ends it.
+                    wait = self._next_control(self._releasers) is not None
+            else:
+                wait = self._searching or self._in_flight is not None or bool(self._pending)
+            if wait:
+                self._pending.append((command, args))
+                if self._worker is None:
+                    self._worker = threading.Thread(target=self._work, name="jitfish-held-commands", daemon=True)
+                    self._worker.start()
+                self._order.notify_all()
+            return wait
+
+    def _go_waiting(self) -> bool:
+        """Whether a held ``go`` has yet to start its search."""
+        held = list(self._pending) + ([self._in_flight] if self._in_flight is not None else [])
+        return any(_starts_search(command, args) for command, args in held)
+
+    def _next_control(self, commands: tuple[str, ...] = SEARCH_CONTROL) -> int | None:
+        """The place in the queue of the first held command of ``commands`` that belongs to the running
+        search: one held before any ``go``, since a ``go`` starts the search the later ones belong to."""
+        for index, (command, args) in enumerate(self._pending):
+            if _starts_search(command, args):
+                return None
+            if command in commands:
+                return index
+        return None
+
+    def _work(self) -> None:
+        """The worker: run the held commands in order, each once no search is running.  While one runs,
+        a ``stop`` or ``ponderhit`` held for it goes at once, ahead of the commands that wait for it to end
+        (they start no search, so the ``stop`` still meets the search it was sent for)."""
+        while True:
+            with self._order:
+                self._order.wait_for(lambda: self._quitting or (self._pending and not self._searching)
+                                     or (self._searching and self._next_control() is not None))
+                if self._quitting:
+                    return
+                index = self._next_control() if self._searching else 0
+                command, args = self._in_flight = self._pending[index]
+                del self._pending[index]
+            try:
+                self._run(command, args)
+            finally:
+                with self._order:
+                    self._in_flight = None
+                    self._order.notify_all()
 
     # --- commands -----------------------------------------------------------
     def _uci(self, args: list[str]) -> None:
@@ -249,6 +350,9 @@ class UciProtocol:
     def _isready(self, args: list[str]) -> None:
         self.start_loading()
         self._loaded.wait()
+        with self._order:  # the commands before it have run, or wait behind a running search
+            self._order.wait_for(lambda: self._searching or self._quitting
+                                 or not (self._pending or self._in_flight))
         self.send("readyok")
 
     def _register(self, args: list[str]) -> None:
@@ -315,7 +419,17 @@ class UciProtocol:
         if not engine.game.has_position:
             self.error("go before position: searching the start position")
             engine.set_position(None, [])
-        engine.go(params)
+        with self._order:  # quit cannot come between the check and the start
+            if self._quitting:
+                return
+            self._releasers = ("stop", "ponderhit") if params.ponder else ("stop",) if params.infinite else ()
+            self._searching = True  # before the search can end and send its bestmove
+            try:
+                engine.go(params)
+            except BaseException:
+                self._searching, self._releasers = False, ()
+                raise
+            self._order.notify_all()
 
     def _parse_go(self, args: list[str], params: "GoParams") -> None:
         index = 0
@@ -369,17 +483,27 @@ class UciProtocol:
             self.message(f"compiling the {group} kernels (first use only, about {FIRST_USE_SECONDS[group]} s)")
 
     def _stop(self, args: list[str]) -> None:
-        if self.engine is not None:
-            self.engine.stop()
+        with self._order:
+            self._releasers = ()
+            if self.engine is not None:
+                self.engine.stop()
 
     def _ponderhit(self, args: list[str]) -> None:
-        if self.engine is not None:
-            self.engine.ponderhit()
+        with self._order:
+            if "ponderhit" in self._releasers:
+                self._releasers = ()
+            if self.engine is not None:
+                self.engine.ponderhit()
 
     def _quit(self, args: list[str]) -> bool:
+        with self._order:  # nothing held runs after quit, and no search starts
+            self._quitting = True
+            self._pending.clear()
+            self._order.notify_all()
+            if self.engine is not None:
+                self.engine.stop()
         if self.engine is not None:
-            self.engine.stop()
-            self.engine.wait(5.0)
+            self.engine.wait(5.0)  # the stopped search's bestmove goes out first
         return False
 
     def _d(self, args: list[str]) -> None:

@@ -28,9 +28,6 @@ class FakeEngine:
             with event.trigger_event("numba:compile", data={"dispatcher": None, "args": (), "return_type": None}):
                 pass
 
-    def is_searching(self) -> bool:
-        return False
-
     def perft(self, depth: int) -> dict[str, int]:
         self.steps.append("perft")
         return {"e2e4": 1}
