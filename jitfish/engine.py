@@ -33,8 +33,9 @@ BOOK_SEED = 0x5EED  # the book's and Skill Level's random picks restart from it 
 class Engine:
     """The game, searcher, book and options behind the calls a protocol makes.
 
-    Called from one thread (the protocol's), except :meth:`stop`, :meth:`ponderhit`
-    and :meth:`is_searching`, which are safe while the search thread runs.
+    Called from one thread at a time (the protocol's reader, or its worker for commands
+    held until a search ends), except :meth:`stop`, :meth:`ponderhit` and
+    :meth:`is_searching`, which are safe while the search thread runs.
     """
 
     def __init__(self, callbacks: EngineCallbacks | None = None) -> None:
