@@ -15,6 +15,7 @@ protocol layer (:mod:`jitfish.uci`).
 from __future__ import annotations
 
 import math
+import os
 import random
 import threading
 import time
@@ -33,6 +34,10 @@ if TYPE_CHECKING:
 
     from jitfish.book import Book
     from jitfish.nnue.inference import KernelNetwork
+
+# When this environment variable is set (the test suite sets it), a search that
+# raised still answers with a legal move, then re-raises in its thread.
+RAISE_SEARCH_ERRORS = "JITFISH_RAISE_SEARCH_ERRORS"
 
 # Win/draw/loss model (UCI_ShowWDL): the chance to win is a logistic curve of
 # the score, centred WDL_CENTRE_CP above zero with a spread of WDL_SCALE_CP.
@@ -291,6 +296,7 @@ class Engine:
         return True
 
     def _search_thread(self, board: Board, params: GoParams) -> None:
+        failure = None
         try:
             best, ponder = self._think(board, params)
         except Exception as error:  # never leave a GUI waiting without a move
@@ -298,9 +304,13 @@ class Engine:
             legal = board.legal_moves()
             best, ponder = (legal[0] if legal else "0000"), None
             self._timer.wait_released()
+            failure = error
         # Idle before the GUI can read bestmove and send its next command.
         self._searching = False
         self.callbacks.on_bestmove(best, ponder)
+        # Tests set this so that a crash is a failure (the thread's exception hook), not a weak move.
+        if failure is not None and os.environ.get(RAISE_SEARCH_ERRORS):
+            raise failure
 
     def _think(self, board: Board, params: GoParams) -> tuple[str, str | None]:
         """The move to play (and to ponder on), in the steps below."""
