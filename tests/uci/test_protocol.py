@@ -7,6 +7,7 @@ the protocol says so), leave the engine consistent, and be followed by
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -14,6 +15,8 @@ import chess
 import chess.polyglot
 import pytest
 
+from jitfish.eval.params import WEIGHTS_FILE
+from tests.reference_eval import reference_evaluation
 from tests.uci.conftest import COLD_START_TIMEOUT, PROMPT, UciPipe, errors_in
 
 MATED_FEN = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"  # fool's mate
@@ -109,11 +112,18 @@ def test_d_shows_board_fen_and_polyglot_key(uci):
     assert f"Key: {chess.polyglot.zobrist_hash(board):016X}" in lines
 
 
-def test_eval_lists_terms_and_final_evaluation(uci):
-    uci.send("position startpos moves e2e4")
+@pytest.mark.parametrize("moves", ["e2e4", "e2e4 d7d5 e4d5 d8d5", "e2e4 d7d5 e4d5 d8d5 b1c3"])
+def test_eval_lists_terms_and_final_evaluation(uci, moves):
+    """The side to move's score is the plain-Python evaluation of tests/reference_eval.py."""
+    uci.send(f"position startpos moves {moves}")
     uci.send("eval")
     lines = uci.read_until("Final evaluation", 10)
     assert any(line.startswith("total") for line in lines), lines
+    board = chess.Board()
+    for move in moves.split():
+        board.push_uci(move)
+    expected = reference_evaluation(board, json.loads(WEIGHTS_FILE.read_text()))
+    assert f"[{expected} cp side to move]" in lines[-1], f"expected {expected} cp: {lines[-1]}"
 
 
 def test_no_legal_move_gives_bestmove_0000(uci):
