@@ -61,13 +61,15 @@ def see(board: chess.Board, move: chess.Move) -> int:
     gains = [victim]
     side = not board.turn
     while (attacker := _least_valuable_attacker(scratch, side, target)) is not None:
-        trial = scratch.copy(stack=False)
-        piece = _step(trial, attacker, target)
-        if piece.piece_type == chess.KING and trial.attackers(not side, target):
-            break  # the king may not take onto a defended square
+        piece_type = scratch.piece_type_at(attacker)
+        if piece_type == chess.KING:
+            trial = scratch.copy(stack=False)
+            _step(trial, attacker, target)
+            if trial.attackers(not side, target):
+                break  # the king may not take onto a defended square
         gains.append(on_square - gains[-1])
-        on_square = VALUES[piece.piece_type]
-        scratch = trial
+        on_square = VALUES[piece_type]
+        _step(scratch, attacker, target)
         side = not side
     # Work backwards: at each capture the side may rather not have made it.
     for depth in range(len(gains) - 1, 0, -1):

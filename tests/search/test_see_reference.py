@@ -10,13 +10,13 @@ pin down the reference itself with values worked out by hand.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import chess
 import pytest
 
 import jitfish
+from jitfish.board.moves import move_to_uci
 from jitfish.board.tables import lookup_tables
 from jitfish.search.see import see_ge
 from tests.perft_data import SUITES
@@ -55,15 +55,21 @@ HAND_WORKED = [
 ]
 
 
-@functools.cache
-def kernel_board(fen: str, chess960: bool) -> jitfish.Board:
-    return jitfish.Board(fen, chess960=chess960)
+class KernelSee:
+    """The kernel's ``see_ge`` on one position, moves named as python-chess names them."""
+
+    def __init__(self, board: chess.Board) -> None:
+        ours = jitfish.Board(board.fen(), chess960=board.chess960)
+        self.position, self.tables = ours.position, lookup_tables()
+        self.codes = {move_to_uci(code, board.chess960): int(code) for code in ours.position.legal_moves()}
+
+    def __call__(self, move: chess.Move, threshold: int) -> bool:
+        p = self.position
+        return bool(see_ge(p.bbs, p.state, self.tables, self.codes[move.uci()], threshold))
 
 
 def kernel_see_ge(board: chess.Board, move: chess.Move, threshold: int) -> bool:
-    ours = kernel_board(board.fen(), board.chess960)
-    p = ours.position
-    return bool(see_ge(p.bbs, p.state, lookup_tables(), ours.parse_uci(move.uci()), threshold))
+    return KernelSee(board)(move, threshold)
 
 
 def suite_boards() -> list[chess.Board]:
@@ -92,11 +98,12 @@ def test_kernel_see_ge_is_the_reference_value_compared_with_the_threshold():
     boards = suite_boards()
     assert len(boards) > 2500
     for board in boards:
+        kernel = KernelSee(board)
         for move in captures(board):
             value = see(board, move)
             for threshold in {value - 1, value, value + 1, *FIXED_THRESHOLDS}:
                 expected = value >= threshold
-                if kernel_see_ge(board, move, threshold) != expected:
+                if kernel(move, threshold) != expected:
                     disagreements.append(f"{board.fen()} {move.uci()}: reference SEE {value}, "
                                          f"kernel see_ge(t={threshold}) says {not expected}")
             checked += 1
