@@ -131,10 +131,13 @@ def test_convenience_function():
 
 
 def test_lazy_smp_threads(fresh):
+    """Two threads search to the same answers as one: a legal move, and the queen that hangs is taken."""
     fresh.set_threads(2)
     try:
         result = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(depth=7))
         assert jitfish.Board(MIDDLEGAME).is_legal(result.best_move)
+        result = fresh.search(jitfish.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1"), SearchLimits(depth=6))
+        assert result.best_move == "d1d5" and result.score_cp > 400, (result.best_move, result.score_cp)
     finally:
         fresh.set_threads(1)
 
