@@ -10,6 +10,7 @@ answered at any moment.  Results go back through :class:`~jitfish.turn.EngineCal
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from jitfish.nnue.inference import KernelNetwork
 
 BOOK_SEED = 0x5EED  # the book's and Skill Level's random picks restart from it at each new game
+RAISE_SEARCH_ERRORS = "JITFISH_RAISE_SEARCH_ERRORS"  # set by the tests: a crashed search re-raises after its move
 
 
 class Engine:
@@ -55,7 +57,6 @@ class Engine:
         """Load (or compile) the search kernels, so that the first ``go`` is fast; ``helper``: a cold-start
         helper process started before the engine was built (:func:`jitfish.compile.start_helper`)."""
         from jitfish.compile import warm_search
-
         warm_search(started=helper)
 
     def set_option(self, name: str, value: Any) -> None:
@@ -116,32 +117,32 @@ class Engine:
         return thread is None or not thread.is_alive()
 
     def _search_thread(self, turn: Turn, board: Board, params: GoParams) -> None:
+        failure = None
         try:
             best, ponder = turn.think(board, params)
         except Exception as error:  # never leave a GUI waiting without a move
             self.callbacks.on_message(f"error: search failed: {type(error).__name__}: {error}")
             legal = board.legal_moves()
-            best, ponder = (legal[0] if legal else "0000"), None
+            best, ponder, failure = (legal[0] if legal else "0000"), None, error
             turn.timer.wait_released()
         # Idle before the GUI can read bestmove and send its next command.
         self._searching = False
         self.callbacks.on_bestmove(best, ponder)
+        if failure is not None and os.environ.get(RAISE_SEARCH_ERRORS):
+            raise failure
 
     def perft(self, depth: int) -> dict[str, int]:
         """``go perft``: leaf counts below each root move."""
         from jitfish.board.perft import divide_position
-
         return divide_position(self.game.board.position, depth) if depth >= 1 else {}
 
     def eval_report(self) -> str:
         """``eval``: the terms and score of the current position (:func:`jitfish.report.eval_report`)."""
         from jitfish.report import eval_report
-
         return eval_report(self.game.board, self.network, self.settings.use_nnue)
 
     def bench(self, depth: int | None = None) -> str:
         """``bench``: the bench positions searched to a fixed depth (a fresh table, one thread)."""
         from jitfish.search.bench import BENCH_DEPTH, bench_report, run_bench
-
         return bench_report(*run_bench(depth or BENCH_DEPTH, quiet=True))
 

@@ -88,6 +88,8 @@ def main() -> int:
     perft_suites(args.source / "perft", OUT / "perft")
     mate_suites(args.source / "mates", OUT / "mates")
     shutil.copyfile(args.source / "tactics" / "win_at_chess_test.epd", OUT / "win_at_chess.epd")
+    shutil.copyfile(args.source / "tactics" / "bratko_kopec_test.epd", OUT / "bratko_kopec.epd")
+    shutil.copyfile(args.source / "tactics" / "ccr_one_hour_test.epd", OUT / "ccr_one_hour.epd")
     return 0
 
 

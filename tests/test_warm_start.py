@@ -5,7 +5,7 @@ warm one loads them in about a second.  The child runs once to make sure the
 cache holds exactly what it needs, then again under ``NUMBA_DEBUG_CACHE=1``,
 which makes Numba print a line for every cache load and every save: the
 second run must load and never save, leave the cache files untouched, and
-finish well inside what a compile would take.
+compile nothing (how long a warm start takes is scripts/bench_uci.py's business).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -31,15 +30,12 @@ print("nodes", nodes)
 print("cache", jitfish.jit.CACHE_DIR)
 print(f"import {imported - started:.3f} s, perft {done - imported:.3f} s")
 """
-WARM_BOUND_SECONDS = 15.0  # a warm start takes 1-3 s; compiling the kernels takes 20 s or more
 ATTEMPTS = 3  # another engineer's edit to jitfish/ between two runs changes the cache directory
 
 
-def run_child() -> tuple[subprocess.CompletedProcess, float]:
+def run_child() -> subprocess.CompletedProcess:
     env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
-    started = time.perf_counter()
-    result = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, env=env, timeout=600)
-    return result, time.perf_counter() - started
+    return subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, env=env, timeout=600)
 
 
 def cache_files(cache_dir: Path) -> dict[str, int]:
@@ -55,11 +51,11 @@ def child_value(result: subprocess.CompletedProcess, key: str) -> str:
 
 def test_fresh_process_loads_every_kernel_from_the_cache_without_compiling():
     for _ in range(ATTEMPTS):
-        warm_up, _ = run_child()  # compiles whatever the cache still lacks
+        warm_up = run_child()  # compiles whatever the cache still lacks
         assert warm_up.returncode == 0, warm_up.stderr
         cache_dir = Path(child_value(warm_up, "cache"))
         before = cache_files(cache_dir)
-        result, wall = run_child()
+        result = run_child()
         assert result.returncode == 0, result.stderr
         if Path(child_value(result, "cache")) == cache_dir:
             break  # nobody changed the sources in between
@@ -72,4 +68,3 @@ def test_fresh_process_loads_every_kernel_from_the_cache_without_compiling():
     assert not saves, "kernels were compiled again:\n" + "\n".join(saves)
     assert any("data loaded" in line for line in cache_lines), "no kernel came from the cache"
     assert cache_files(cache_dir) == before, "the cache files changed"
-    assert wall < WARM_BOUND_SECONDS, f"warm start took {wall:.1f} s ({child_value(result, 'import')})"

@@ -103,7 +103,12 @@ def test_weights_file_round_trip(tmp_path):
     data = json.loads(WEIGHTS_FILE.read_text())
     assert list(data) == [name for name, _ in TERMS + CONSTANTS]
     weights = weights_from_dict(data)
-    assert np.array_equal(weights, default_weights())
+    # The documented layout, spelled out without the loader: every value of the file in its order,
+    # each (mg, eg) pair as two slots.
+    flat = [value for values in data.values() for item in values
+            for value in (item if isinstance(item, list) else [item])]
+    assert weights.tolist() == flat
+    assert np.array_equal(default_weights(), weights)
     assert weights_to_dict(weights) == data
     for name in ("tempo", "phase"):
         with pytest.raises(ValueError, match=name):

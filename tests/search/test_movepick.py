@@ -16,7 +16,7 @@ from jitfish.search.history import KILLERS, countermove_index, history_index
 from jitfish.search.movepick import (
     SELECTION_PICKS, init_picker, init_qsearch_picker, next_move, picked_slot, quiet_score, skip_quiet_moves,
 )
-from jitfish.search.see import see_ge
+from tests.reference_see import see
 
 PLY = 3
 PREVIOUS_MOVE = 1234   # any non-zero code: the move that led to PLY, whose countermove is set
@@ -74,7 +74,8 @@ class Node:
             return UNDERPROMOTION
         if self._is_quiet(move):
             return self.special.get(move, QUIET)
-        return GOOD_NOISY if see_ge(self.bbs, self.state, self.tables, move, 0) else BAD_CAPTURE
+        # Classified by the plain-Python reference, not by the kernel the picker itself calls.
+        return GOOD_NOISY if see(self.board, m) >= 0 else BAD_CAPTURE
 
     def mvv_lva(self, move: int) -> int:
         """Most valuable victim, then least valuable attacker; a queen promotion counts 64 more."""

@@ -23,12 +23,20 @@ ENGINE_COMMAND = [sys.executable, "-m", "jitfish"]
 COLD_START_TIMEOUT = 300.0
 # Later starts load from the cache.
 READY_TIMEOUT = 60.0
+# A generous protocol deadline for answers that should come at once (uciok, readyok during a
+# search, bestmove after stop or a book move): it cannot be missed on a loaded 2-core machine, yet
+# a hang fails.  Latencies themselves are measured by scripts/bench_uci.py, not asserted.
+PROMPT = 10.0
+# What the engine says when its search raised, before it plays the first legal move instead.
+SEARCH_FAILED = "info string error: search failed"
 
 
 class UciPipe:
     """A running engine: send lines, read lines with timeouts."""
 
-    def __init__(self, command: list[str] | None = None, env: dict[str, str] | None = None) -> None:
+    def __init__(self, command: list[str] | None = None, env: dict[str, str] | None = None,
+                 fail_on_search_error: bool = True) -> None:
+        self.fail_on_search_error = fail_on_search_error
         self.process = subprocess.Popen(command or ENGINE_COMMAND, cwd=REPO, env=env, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                         bufsize=1)
@@ -57,6 +65,9 @@ class UciPipe:
             self.lines.put(None)
             raise AssertionError("engine output ended; transcript:\n" + self.dump())
         self.transcript.append(f"< {line}")
+        if self.fail_on_search_error and line.startswith(SEARCH_FAILED):
+            raise AssertionError("the search crashed (the engine played its fallback move); transcript:\n"
+                                 + self.dump())
         return line
 
     def read_until(self, prefix: str, timeout: float = 10.0) -> list[str]:

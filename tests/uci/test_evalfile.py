@@ -1,12 +1,14 @@
 """``EvalFile`` and ``Use NNUE``: the engine searches with a network file when asked (the shipped one when
 no file was set), reports a bad file as an error and keeps the network it had, and returns to the
-hand-written evaluation when told."""
+hand-written evaluation when told.  The expected scores come from the NumPy reference
+(:mod:`jitfish.nnue.reference`), not from the engine's inference kernel."""
 
 from __future__ import annotations
 
-import jitfish
+import chess
+
 from jitfish.nnue.format import SHIPPED_NETWORK, shipped_network, write_network
-from jitfish.nnue.inference import evaluate, kernel_network
+from jitfish.nnue.reference import evaluate
 from tests.nnue.networks import random_network
 from tests.uci.conftest import errors_in
 
@@ -24,19 +26,19 @@ def one_ply_score(uci) -> int:
 
 def network_score(net) -> int:
     """What :func:`one_ply_score` must print when ``net`` evaluates."""
-    board = jitfish.Board(QUIET_FEN)
+    board = chess.Board(QUIET_FEN)
     scores = []
-    for move in board.legal_moves():
+    for move in board.legal_moves:
         child = board.copy()
-        child.push_uci(move)
+        child.push(move)
         scores.append(-evaluate(net, child))
     return max(scores)
 
 
 def test_the_engine_searches_with_the_network_it_is_given_and_keeps_it_on_a_bad_file(uci, tmp_path):
-    net = kernel_network(random_network(seed=41, hidden=16))
+    net = random_network(seed=41, hidden=16)
     path = tmp_path / "net.jfnn"
-    write_network(path, random_network(seed=41, hidden=16))
+    write_network(path, net)
     hand_written = one_ply_score(uci)
     uci.send(f"setoption name EvalFile value {path}")
     uci.send("setoption name Use NNUE value true")
@@ -45,7 +47,7 @@ def test_the_engine_searches_with_the_network_it_is_given_and_keeps_it_on_a_bad_
     assert one_ply_score(uci) == network_score(net) != hand_written
     uci.send("eval")
     report = uci.read_until("NNUE evaluation", 10)[-1]
-    assert f"[{evaluate(net, jitfish.Board(QUIET_FEN)):+d} cp side to move] (searched with)" in report
+    assert f"[{evaluate(net, QUIET_FEN):+d} cp side to move] (searched with)" in report
     for bad in (tmp_path / "missing.jfnn", tmp_path):
         uci.send(f"setoption name EvalFile value {bad}")
         errors = errors_in(uci.ready())
@@ -58,10 +60,10 @@ def test_the_engine_searches_with_the_network_it_is_given_and_keeps_it_on_a_bad_
 
 
 def test_use_nnue_with_no_evalfile_searches_with_the_shipped_network(engine):   # a fresh process
-    shipped = kernel_network(shipped_network())
+    shipped = shipped_network()
     hand_written = one_ply_score(engine)
     engine.send("setoption name Use NNUE value true")
     lines = engine.ready()
     assert not errors_in(lines)
-    assert any(f"network {SHIPPED_NETWORK}: 768 -> {shipped.hidden} -> 1" in line for line in lines), lines
+    assert any(f"network {SHIPPED_NETWORK}: 768 -> {len(shipped.feature_bias)} -> 1" in line for line in lines), lines
     assert one_ply_score(engine) == network_score(shipped) != hand_written

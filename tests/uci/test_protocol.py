@@ -7,6 +7,7 @@ the protocol says so), leave the engine consistent, and be followed by
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -14,7 +15,9 @@ import chess
 import chess.polyglot
 import pytest
 
-from tests.uci.conftest import COLD_START_TIMEOUT, UciPipe, errors_in
+from jitfish.eval.params import WEIGHTS_FILE
+from tests.reference_eval import reference_evaluation
+from tests.uci.conftest import COLD_START_TIMEOUT, PROMPT, UciPipe, errors_in
 
 MATED_FEN = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"  # fool's mate
 STALEMATE_FEN = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
@@ -46,17 +49,14 @@ def expect_error(uci: UciPipe, command: str, fragment: str) -> list[str]:
 def test_uci_lists_id_options_and_uciok(warm_cache):
     pipe = UciPipe()
     try:
-        started = time.perf_counter()
         pipe.send("uci")
-        lines = pipe.read_until("uciok", 10)
-        elapsed = time.perf_counter() - started
+        lines = pipe.read_until("uciok", PROMPT)   # the latency target is 0.3 s: see scripts/bench_uci.py
         assert lines[0].startswith("id name Jitfish ")
         assert lines[1].startswith("id author ")
         names = {line.split(" type ")[0][len("option name "):] for line in lines if line.startswith("option")}
         assert {"Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "UCI_Chess960",
                 "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "Skill Level", "OwnBook", "BookFile"} <= names
         assert "option name Hash type spin default 16 min 1 max 32768" in lines
-        assert elapsed < 3.0  # the target is 0.3 s: see scripts/bench_uci.py
         pipe.ready()
     finally:
         assert pipe.close() == 0
@@ -82,9 +82,7 @@ def test_isready_is_answered_during_a_search_and_stop_gives_bestmove(uci):
     uci.send("position startpos")
     uci.send("go infinite")
     time.sleep(0.3)
-    started = time.perf_counter()
-    lines = uci.ready(5)
-    assert time.perf_counter() - started < 1.0
+    lines = uci.ready(PROMPT)
     assert not any(line.startswith("bestmove") for line in lines)
     uci.no_line_starting("bestmove", 0.5)
     uci.send("stop")
@@ -114,11 +112,18 @@ def test_d_shows_board_fen_and_polyglot_key(uci):
     assert f"Key: {chess.polyglot.zobrist_hash(board):016X}" in lines
 
 
-def test_eval_lists_terms_and_final_evaluation(uci):
-    uci.send("position startpos moves e2e4")
+@pytest.mark.parametrize("moves", ["e2e4", "e2e4 d7d5 e4d5 d8d5", "e2e4 d7d5 e4d5 d8d5 b1c3"])
+def test_eval_lists_terms_and_final_evaluation(uci, moves):
+    """The side to move's score is the plain-Python evaluation of tests/reference_eval.py."""
+    uci.send(f"position startpos moves {moves}")
     uci.send("eval")
     lines = uci.read_until("Final evaluation", 10)
     assert any(line.startswith("total") for line in lines), lines
+    board = chess.Board()
+    for move in moves.split():
+        board.push_uci(move)
+    expected = reference_evaluation(board, json.loads(WEIGHTS_FILE.read_text()))
+    assert f"[{expected} cp side to move]" in lines[-1], f"expected {expected} cp: {lines[-1]}"
 
 
 def test_no_legal_move_gives_bestmove_0000(uci):
@@ -183,40 +188,43 @@ def test_movetime_is_kept(uci):
     uci.send("position startpos")
     started = time.perf_counter()
     uci.send("go movetime 300")
-    uci.read_until("bestmove", 30)
-    assert 0.1 < time.perf_counter() - started < 0.8
+    uci.read_until("bestmove", PROMPT)
+    assert time.perf_counter() - started > 0.1   # it searched; a loaded machine only makes it longer
 
 
 @pytest.mark.parametrize("clock_ms", [1, 30, 90])
 def test_tiny_clocks_still_give_a_legal_move_in_time(uci, clock_ms):
     uci.send("position startpos moves e2e4")
-    started = time.perf_counter()
+    uci.send("debug on")
     uci.send(f"go wtime {clock_ms * 3} btime {clock_ms} winc 0 binc 0")
-    lines = uci.read_until("bestmove", 30)
-    elapsed = time.perf_counter() - started
+    lines = uci.read_until("bestmove", PROMPT)
+    uci.send("debug off")
     board = chess.Board()
     board.push_uci("e2e4")
     assert chess.Move.from_uci(bestmove_of(lines)) in board.legal_moves
-    assert elapsed < max(clock_ms / 1000, 0.25), elapsed  # pipe and Python latency included
+    # Black's clock less Move Overhead (20 ms) is gone or nearly: the limits are the minimum think.
+    limits = next(line for line in lines if line.startswith("info string limits")).split()
+    assert float(limits[limits.index("hard") + 1]) <= max((clock_ms - 20) * 0.4 / 1000, 0.001), limits
 
 
 def test_single_legal_move_is_played_at_once(uci):
     board = chess.Board("k7/8/8/8/8/8/r7/K1r5 w - - 0 1")  # only Kxa2
     assert [m.uci() for m in board.legal_moves] == ["a1a2"]
     uci.send(f"position fen {board.fen()}")
-    started = time.perf_counter()
     uci.send("go wtime 60000 btime 60000")
-    lines = uci.read_until("bestmove", 30)
+    lines = uci.read_until("bestmove", PROMPT)
     assert bestmove_of(lines) == "a1a2"
-    assert time.perf_counter() - started < 0.5
+    assert not any(line.startswith("info depth 2 ") for line in lines), lines   # a depth-1 search only
 
 
 def test_clock_search_stops_well_before_the_clock(uci):
     uci.send("position startpos")
-    started = time.perf_counter()
+    uci.send("debug on")
     uci.send("go wtime 3000 btime 3000 winc 0 binc 0")
-    uci.read_until("bestmove", 30)
-    assert time.perf_counter() - started < 3000 * 0.4 / 1000 + 0.1
+    lines = uci.read_until("bestmove", PROMPT)
+    uci.send("debug off")
+    limits = next(line for line in lines if line.startswith("info string limits")).split()
+    assert float(limits[limits.index("hard") + 1]) <= (3000 - 20) * 0.4 / 1000, limits
 
 
 def test_ponder_then_ponderhit_becomes_a_timed_search(uci):
@@ -225,9 +233,7 @@ def test_ponder_then_ponderhit_becomes_a_timed_search(uci):
     uci.send("go ponder wtime 2000 btime 2000 winc 0 binc 0")
     uci.no_line_starting("bestmove", 1.5)  # past the hard limit of a normal search: still pondering
     uci.send("ponderhit")
-    started = time.perf_counter()
-    lines = uci.read_until("bestmove", 3)
-    assert time.perf_counter() - started < 2000 * 0.4 / 1000 + 0.1
+    lines = uci.read_until("bestmove", PROMPT)
     assert bestmove_of(lines)
     uci.send("setoption name Ponder value false")
     uci.ready()
@@ -237,10 +243,8 @@ def test_ponder_then_stop_answers_at_once(uci):
     uci.send("position startpos moves e2e4 e7e5")
     uci.send("go ponder wtime 100000 btime 100000")
     uci.no_line_starting("bestmove", 0.5)
-    started = time.perf_counter()
     uci.send("stop")
-    uci.read_until("bestmove", 2)
-    assert time.perf_counter() - started < 0.5
+    uci.read_until("bestmove", PROMPT)
 
 
 # --- Chess960 -----------------------------------------------------------------
@@ -389,10 +393,8 @@ def test_cold_start_says_it_is_compiling(tmp_path):
     """An empty cache: uci at once, one info string about compiling, then readyok and a search."""
     pipe = UciPipe(env=dict(os.environ, JITFISH_CACHE_DIR=str(tmp_path)))
     try:
-        started = time.perf_counter()
         pipe.send("uci")
-        pipe.read_until("uciok", 10)
-        assert time.perf_counter() - started < 5
+        pipe.read_until("uciok", PROMPT)
         lines = pipe.ready(COLD_START_TIMEOUT)
         said = [line for line in lines if line.startswith("info string")]
         assert len(said) == 1 and said[0].startswith("info string compiling the search kernels"), lines

@@ -27,14 +27,25 @@ def test_time_factors_come_from_the_parameter_array():
     assert clock.after_iteration("e2e4", 0.55)   # unchanged once: stop at half the soft limit
 
 
-def test_increment_adds_time():
-    assert time_limits(10_000, 1_000, None, 0).soft > time_limits(10_000, 0, None, 0).soft
+# Worked by hand from the formula in jitfish/search/timeman.py with the shipped factors (30 moves to go;
+# the hard limit 4 ideal shares, capped at 0.4 of the clock less Move Overhead, 0.8 for the last move):
+#   budget = clock + increment * (moves - 1) - overhead * (moves + 2),  soft = budget / moves.
+HAND_WORKED = [
+    # clock, increment, movestogo, overhead (ms)   soft, hard (s)
+    ((60_000, 0, None, 0), 2.0, 8.0),                 # 60 / 30; 4 * 2 = 8 < 24
+    ((30_000, 2_000, None, 0), 2.933333, 11.733333),  # (30 + 2 * 29) / 30 = 88 / 30; 4x < 12
+    ((90_000, 500, None, 0), 3.483333, 13.933333),    # (90 + 0.5 * 29) / 30 = 104.5 / 30; 4x < 36
+    ((10_000, 0, None, 100), 0.226667, 0.906667),     # (10 - 0.1 * 32) / 30 = 6.8 / 30; 4x < 0.4 * 9.9
+    ((2_000, 3_000, None, 0), 0.8, 0.8),              # (2 + 87) / 30 = 2.97, but both capped at 0.4 * 2
+    ((5_000, 0, 1, 50), 3.96, 3.96),                  # last move: 5 - 0.05 * 3 = 4.85, capped at 0.8 * 4.95
+    ((20_000, 1_000, 10, 0), 2.9, 8.0),               # (20 + 1 * 9) / 10; 4x = 11.6 capped at 0.4 * 20
+    ((100_000, 0, 1000, 0), 2.0, 8.0),                # movestogo capped at 50: 100 / 50; 4x < 40
+]
 
 
-def test_move_overhead_is_kept_off_the_clock():
-    with_overhead = time_limits(1_000, 0, None, 500)
-    assert with_overhead.hard <= 0.5 * 0.4 + 1e-9
-    assert with_overhead.soft < time_limits(1_000, 0, None, 0).soft
+@pytest.mark.parametrize("args, soft, hard", HAND_WORKED)
+def test_limits_are_the_hand_worked_values(args, soft, hard):
+    assert time_limits(*args) == TimeLimits(soft=soft, hard=hard), f"time_limits{args}"
 
 
 @pytest.mark.parametrize("time_left, inc, mtg, overhead", [
