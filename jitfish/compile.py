@@ -77,7 +77,8 @@ def _argument_types() -> dict[str, object]:
     from jitfish.search.tt import new_table
 
     tables = np.empty(0, dtype=np.uint64)  # the type of lookup_tables(), without building them
-    ctx = new_context(Position(), tables, default_weights(), network_arrays(None), default_params(), new_table(1),
+    params = default_params().copy()   # writable, as the searcher's own copy (a read-only array is another type)
+    ctx = new_context(Position(), tables, default_weights(), network_arrays(None), params, new_table(1),
                       np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int64), new_stack())
     types = {name: numba.typeof(value) for name, value in ctx._asdict().items()}
     types.update(ctx=numba.typeof(ctx), moves=types["work"], heuristics=types["work"], data=numba.uint64)
