@@ -7,10 +7,11 @@ arrays -- its copy of the position, the lookup tables, the evaluation's
 weights or network, the search parameters, the shared transposition table,
 and the thread's buffers (:mod:`jitfish.search.buffers`) -- so adding a table
 means adding a field here, not an argument to every kernel.  Numba passes it
-field by field, as it would the separate arrays (measured: the same speed as
-the sixteen-argument negamax); kernels compiled once and called from several
-places (``generate_moves``, ``see_ge``, the picker's ``_order``) keep taking
-just the arrays they read, because a call copies every array it is passed.
+field by field, as it would the separate arrays, so a call costs what the
+same arrays passed one by one cost; kernels compiled once and called from
+several places (``generate_moves``, ``see_ge``, the picker's ``_order``) keep
+taking just the arrays they read, because a call copies every array it is
+passed.
 
 Typed constants.  A recursive call must pass exactly the argument types of
 the outer call: a literal ``0`` where the kernel was called with an int64 makes
