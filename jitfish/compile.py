@@ -11,12 +11,14 @@ from the cache: its top kernel has a file there.
 A cold search compile is one long chain on one core: Numba compiles each
 callee when it first types a call to it.  :func:`warm_search` splits it with a
 helper process on the other core.  The helper compiles the quiescence search
-and its largest callees (``HELPER_KERNELS``) into the shared cache; this
-process meanwhile compiles the other callees quiescence needs
-(``ENGINE_FIRST``, which the helper then loads), the lookup tables and the
-root's evaluation, then the main search's own small callees
-(``ENGINE_WHILE_WAITING``), then waits for the helper and types the main
-search, which loads quiescence instead of compiling it.  The helper runs at a lower priority
+and its largest callees (the kernels declared ``cold_start=HELPER``) into the
+shared cache; this process meanwhile compiles the other callees quiescence
+needs (``ENGINE_FIRST``, which the helper then loads), the lookup tables and
+the root's evaluation, then the main search's own small callees
+(``WHILE_WAITING``), then waits for the helper and types the main search,
+which loads quiescence instead of compiling it.  Each kernel declares its
+role where it is defined (:func:`jitfish.jit.kernel`); the types it is
+compiled for are read off its parameter names (:func:`_argument_types`).  The helper runs at a lower priority
 (``HELPER_NICENESS``), so that on a busy machine it takes only time no other
 process wants; a helper that gets too little of a core is not waited for, and
 whatever it has not saved this process compiles itself.
@@ -56,83 +58,67 @@ COLD_START_SECONDS = 25
 FIRST_USE_SECONDS = {"eval": 8, "perft": 20}
 
 
-def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
-    """{name: (kernel, argument types)} of the kernels a cold start splits, typed as the search calls them."""
+def _argument_types() -> dict[str, object]:
+    """The Numba type of each argument name the search's callees use, from stand-ins of the search's arrays.
+
+    A kernel's signature is read off its parameter names: the arrays by their names in the search
+    context (the move list a callee fills, ``moves`` or ``heuristics``, is the work array), a TT
+    entry's data word (``data``) a uint64, every other scalar an int64.
+    """
     import numba
     import numpy as np
 
-    from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
-    from jitfish.board.movegen import _gives_check_exactly, generate_moves
     from jitfish.board.position import Position
-    from jitfish.eval.evaluation import evaluate_with_psq, psq_delta
     from jitfish.eval.params import default_weights
-    from jitfish.search.buffers import set_null_move_psq
-    from jitfish.search.draws import insufficient_material, is_repetition
+    from jitfish.search.buffers import new_stack
+    from jitfish.search.context import new_context
     from jitfish.search.evalstack import network_arrays
-    from jitfish.search.history import clear_killers, history_bonus, store_killer, update_history
-    from jitfish.search.movepick import _order, penalise_searched_quiets, score_moves
-    from jitfish.search.negamax import _has_non_pawn_material, _pieces, _root_allowed, _update_pv
-    from jitfish.search.quiescence import quiescence
-    from jitfish.search.see import see_ge
-    from jitfish.search.tt import new_table, tt_depth
-    from jitfish.types import mate_in
+    from jitfish.search.params import default_params
+    from jitfish.search.tt import new_table
 
-    p = Position()  # empty arrays of the position's types (a FEN would build the lookup tables)
     tables = np.empty(0, dtype=np.uint64)  # the type of lookup_tables(), without building them
-    bbs, state, undo, keys, tables, weights, network, tt, work, control = (numba.typeof(array) for array in (
-        p.bbs, p.state, p.undo, p.key_history, tables, default_weights(), network_arrays(None), new_table(1),
-        np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int64)))  # work: also the move lists
-    move = score = ply = number = side = numba.int64
-    entry = numba.uint64   # a TT entry's data word
-    signatures = [(evaluate_with_psq, (bbs, state, tables, weights, score, score)),
-                  (unmake_move, (bbs, state, undo, keys, tables)),
-                  (see_ge, (bbs, state, tables, move, score)),
-                  (psq_delta, (state, weights, move)),
-                  (make_move, (bbs, state, undo, keys, tables, move)),
-                  (_gives_check_exactly, (bbs, state, tables, move)),
-                  (generate_moves, (bbs, state, tables, work, number, number)),
-                  (score_moves, (state, work, number, number, move, ply, move)),
-                  (_order, (bbs, state, tables, work, control, ply, number)),
-                  (quiescence, (bbs, state, undo, keys, tables, weights, network, tt, work, control,
-                                score, score, ply)),
-                  (make_null_move, (bbs, state, undo, keys, tables)),
-                  (unmake_null_move, (bbs, state, undo, keys, tables)),
-                  (set_null_move_psq, (control, ply)),
-                  (is_repetition, (bbs, state, keys)),
-                  (insufficient_material, (bbs,)),
-                  (mate_in, (ply,)),
-                  (tt_depth, (entry,)),
-                  (_pieces, (bbs, side)),
-                  (_has_non_pawn_material, (bbs, side)),
-                  (_root_allowed, (control, move)),
-                  (_update_pv, (work, ply, move)),
-                  (clear_killers, (work, ply)),
-                  (store_killer, (work, ply, move)),
-                  (history_bonus, (number,)),
-                  (update_history, (work, side, move, score)),
-                  (penalise_searched_quiets, (work, side, number, number, score))]
-    return {kernel.__name__: (kernel, signature) for kernel, signature in signatures}
+    params = default_params().copy()   # writable, as the searcher's own copy (a read-only array is another type)
+    ctx = new_context(Position(), tables, default_weights(), network_arrays(None), params, new_table(1),
+                      np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int64), new_stack())
+    types = {name: numba.typeof(value) for name, value in ctx._asdict().items()}
+    types.update(ctx=numba.typeof(ctx), moves=types["work"], heuristics=types["work"], data=numba.uint64)
+    return types
 
 
-# Who compiles what of a cold start's split (each in this order).  The helper compiles
-# quiescence's largest callees, then quiescence.  This process first compiles the callees of
-# quiescence the helper does not (make, the check test, the move generator, the move picker;
-# the helper loads them when it types quiescence), then the lookup tables and the root's
-# evaluation, then the callees only the main search has (typing it would otherwise compile
-# them one by one after the wait), then waits for the helper and types the main search.
-ENGINE_FIRST = ("make_move", "_gives_check_exactly", "generate_moves", "score_moves", "_order")
-HELPER_KERNELS = ("evaluate_with_psq", "unmake_move", "see_ge", "psq_delta", "quiescence")
-ENGINE_WHILE_WAITING = ("make_null_move", "unmake_null_move", "set_null_move_psq", "is_repetition",
-                        "insufficient_material", "mate_in", "tt_depth", "_pieces", "_has_non_pawn_material",
-                        "_root_allowed", "_update_pv", "clear_killers", "store_killer", "history_bonus",
-                        "update_history", "penalise_searched_quiets")
+def _registered(role: str) -> list:
+    """The kernels declared with ``cold_start=role``, in the order they were defined."""
+    import jitfish.search.negamax  # noqa: F401  (imports every module that defines a search callee)
+    from jitfish.jit import COLD_START
+
+    return COLD_START[role]
 
 
-def _compile_callees(names: tuple[str, ...]) -> None:
+def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
+    """{name: (kernel, argument types)} of the kernels a cold start splits, typed as the search calls them."""
+    import inspect
+
+    import numba
+
+    from jitfish.jit import COLD_START
+
+    types = _argument_types()
+    return {kernel.__name__: (kernel, tuple(types.get(name, numba.int64)
+                                            for name in inspect.signature(kernel.py_func).parameters))
+            for role in COLD_START for kernel in _registered(role)}
+
+
+def _split(role: str) -> tuple[str, ...]:
+    """The names of one role's kernels, in the order they are compiled."""
+    return tuple(kernel.__name__ for kernel in _registered(role))
+
+
+def _compile_callees(*roles: str) -> None:
+    """Compile (or load) the kernels of these roles of the split, each for the types the search calls it with."""
     signatures = _search_callee_signatures()
-    for name in names:
-        kernel, signature = signatures[name]
-        kernel.compile(signature)
+    for role in roles:
+        for name in _split(role):
+            kernel, signature = signatures[name]
+            kernel.compile(signature)
 
 
 def start_helper() -> subprocess.Popen | None:
@@ -189,7 +175,9 @@ def _await_helper(helper: subprocess.Popen, cache_dir: Path | None = None) -> No
 def _finish_with(helper: subprocess.Popen) -> None:
     """What this process does once its first part of a cold start is done: the main search's own
     callees, then wait for the helper."""
-    _compile_callees(ENGINE_WHILE_WAITING)
+    from jitfish.jit import WHILE_WAITING
+
+    _compile_callees(WHILE_WAITING)
     _await_helper(helper)
 
 
@@ -199,6 +187,7 @@ def warm_search(helper: bool = True, started: subprocess.Popen | None = None) ->
     ``started``: the helper :func:`start_helper` already started (else one is started
     here if ``helper``).
     """
+    from jitfish.jit import ENGINE_FIRST
     from jitfish.search.driver import Searcher
 
     helper = started or (start_helper() if helper else None)
@@ -315,4 +304,6 @@ def compile_all(report: Callable[[str], None] = print, groups: list[str] | None 
 if __name__ == "__main__":  # the helper process of warm_search
     if hasattr(os, "nice"):
         os.nice(HELPER_NICENESS)
-    _compile_callees(HELPER_KERNELS)
+    from jitfish.jit import HELPER
+
+    _compile_callees(HELPER)

@@ -77,7 +77,7 @@ _BASE_OPTIONS = dict(cache=True, nogil=True, boundscheck=False, error_model="num
 # process keeps Python's meaning.  ``fix_integer_index`` is not a documented API,
 # so a test checks that the wrap still takes effect, and only where it should.
 #
-# When it breaks.  pyproject.toml pins ``numba>=0.60,<0.69``: the wrap was tested
+# When it breaks.  pyproject.toml pins ``NUMBA_RANGE`` (below): the wrap was tested
 # on 0.68.1, and ``fix_integer_index(context, builder, idxty, idx, size)`` has
 # had this name, signature and module since Numba moved it to ``numba.np`` (0.49).
 # A new release can break it in three ways: the function is renamed or moved
@@ -90,6 +90,11 @@ _BASE_OPTIONS = dict(cache=True, nogil=True, boundscheck=False, error_model="num
 # where integer indices are normalised and wrap that instead (or delete the wrap:
 # every kernel is correct without it, only slower), run the tests and ``bench``,
 # then raise the upper bound in pyproject.toml.
+# The Numba releases both wraps in this file were checked on: at least the first, below the
+# second.  pyproject.toml pins the same range, and
+# ``tests/test_jit.py::test_numba_is_in_the_range_the_wraps_were_checked_on`` fails if the
+# installed Numba or the pin leaves it: check the wraps (their tests, ``bench``) before widening it.
+NUMBA_RANGE = ("0.60", "0.69")
 OWN_SYMBOL_PREFIX = "_ZN7jitfish"
 _numba_fix_integer_index = numba_arrays.fix_integer_index
 
@@ -148,8 +153,21 @@ numba_typeinfer.TypeInferer.return_types_from_partial = _return_types_from_parti
 numba_typeinfer.TypeInferer.unify = _unify
 
 
-def kernel(function=None, *, hot: bool = False, inline: bool = False):
+# Where a search callee is compiled ahead on a cold start (see :mod:`jitfish.compile`): a kernel
+# declares its role where it is defined, ``@kernel(hot=True, cold_start=HELPER)``, and the
+# warm-up lists are read from ``COLD_START`` in the order the kernels were defined (callees first:
+# a module's kernels are decorated after those it imports).
+ENGINE_FIRST = "engine first"     # this process, first: callees of quiescence the helper then loads
+HELPER = "helper"                 # the helper process: quiescence's largest callees, then quiescence
+WHILE_WAITING = "while waiting"   # this process, while the helper works: the main search's own callees
+COLD_START: dict[str, list] = {ENGINE_FIRST: [], HELPER: [], WHILE_WAITING: []}
+
+
+def kernel(function=None, *, hot: bool = False, inline: bool = False, cold_start: str | None = None):
     """Compile ``function`` with the project's Numba flags.
+
+    ``cold_start`` (``ENGINE_FIRST``, ``HELPER``, ``WHILE_WAITING``) registers a
+    search callee for the cold-start split of :mod:`jitfish.compile`.
 
     ``inline=True`` pastes the function into its callers at Numba-IR level.
     Calls between separately compiled kernels go through function pointers
@@ -170,7 +188,10 @@ def kernel(function=None, *, hot: bool = False, inline: bool = False):
         options["inline"] = "always"
 
     def decorate(fn):
-        return numba.njit(**options)(fn)
+        dispatcher = numba.njit(**options)(fn)
+        if cold_start is not None:
+            COLD_START[cold_start].append(dispatcher)
+        return dispatcher
 
     if function is not None:
         return decorate(function)

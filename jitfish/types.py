@@ -8,7 +8,7 @@ absolute value is a mate score.  ``INF`` is wider than every real score.
 
 from __future__ import annotations
 
-from jitfish.jit import kernel
+from jitfish.jit import WHILE_WAITING, kernel
 
 Score = int
 Depth = int
@@ -27,7 +27,7 @@ BOUND_LOWER = 2               # fail-high: the true score is at least this
 BOUND_EXACT = 3
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=WHILE_WAITING)
 def mate_in(ply):
     """The score of giving mate ``ply`` half-moves from the root."""
     return MATE - ply

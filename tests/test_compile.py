@@ -27,20 +27,21 @@ def test_helper_compiles_the_signatures_the_search_calls():
     import numba
 
     import jitfish
-    from jitfish.board.tables import lookup_tables
+
+    from jitfish.jit import COLD_START, HELPER
 
     searcher = Searcher(hash_mb=1)
     worker = searcher._workers[0]
-    p = jitfish.Board("r3k2r/pp3ppp/8/3q4/8/8/PPP2PPP/R2QK2R w KQkq - 0 1").position.copy()
-    real = {numba.typeof(array) for array in (p.bbs, p.state, p.undo, p.key_history, lookup_tables(),
-                                             searcher._weights, searcher._tt, worker.network, worker.work,
-                                             worker.control)} | {numba.int64, numba.uint64}
+    worker.position = jitfish.Board("r3k2r/pp3ppp/8/3q4/8/8/PPP2PPP/R2QK2R w KQkq - 0 1").position.copy()
+    ctx = worker.context(searcher._tt, searcher._weights, searcher._params)
+    real = {numba.typeof(value) for value in (ctx, *ctx)} | {numba.int64, numba.uint64}
     signatures = jit_compile._search_callee_signatures()
     for name, (kernel, signature) in signatures.items():
         assert set(signature) <= real, (name, set(signature) - real)
-    split = jit_compile.ENGINE_FIRST + jit_compile.HELPER_KERNELS + jit_compile.ENGINE_WHILE_WAITING
+    split = [name for role in COLD_START for name in jit_compile._split(role)]
     assert sorted(split) == sorted(signatures)
-    assert jit_compile.HELPER_KERNELS[-1] == "quiescence"  # its callees first, so that it loads them
+    assert len(split) >= 20
+    assert jit_compile._split(HELPER)[-1] == "quiescence"  # its callees first, so that it loads them
 
 
 def test_waiting_for_the_helper_ends_when_it_finishes(tmp_path):
@@ -109,7 +110,8 @@ def test_a_cold_start_compiles_each_split_kernel_once(tmp_path):
     split kernel must hold exactly one compiled version after a cold search warm-up on an empty cache.
     """
     script = ("from jitfish import compile as c\n"
-              "c._compile_callees(c.ENGINE_FIRST + c.HELPER_KERNELS + c.ENGINE_WHILE_WAITING)\n"
+              "from jitfish.jit import COLD_START\n"
+              "c._compile_callees(*COLD_START)\n"
               "c.warm_search(helper=False)\n"
               "for name, (kernel, _) in c._search_callee_signatures().items():\n"
               "    print(name, len(kernel.signatures))\n")

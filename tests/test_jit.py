@@ -19,6 +19,7 @@ import os
 import types
 import subprocess
 import sys
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -264,3 +265,19 @@ def test_recursive_kernel_whose_type_depends_on_its_recursion_fails_to_compile(m
     half_step = _recursive_compiled_in(_half_step, "jitfish.probe", monkeypatch)
     with pytest.raises(numba.core.errors.TypingError, match="recursive calls were typed as returning int64"):
         half_step(3)
+
+
+# --- The Numba versions the wraps were checked on ----------------------------------------------
+
+def _release(version: str) -> tuple[int, int]:
+    major, minor = version.split(".")[:2]
+    return int(major), int(minor)
+
+
+def test_numba_is_in_the_range_the_wraps_were_checked_on():
+    """jitfish/jit.py wraps two Numba internals; ``NUMBA_RANGE`` beside them says on which releases they
+    were checked, and pyproject.toml must pin the same range so that no install goes outside it."""
+    low, high = jitfish.jit.NUMBA_RANGE
+    assert _release(low) <= _release(numba.__version__) < _release(high), numba.__version__
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert f'"numba>={low},<{high}"' in pyproject

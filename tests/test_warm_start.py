@@ -30,12 +30,20 @@ print("nodes", nodes)
 print("cache", jitfish.jit.CACHE_DIR)
 print(f"import {imported - started:.3f} s, perft {done - imported:.3f} s")
 """
+# The search: a cached recursive negamax calling the recursive quiescence (Numba #6061 crashed such
+# chains on the load after the one that compiled them).
+SEARCH_CHILD = """
+import jitfish, jitfish.jit
+result = jitfish.search(jitfish.Board(), depth=5, hash_mb=1)
+print("nodes", result.nodes)
+print("cache", jitfish.jit.CACHE_DIR)
+"""
 ATTEMPTS = 3  # another engineer's edit to jitfish/ between two runs changes the cache directory
 
 
-def run_child() -> subprocess.CompletedProcess:
+def run_child(code: str = CHILD) -> subprocess.CompletedProcess:
     env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
-    return subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=900)
 
 
 def cache_files(cache_dir: Path) -> dict[str, int]:
@@ -49,22 +57,35 @@ def child_value(result: subprocess.CompletedProcess, key: str) -> str:
     raise AssertionError(f"no {key!r} line in:\n{result.stdout}\n{result.stderr}")
 
 
-def test_fresh_process_loads_every_kernel_from_the_cache_without_compiling():
+def warm_run(code: str) -> tuple[subprocess.CompletedProcess, Path, dict[str, int]]:
+    """A run of ``code`` after one that filled the cache: its result, the cache and its files before."""
     for _ in range(ATTEMPTS):
-        warm_up = run_child()  # compiles whatever the cache still lacks
+        warm_up = run_child(code)  # compiles whatever the cache still lacks
         assert warm_up.returncode == 0, warm_up.stderr
         cache_dir = Path(child_value(warm_up, "cache"))
         before = cache_files(cache_dir)
-        result = run_child()
+        result = run_child(code)
         assert result.returncode == 0, result.stderr
         if Path(child_value(result, "cache")) == cache_dir:
-            break  # nobody changed the sources in between
-    else:
-        raise AssertionError("the package sources kept changing; the cache directory never settled")
+            return result, cache_dir, before  # nobody changed the sources in between
+    raise AssertionError("the package sources kept changing; the cache directory never settled")
 
-    assert child_value(result, "nodes") == "197281"
+
+def assert_loaded_only(result: subprocess.CompletedProcess, cache_dir: Path, before: dict[str, int]) -> None:
     cache_lines = [line for line in result.stdout.splitlines() if line.startswith("[cache]")]
     saves = [line for line in cache_lines if "saved" in line]
     assert not saves, "kernels were compiled again:\n" + "\n".join(saves)
     assert any("data loaded" in line for line in cache_lines), "no kernel came from the cache"
     assert cache_files(cache_dir) == before, "the cache files changed"
+
+
+def test_fresh_process_loads_every_kernel_from_the_cache_without_compiling():
+    result, cache_dir, before = warm_run(CHILD)
+    assert child_value(result, "nodes") == "197281"
+    assert_loaded_only(result, cache_dir, before)
+
+
+def test_fresh_process_loads_the_recursive_search_from_the_cache():
+    result, cache_dir, before = warm_run(SEARCH_CHILD)
+    assert int(child_value(result, "nodes")) > 0
+    assert_loaded_only(result, cache_dir, before)

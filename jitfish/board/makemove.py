@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import inlined_copy, kernel
+from jitfish.jit import ENGINE_FIRST, HELPER, WHILE_WAITING, inlined_copy, kernel
 from jitfish.board import layout as L
 from jitfish.board.squares import BLACK, KING, NO_PIECE, NO_SQUARE, ONE, PAWN, ROOK, WHITE
 from jitfish.board.moves import (
@@ -58,7 +58,7 @@ def _lift(bbs, state, piece, color, sq):
     state[L.MAILBOX + sq] = NO_PIECE
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=ENGINE_FIRST)
 def make_move(bbs, state, undo, key_history, tables, move):
     """Play a legal ``move``."""
     us = state[L.SIDE_TO_MOVE]
@@ -129,7 +129,7 @@ def make_move(bbs, state, undo, key_history, tables, move):
     state[L.GAME_PLY] = ply + 1
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=HELPER)
 def unmake_move(bbs, state, undo, key_history, tables):
     """Take back the last move made with :func:`make_move`."""
     ply = state[L.GAME_PLY] - 1
@@ -178,7 +178,7 @@ make_move_inlined = inlined_copy(make_move, "make_move_inlined")
 unmake_move_inlined = inlined_copy(unmake_move, "unmake_move_inlined")
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=WHILE_WAITING)
 def make_null_move(bbs, state, undo, key_history, tables):
     """Pass the turn (for null-move pruning); undone by :func:`unmake_null_move`."""
     ply = state[L.GAME_PLY]
@@ -198,7 +198,7 @@ def make_null_move(bbs, state, undo, key_history, tables):
     state[L.GAME_PLY] = ply + 1
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=WHILE_WAITING)
 def unmake_null_move(bbs, state, undo, key_history, tables):
     ply = state[L.GAME_PLY] - 1
     row = ply * L.UNDO_SIZE

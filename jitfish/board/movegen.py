@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import kernel
+from jitfish.jit import ENGINE_FIRST, kernel
 from jitfish.board import layout as L
 from jitfish.board.attacks import attackers_to, bishop_attacks, is_square_attacked, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount
@@ -221,7 +221,7 @@ def _castling_moves(bbs, state, tables, moves, n, us, king_sq, mode):
     return n
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=ENGINE_FIRST)
 def generate_moves(bbs, state, tables, moves, start, mode):
     """Write the legal moves (per ``mode``) to ``moves[start:]``; return how many.
 
@@ -294,7 +294,7 @@ def is_in_check(bbs, state, tables):
     return is_square_attacked(king_sq, us ^ 1, bbs[L.OCCUPIED], bbs, tables)
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=ENGINE_FIRST)
 def _gives_check_exactly(bbs, state, tables, move):
     """Whether the legal ``move`` checks the opponent's king, worked out from the occupancy it leaves.
 

@@ -30,7 +30,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-from jitfish.jit import kernel
+from jitfish.jit import HELPER, kernel
 from jitfish.board import layout as L
 from jitfish.board.attacks import bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount
@@ -140,7 +140,7 @@ def _changed_psq(weights, change):
     return _piece_square(weights, None, change >> SQUARE_BITS, change & SQUARE_MASK)
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=HELPER)
 def psq_delta(state, weights, move):
     """How ``move`` (not yet made) changes :func:`psq_score`: the search keeps that score per ply.
 
@@ -447,7 +447,7 @@ def evaluate(bbs, state, tables, weights):
     return _taper(bbs, state, weights, mg, eg)
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=HELPER)
 def evaluate_with_psq(bbs, state, tables, weights, psq_mg, psq_eg):
     """:func:`evaluate`, given the position's :func:`psq_score` (as the search keeps it)."""
     mg, eg = _positional_terms(bbs, state, tables, weights, None)

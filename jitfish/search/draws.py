@@ -6,13 +6,13 @@ negamax handles it where it has the move list.)
 
 from __future__ import annotations
 
-from jitfish.jit import kernel
+from jitfish.jit import WHILE_WAITING, kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import popcount
 from jitfish.board.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=WHILE_WAITING)
 def is_repetition(bbs, state, key_history):
     """Whether the position occurred before, in the game or the search, since the last irreversible move."""
     ply = state[L.GAME_PLY]
@@ -26,7 +26,7 @@ def is_repetition(bbs, state, key_history):
     return False
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=WHILE_WAITING)
 def insufficient_material(bbs):
     """No pawns, rooks or queens and at most one minor piece: nobody can mate."""
     if bbs[PAWN] | bbs[6 + PAWN] | bbs[ROOK] | bbs[6 + ROOK] | bbs[QUEEN] | bbs[6 + QUEEN]:

@@ -34,6 +34,7 @@ from jitfish.eval.params import default_weights
 from jitfish.nnue.inference import KernelNetwork
 from jitfish.search import buffers as B
 from jitfish.search import negamax as N
+from jitfish.search.context import new_context
 from jitfish.search.evalstack import network_arrays, prepare_root
 from jitfish.search.history import HEURISTICS_SIZE
 from jitfish.search.params import (
@@ -99,12 +100,13 @@ def _split_score(score: int) -> tuple[int | None, int | None]:
 
 
 class _Worker:
-    """One thread's buffers: its position copy, heuristics, stacks and control array."""
+    """One thread's buffers: its position copy, heuristics, stack and control array."""
 
     def __init__(self, params: np.ndarray, network: KernelNetwork | None) -> None:
-        # Two arrays for the kernel (see jitfish.search.buffers); the views name their parts.
+        # The buffers of jitfish.search.buffers; the views name parts of ``work``.
         self.control = np.zeros(B.CONTROL_SIZE, dtype=np.int64)
         self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
+        self.stack = B.new_stack()
         self.heuristics = self.work[:HEURISTICS_SIZE]
         self.pv = self.work[B.PV:B.PV + B.PV_SIZE]
         self.set_reductions(params)
@@ -123,6 +125,7 @@ class _Worker:
         self.position = position
         c = self.control
         c[:] = 0
+        B.reset_stack(self.stack)
         c[B.C_NODE_LIMIT] = node_limit
         c[B.C_AGE] = age
         c[B.C_POLL_MASK] = POLL_NODES - 1
@@ -132,16 +135,19 @@ class _Worker:
     def evaluate_root(self, weights) -> None:
         """Set up ply 0's evaluation state: the search keeps the material and piece-square
         score (and the network's accumulators) move by move from the root's."""
-        c = self.control
-        c[B.STACK + B.S_PSQ_MG], c[B.STACK + B.S_PSQ_EG] = psq_score(self.position.bbs, weights)
-        prepare_root(self.network, c, self.position.bbs)
+        mg, eg = psq_score(self.position.bbs, weights)
+        self.stack["psq_mg"][B.STACK_ROOT], self.stack["psq_eg"][B.STACK_ROOT] = mg, eg
+        prepare_root(self.network, self.stack, self.position.bbs)
+
+    def context(self, tt, weights, params):
+        """The search context of this thread's position (:mod:`jitfish.search.context`)."""
+        return new_context(self.position, lookup_tables(), weights, self.network, params, tt, self.work,
+                           self.control, self.stack)
 
     def search_root(self, tt, weights, params, alpha: int, beta: int, depth: int) -> int:
-        # The stack is addressed from ply 0; ply -1 reads are guarded in the kernel.
         self.evaluate_root(weights)
-        p, c = self.position, self.control
-        return int(N.negamax(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), weights, self.network,
-                             params, tt, self.work, c, alpha, beta, depth, 0, 0))
+        ctx = self.context(tt, weights, params)
+        return int(N.negamax(ctx, alpha, beta, depth, 0, 0))
 
     def root_pv(self) -> list[int]:
         length = int(self.pv[0])

@@ -7,18 +7,18 @@ network reads the accumulators this module keeps, one pair per ply, updated lazi
 A network's first layer sums a weight row per piece on the board, so a move changes it by two to four
 rows (:func:`jitfish.board.moves.move_changes`), never by a full recount.  The search keeps the pair of accumulators (one per
 perspective, :mod:`jitfish.nnue.inference`) of every ply of its current line in ``network``'s stack, and
-when it makes a move it only notes in the child's frame of ``control`` which pieces the move removes and
+when it makes a move it only notes in the child's record of the search stack which pieces the move removes and
 adds (:func:`note_move`); the child's accumulators are computed when the child is evaluated
 (:func:`evaluate_network_at`), from the nearest ancestor's that are ready, one ply at a time.  Nodes that
 are never evaluated (most of those cut off by the TT or by a null move) then cost nothing.
 
 Invariants:
 
-* ``S_NN_READY`` is 1 at ply ``p`` exactly when the stack's row ``p`` holds the accumulators of the
+* ``nn_ready`` is 1 at ply ``p`` exactly when the stack's row ``p`` holds the accumulators of the
   position at ply ``p`` of the current line; noting a move into ply ``p + 1`` clears it there, and the
   driver makes the root's ready before each search (:func:`prepare_root`), so a walk back from any ply
   stops at the root at the latest;
-* ``S_NN_REMOVED_*``/``S_NN_ADDED_*`` of ply ``p`` are the pieces the move into ply ``p`` took off and
+* ``nn_removed_*``/``nn_added_*`` of ply ``p`` are the pieces the move into ply ``p`` took off and
   put on the board (a null move: none), each as ``piece * 64 + square`` (``piece`` as in the mailbox,
   ``colour * 6 + piece_type``), or ``NO_CHANGE``.
 
@@ -40,13 +40,10 @@ from jitfish.nnue.inference import (
     ACCUMULATOR_DTYPE, KernelNetwork, evaluate_accumulators, feature_index, refresh_accumulator,
 )
 from jitfish.eval.evaluation import evaluate_with_psq
-from jitfish.search.buffers import (
-    S_NN_ADDED_1, S_NN_ADDED_2, S_NN_READY, S_NN_REMOVED_1, S_NN_REMOVED_2, S_PSQ_EG, S_PSQ_MG, frame,
-)
-from jitfish.search.tt import tt_eval
+from jitfish.search.buffers import STACK_ROOT
 from jitfish.types import MAX_PLY
 
-STACK_PLIES = MAX_PLY + 4          # as many rows as the control array has frames
+STACK_PLIES = MAX_PLY + 4          # rows of accumulators, one per ply from the root (the search stack's plies)
 
 
 @kernel(hot=True, inline=True)
@@ -56,29 +53,28 @@ def network_hidden(network):
 
 
 @kernel(hot=True, inline=True)
-def _note(control, ply, removed_1, removed_2, added_1, added_2):
-    """Write the changes of the move into ``ply`` in its frame; its accumulators are not ready."""
-    here = frame(ply)
-    control[here + S_NN_REMOVED_1] = removed_1
-    control[here + S_NN_REMOVED_2] = removed_2
-    control[here + S_NN_ADDED_1] = added_1
-    control[here + S_NN_ADDED_2] = added_2
-    control[here + S_NN_READY] = 0
+def _note(record, removed_1, removed_2, added_1, added_2):
+    """Write the changes of the move into a ply in its stack record; its accumulators are not ready."""
+    record.nn_removed_1 = removed_1
+    record.nn_removed_2 = removed_2
+    record.nn_added_1 = added_1
+    record.nn_added_2 = added_2
+    record.nn_ready = 0
 
 
 @kernel(hot=True, inline=True)
-def note_move(network, control, state, ply, move):
-    """Before ``move`` is made at ``ply``: note its changes in the child's frame (its accumulators wait)."""
+def note_move(network, stack, state, ply, move):
+    """Before ``move`` is made at ``ply``: note its changes in the child's record (its accumulators wait)."""
     if network_hidden(network) > 0:
         removed_1, removed_2, added_1, added_2 = move_changes(state, move)
-        _note(control, ply + 1, removed_1, removed_2, added_1, added_2)
+        _note(stack[ply + 1 + STACK_ROOT], removed_1, removed_2, added_1, added_2)
 
 
 @kernel(hot=True, inline=True)
-def note_null_move(network, control, ply):
+def note_null_move(network, stack, ply):
     """Before a null move at ``ply``: the child's pieces are this ply's."""
     if network_hidden(network) > 0:
-        _note(control, ply + 1, NO_CHANGE, NO_CHANGE, NO_CHANGE, NO_CHANGE)
+        _note(stack[ply + 1 + STACK_ROOT], NO_CHANGE, NO_CHANGE, NO_CHANGE, NO_CHANGE)
 
 
 @kernel(hot=True, inline=True)
@@ -113,27 +109,26 @@ def _update(weights, parent, child, perspective, removed_1, removed_2, added_1, 
 
 
 @kernel(hot=True)
-def _make_ready(network, control, ply):
+def _make_ready(network, stack, ply):
     """Bring the accumulators of ``ply`` up to date from the nearest ready ancestor's."""
     weights = network[0]
-    stack = network[8]
+    accumulators = network[8]
     ready = ply
-    while control[frame(ready) + S_NN_READY] == 0:
+    while stack[ready + STACK_ROOT].nn_ready == 0:
         ready -= 1
     for p in range(ready + 1, ply + 1):
-        here = frame(p)
+        record = stack[p + STACK_ROOT]
         for perspective in range(2):
-            _update(weights, stack[p - 1, perspective], stack[p, perspective], perspective,
-                    control[here + S_NN_REMOVED_1], control[here + S_NN_REMOVED_2],
-                    control[here + S_NN_ADDED_1], control[here + S_NN_ADDED_2])
-        control[here + S_NN_READY] = 1
+            _update(weights, accumulators[p - 1, perspective], accumulators[p, perspective], perspective,
+                    record.nn_removed_1, record.nn_removed_2, record.nn_added_1, record.nn_added_2)
+        record.nn_ready = 1
 
 
 @kernel(hot=True, inline=True)
-def evaluate_network_at(network, control, state, ply):
+def evaluate_network_at(network, stack, state, ply):
     """The network's score of the position at ``ply`` in centipawns for the side to move."""
-    if control[frame(ply) + S_NN_READY] == 0:
-        _make_ready(network, control, ply)
+    if stack[ply + STACK_ROOT].nn_ready == 0:
+        _make_ready(network, stack, ply)
     side = state[L.SIDE_TO_MOVE]
     stack = network[8]
     return evaluate_accumulators(stack[ply, side], stack[ply, 1 - side], network[2], network[3], network[4],
@@ -141,31 +136,32 @@ def evaluate_network_at(network, control, state, ply):
 
 
 @kernel(hot=True, inline=True)
-def evaluate_at(bbs, state, tables, weights, network, control, ply):
-    """The static evaluation at ``ply`` for the side to move: the network's if there is one, else the
-    hand-written one from the material and piece-square score kept on the stack."""
-    if network_hidden(network) > 0:
-        return evaluate_network_at(network, control, state, ply)
-    here = frame(ply)
-    return evaluate_with_psq(bbs, state, tables, weights, control[here + S_PSQ_MG], control[here + S_PSQ_EG])
+def evaluate_at(ctx, ply):
+    """The static evaluation at ``ply`` for the side to move (``ctx``: the search context): the network's if
+    there is one, else the hand-written one from the material and piece-square score kept on the stack."""
+    if network_hidden(ctx.network) > 0:
+        return evaluate_network_at(ctx.network, ctx.stack, ctx.state, ply)
+    record = ctx.stack[ply + STACK_ROOT]
+    return evaluate_with_psq(ctx.bbs, ctx.state, ctx.tables, ctx.weights, record.psq_mg, record.psq_eg)
 
 
 @kernel(hot=True, inline=True)
-def static_eval_at(bbs, state, tables, weights, network, control, ply, found, data):
-    """The static evaluation at ``ply``: stored in the TT entry ``data`` if ``found``, else computed."""
-    if found:
-        return tt_eval(data)
-    return evaluate_at(bbs, state, tables, weights, network, control, ply)
+def static_eval_at(ctx, ply, entry):
+    """The static evaluation at ``ply``: the one stored in the TT ``entry`` (:func:`jitfish.search.tt.tt_read`)
+    if there is one, else computed."""
+    if entry.found:
+        return entry.eval
+    return evaluate_at(ctx, ply)
 
 
 @kernel(hot=True)
-def prepare_root(network, control, bbs):
+def prepare_root(network, stack, bbs):
     """Before a search: the root's accumulators from scratch, ready (nothing to do without a network)."""
     if network_hidden(network) > 0:
-        stack = network[8]
+        accumulators = network[8]
         for perspective in range(2):
-            refresh_accumulator(bbs, network[0], network[1], perspective, stack[0, perspective])
-        control[frame(0) + S_NN_READY] = 1
+            refresh_accumulator(bbs, network[0], network[1], perspective, accumulators[0, perspective])
+        stack[STACK_ROOT].nn_ready = 1
 
 
 def no_network() -> KernelNetwork:

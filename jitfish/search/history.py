@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import kernel
+from jitfish.jit import WHILE_WAITING, kernel
 from jitfish.board.layout import field_offsets
 from jitfish.board.moves import move_from_to
 from jitfish.types import MAX_PLY
@@ -37,12 +37,12 @@ def history_index(side, move):
     return HISTORY + side * 4096 + move_from_to(move)
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=WHILE_WAITING)
 def history_bonus(depth):
     return min(16 * depth * depth + 32 * depth, 1200)
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=WHILE_WAITING)
 def update_history(heuristics, side, move, bonus):
     index = history_index(side, move)
     value = np.int64(heuristics[index])
@@ -50,7 +50,7 @@ def update_history(heuristics, side, move, bonus):
     heuristics[index] = value
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=WHILE_WAITING)
 def store_killer(heuristics, ply, move):
     slot = KILLERS + 2 * ply
     if heuristics[slot] != move:
@@ -58,7 +58,7 @@ def store_killer(heuristics, ply, move):
         heuristics[slot] = move
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=WHILE_WAITING)
 def clear_killers(heuristics, ply):
     heuristics[KILLERS + 2 * ply] = 0
     heuristics[KILLERS + 2 * ply + 1] = 0

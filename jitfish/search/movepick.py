@@ -3,8 +3,8 @@
 A node generates its moves into its slots of the search's ``work`` array (a
 move's ordering score ``SCORES`` slots after it, :mod:`jitfish.search.buffers`),
 starts a picker on them, then calls :func:`next_move` until it returns -1.
-The picker's state lives in the node's stack frame (``S_PICK_*``), so
-negamax and the iterative quiescence search keep one each per ply.
+The picker's state lives in the node's stack record (``pick_*``), so
+negamax and quiescence keep one each per ply.
 
 Negamax's stages (``STAGE_*``), in the order they hand moves out:
 
@@ -32,20 +32,22 @@ so the picker stops ordering and hands out the rest as they lie.
 Quiescence scores its moves (captures, or every evasion in check) all at
 once and picks them by selection (``STAGE_ALL_SCORED``); its SEE pruning
 is the caller's.
+
+A good capture's score carries the SEE verdict on its exchange in its low
+bit (set once checked); :func:`see_verdict` is the one place that reads it.
+Moves are read from the ``int32`` slots with :func:`move_at`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import kernel
+from jitfish.jit import ENGINE_FIRST, WHILE_WAITING, kernel
 from jitfish.board import layout as L
 from jitfish.board.moves import move_from, move_promotion
 from jitfish.board.squares import QUEEN
-from jitfish.search.buffers import (
-    SCORES, S_PICK_COUNT, S_PICK_NEXT, S_PICK_QUIETS, S_PICK_SKIP_QUIETS, S_PICK_SORT_REST, S_PICK_STAGE,
-    frame, move_list, previous_move,
-)
+from jitfish.search.buffers import SCORES, STACK_ROOT, move_list
+from jitfish.search.context import NO_MOVE, ZERO
 from jitfish.search.history import KILLERS, countermove_index, history_index, update_history
 from jitfish.search.see import captured_type, see_ge
 
@@ -57,6 +59,10 @@ SCORE_COUNTERMOVE = SCORE_KILLER_1 - 2
 SCORE_BAD_CAPTURE = -(1 << 28)
 SCORE_UNDERPROMOTION = -(1 << 29)
 SEE_CHECKED = 1              # low bit of a good capture's score: its exchange was checked by SEE
+# A score's SEE verdict (see_verdict).
+NOT_GOOD_CAPTURE = 0         # not ordered among the good captures
+SEE_UNCHECKED = 1            # a good capture by MVV-LVA whose exchange is not checked yet
+SEE_WINS = 2                 # a capture whose exchange SEE found to win or trade material
 SEARCHED_QUIET = -(1 << 31)  # the score slot of a quiet move once searched (below every real score)
 SELECTION_PICKS = 4          # negamax's moves picked by selection before the rest are sorted at once
 
@@ -67,6 +73,19 @@ STAGE_GOOD_NOISY = 2         # captures by MVV-LVA, each checked by SEE as it co
 STAGE_REST = 3               # the quiet moves scored; they, the bad captures and under-promotions best first
 STAGE_SORTED = 4             # the rest sorted at once: hand them out as they lie
 STAGE_ALL_SCORED = 5         # quiescence: every move scored at the start, picked by selection
+
+
+@kernel(hot=True, inline=True)
+def move_at(work, slot):
+    """The move in ``slot`` of the work array, as the int64 every kernel takes moves as (one compiled
+    version of each callee serves the search and the Python API)."""
+    return np.int64(work[slot])
+
+
+@kernel(hot=True, inline=True)
+def is_quiet(state, move):
+    """Neither a capture nor a promotion."""
+    return captured_type(state, move) < 0 and move_promotion(move) == 0
 
 
 @kernel(hot=True)
@@ -104,7 +123,7 @@ def _quiet_score(heuristics, side, move, killer_1, killer_2, counter):
     return heuristics[history_index(side, move)]
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=ENGINE_FIRST)
 def score_moves(state, work, start, count, tt_move, ply, previous):
     """Score the moves in ``work[start:start + count]``, captures by MVV-LVA alone."""
     side = state[L.SIDE_TO_MOVE]
@@ -112,7 +131,7 @@ def score_moves(state, work, start, count, tt_move, ply, previous):
     killer_2 = work[KILLERS + 2 * ply + 1]
     counter = work[countermove_index(previous)]
     for i in range(start, start + count):
-        move = np.int64(work[i])   # int64, as the search's moves: one compiled callee each
+        move = move_at(work, i)
         if move == tt_move:
             work[i + SCORES] = SCORE_TT_MOVE
             continue
@@ -132,7 +151,7 @@ def score_noisy_first(state, work, start, end):
     """
     quiets = start
     for i in range(start, end):
-        move = np.int64(work[i])   # int64, as the search's moves: one compiled callee each
+        move = move_at(work, i)
         victim = captured_type(state, move)
         if victim >= 0 or move_promotion(move):
             work[i] = work[quiets]
@@ -150,7 +169,7 @@ def score_quiets(state, work, start, end, ply, previous):
     killer_2 = work[KILLERS + 2 * ply + 1]
     counter = work[countermove_index(previous)]
     for i in range(start, end):
-        work[i + SCORES] = _quiet_score(work, side, np.int64(work[i]), killer_1, killer_2, counter)
+        work[i + SCORES] = _quiet_score(work, side, move_at(work, i), killer_1, killer_2, counter)
 
 
 @kernel(hot=True, inline=True)
@@ -186,23 +205,18 @@ def sort_moves(work, start, end):
 
 
 @kernel(hot=True, inline=True)
-def is_unchecked_capture(score):
-    """A capture ordered among the good ones whose exchange SEE has not checked yet."""
-    return SCORE_GOOD_CAPTURE <= score < SCORE_TT_MOVE and (score & SEE_CHECKED) == 0
-
-
-@kernel(hot=True, inline=True)
-def is_checked_capture(score):
-    """A capture that SEE found to win or trade material."""
-    return SCORE_GOOD_CAPTURE <= score < SCORE_TT_MOVE and (score & SEE_CHECKED) != 0
+def see_verdict(score):
+    """What an ordering score says of its move's exchange: ``NOT_GOOD_CAPTURE``, ``SEE_UNCHECKED`` or ``SEE_WINS``."""
+    if not SCORE_GOOD_CAPTURE <= score < SCORE_TT_MOVE:
+        return NOT_GOOD_CAPTURE
+    return SEE_WINS if score & SEE_CHECKED else SEE_UNCHECKED
 
 
 @kernel(hot=True)
 def check_capture(bbs, state, tables, work, index):
     """Check the exchange of the good-capture candidate at ``index``: mark it, or demote it."""
     score = work[index + SCORES]
-    # An int64 move and threshold, as negamax passes them: one compiled see_ge serves both.
-    if see_ge(bbs, state, tables, np.int64(work[index]), index - index):
+    if see_ge(bbs, state, tables, move_at(work, index), ZERO):
         work[index + SCORES] = score | SEE_CHECKED
         return True
     work[index + SCORES] = score - SCORE_GOOD_CAPTURE + SCORE_BAD_CAPTURE
@@ -214,7 +228,7 @@ def pick_checked(bbs, state, tables, work, index, end):
     """:func:`pick_move`, with the SEE of a capture picked as good checked first (a loser is put back)."""
     while True:
         pick_move(work, index, end)
-        if not is_unchecked_capture(work[index + SCORES]) or check_capture(bbs, state, tables, work, index):
+        if see_verdict(work[index + SCORES]) != SEE_UNCHECKED or check_capture(bbs, state, tables, work, index):
             return work[index]
 
 
@@ -222,7 +236,7 @@ def pick_checked(bbs, state, tables, work, index, end):
 def check_captures(bbs, state, tables, work, start, end):
     """Check the exchange of every good-capture candidate in ``[start, end)`` (before sorting them)."""
     for i in range(start, end):
-        if is_unchecked_capture(work[i + SCORES]):
+        if see_verdict(work[i + SCORES]) == SEE_UNCHECKED:
             check_capture(bbs, state, tables, work, i)
 
 
@@ -233,7 +247,7 @@ def mark_searched_quiet(work, index):
     work[index + SCORES] = SEARCHED_QUIET
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=WHILE_WAITING)
 def penalise_searched_quiets(work, side, start, end, bonus):
     """Lower the history of the quiet moves of ``[start, end)`` that were searched before a cut-off.
 
@@ -241,27 +255,27 @@ def penalise_searched_quiets(work, side, start, end, bonus):
     """
     for j in range(start, end):
         if work[j + SCORES] == SEARCHED_QUIET:
-            update_history(work, side, np.int64(work[j]), -bonus)   # int64 as negamax's: one compile
+            update_history(work, side, move_at(work, j), -bonus)
 
 
 @kernel(hot=True, inline=True)
-def _start(control, ply, stage, count, sort_rest):
-    here = frame(ply)
-    control[here + S_PICK_STAGE] = stage
-    control[here + S_PICK_NEXT] = 0
-    control[here + S_PICK_COUNT] = count
-    control[here + S_PICK_QUIETS] = count
-    control[here + S_PICK_SORT_REST] = sort_rest
-    control[here + S_PICK_SKIP_QUIETS] = 0
+def _start(node, stage, count, sort_rest):
+    node.pick_stage = stage
+    node.pick_next = 0
+    node.pick_count = count
+    node.pick_quiets = count
+    node.pick_sort_rest = sort_rest
+    node.pick_skip_quiets = 0
 
 
 @kernel(hot=True, inline=True)
-def init_picker(work, control, ply, count, tt_move, sort_rest):
-    """Start negamax's picker on the ``count`` moves generated at ``ply``.
+def init_picker(ctx, ply, count, tt_move, sort_rest):
+    """Start negamax's picker on the ``count`` moves generated at ``ply`` (``ctx``: the search context).
 
     The TT move, if among them, goes first with its score; nothing else is
     scored until it has been searched.
     """
+    work = ctx.work
     base = move_list(ply)
     stage = STAGE_NOISY_FIRST
     if tt_move != 0:
@@ -272,109 +286,95 @@ def init_picker(work, control, ply, count, tt_move, sort_rest):
                 work[base + SCORES] = SCORE_TT_MOVE
                 stage = STAGE_TT
                 break
-    _start(control, ply, stage, count, 1 if sort_rest else 0)
+    _start(ctx.stack[ply + STACK_ROOT], stage, count, 1 if sort_rest else 0)
 
 
 @kernel(hot=True, inline=True)
-def init_qsearch_picker(state, work, control, ply, count, tt_move):
+def init_qsearch_picker(ctx, ply, count, tt_move):
     """Start quiescence's picker on the ``count`` moves generated at ``ply``: all scored now."""
-    no_move = ply - ply   # an int64, not a literal: countermove_index is then compiled once
-    score_moves(state, work, move_list(ply), count, tt_move, ply, no_move)
-    _start(control, ply, STAGE_ALL_SCORED, count, 0)
+    score_moves(ctx.state, ctx.work, move_list(ply), count, tt_move, ply, NO_MOVE)
+    _start(ctx.stack[ply + STACK_ROOT], STAGE_ALL_SCORED, count, 0)
 
 
 @kernel(hot=True, inline=True)
-def _pick_good_noisy(bbs, state, tables, work, control, ply, at, end, sorting):
+def _pick_good_noisy(bbs, state, tables, work, stack, ply, at, end, sorting):
     """Stage 2: put the best good capture at ``at`` and return True; False (with the quiet moves
     scored and the stage moved on) once none is left or the rest is about to be sorted."""
-    here = frame(ply)
-    quiets = move_list(ply) + control[here + S_PICK_QUIETS]
+    node = stack[ply + STACK_ROOT]
+    quiets = move_list(ply) + node.pick_quiets
     if at < quiets:
         pick_checked(bbs, state, tables, work, at, quiets)
         if work[at + SCORES] >= SCORE_GOOD_CAPTURE and not sorting:
             return True
-    score_quiets(state, work, quiets, end, ply, previous_move(control, ply))
-    control[here + S_PICK_QUIETS] = control[here + S_PICK_COUNT]
-    control[here + S_PICK_STAGE] = STAGE_REST
+    score_quiets(state, work, quiets, end, ply, stack[ply - 1 + STACK_ROOT].move)
+    node.pick_quiets = node.pick_count
+    node.pick_stage = STAGE_REST
     return False
 
 
-@kernel(hot=True)
-def _order(bbs, state, tables, work, control, ply, index):
+@kernel(hot=True, cold_start=ENGINE_FIRST)
+def _order(bbs, state, tables, work, stack, ply, index):
     """Put the move to hand out ``index``-th at ``ply`` in its slot, as the picker's stage says."""
-    here = frame(ply)
+    node = stack[ply + STACK_ROOT]
     base = move_list(ply)
     at = base + index
-    end = base + control[here + S_PICK_COUNT]
-    stage = control[here + S_PICK_STAGE]
+    end = base + node.pick_count
+    stage = node.pick_stage
     if stage == STAGE_NOISY_FIRST:
         quiets = score_noisy_first(state, work, at, end)
-        control[here + S_PICK_QUIETS] = quiets - base
+        node.pick_quiets = quiets - base
         stage = STAGE_GOOD_NOISY if quiets < end else STAGE_REST   # no quiet move: nothing to wait for
-        control[here + S_PICK_STAGE] = stage
-        if control[here + S_PICK_SKIP_QUIETS] != 0:
+        node.pick_stage = stage
+        if node.pick_skip_quiets != 0:
             return
-    sorting = control[here + S_PICK_SORT_REST] != 0 and index == SELECTION_PICKS
-    if stage == STAGE_GOOD_NOISY and _pick_good_noisy(bbs, state, tables, work, control, ply, at, end, sorting):
+    sorting = node.pick_sort_rest != 0 and index == SELECTION_PICKS
+    if stage == STAGE_GOOD_NOISY and _pick_good_noisy(bbs, state, tables, work, stack, ply, at, end, sorting):
         return
     if sorting:
         check_captures(bbs, state, tables, work, at, end)
         sort_moves(work, at, end)
-        control[here + S_PICK_STAGE] = STAGE_SORTED
+        node.pick_stage = STAGE_SORTED
     else:
         pick_checked(bbs, state, tables, work, at, end)
 
 
 @kernel(hot=True, inline=True)
-def next_move(bbs, state, tables, work, control, ply):
+def next_move(ctx, ply):
     """The slot in ``work`` of the next move to search at ``ply``, or -1 when none is left.
 
     Inlined into the searches: quiescence's picks, the TT move, and the moves
     handed out as they lie (once sorted, or once quiet moves are skipped) cost
     no call.
     """
-    here = frame(ply)
-    index = control[here + S_PICK_NEXT]
-    if index >= control[here + S_PICK_COUNT]:
+    node = ctx.stack[ply + STACK_ROOT]
+    index = node.pick_next
+    if index >= node.pick_count:
         return -1
-    control[here + S_PICK_NEXT] = index + 1
+    node.pick_next = index + 1
     base = move_list(ply)
     at = base + index
-    stage = control[here + S_PICK_STAGE]
+    stage = node.pick_stage
     if stage == STAGE_ALL_SCORED:
-        pick_move(work, at, base + control[here + S_PICK_COUNT])
+        pick_move(ctx.work, at, base + node.pick_count)
     elif stage == STAGE_TT:
-        control[here + S_PICK_STAGE] = STAGE_NOISY_FIRST
-    elif stage == STAGE_SORTED or (stage != STAGE_NOISY_FIRST and control[here + S_PICK_SKIP_QUIETS] != 0):
+        node.pick_stage = STAGE_NOISY_FIRST
+    elif stage == STAGE_SORTED or (stage != STAGE_NOISY_FIRST and node.pick_skip_quiets != 0):
         pass
     else:
-        _order(bbs, state, tables, work, control, ply, index)
+        _order(ctx.bbs, ctx.state, ctx.tables, ctx.work, ctx.stack, ply, index)
     return at
 
 
 @kernel(hot=True, inline=True)
-def skip_quiet_moves(control, ply):
+def skip_quiet_moves(ctx, ply):
     """From now on the node at ``ply`` searches only the checks among its quiet moves: stop ordering."""
-    control[frame(ply) + S_PICK_SKIP_QUIETS] = 1
+    ctx.stack[ply + STACK_ROOT].pick_skip_quiets = 1
 
 
 @kernel(hot=True, inline=True)
-def stop_picking(control, ply):
-    """A cut-off: the picker at ``ply`` hands out no more moves."""
-    here = frame(ply)
-    control[here + S_PICK_NEXT] = control[here + S_PICK_COUNT]
-
-
-@kernel(hot=True, inline=True)
-def picked_slot(control, ply):
-    """The slot of the move :func:`next_move` handed out last at ``ply``."""
-    return move_list(ply) + control[frame(ply) + S_PICK_NEXT] - 1
-
-
-@kernel(hot=True, inline=True)
-def quiet_score(state, work, control, ply, slot):
+def quiet_score(ctx, ply, slot):
     """The ordering score of the quiet move at ``slot`` (killer, countermove, history), scoring it
     first if the picker handed it out unscored (a check searched while the quiet moves are skipped)."""
-    if slot >= move_list(ply) + control[frame(ply) + S_PICK_QUIETS]:
-        score_quiets(state, work, slot, slot + 1, ply, previous_move(control, ply))
-    return work[slot + SCORES]
+    if slot >= move_list(ply) + ctx.stack[ply + STACK_ROOT].pick_quiets:
+        score_quiets(ctx.state, ctx.work, slot, slot + 1, ply, ctx.stack[ply - 1 + STACK_ROOT].move)
+    return ctx.work[slot + SCORES]

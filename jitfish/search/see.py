@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import kernel
+from jitfish.jit import HELPER, kernel
 from jitfish.board import layout as L
 from jitfish.board.attacks import attackers_to, bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb
@@ -41,7 +41,7 @@ def captured_type(state, move):
     return piece % 6
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=HELPER)
 def see_ge(bbs, state, tables, move, threshold):
     """Whether the static exchange on ``move``'s target square gains at least ``threshold``."""
     if move_kind(move) == MOVE_CASTLING:

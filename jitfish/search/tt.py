@@ -32,7 +32,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from jitfish.jit import kernel
+from jitfish.jit import WHILE_WAITING, kernel
 from jitfish.types import MATE_BOUND, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
 
 BUCKET_ENTRIES = 4
@@ -109,8 +109,19 @@ def field(data, name: str):
     return value.astype(np.int64) - bias if isinstance(value, np.ndarray) else int(value) - bias
 
 
+class Probe(NamedTuple):
+    """What a search node learns from the table (:func:`tt_read`): ``score`` relative to the node's ply."""
+
+    found: bool
+    move: int
+    score: int
+    bound: int
+    depth: int       # -1 when nothing was found
+    eval: int
+
+
 def decode(data) -> TTEntry:
-    """The fields of one data word, for Python code (kernels use the ``tt_*`` accessors)."""
+    """The fields of one data word, for Python code (kernels use :func:`tt_read`)."""
     data = np.uint64(data)
     return TTEntry(*(field(data, name) for name, _, _ in ENTRY_FIELDS))
 
@@ -199,7 +210,7 @@ def tt_bound(data):
     return np.int64((data >> _BOUND_SHIFT) & _BOUND_MASK)
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=WHILE_WAITING)
 def tt_depth(data):
     return np.int64((data >> _DEPTH_SHIFT) & _DEPTH_MASK)
 
@@ -217,6 +228,15 @@ def tt_score(data, ply):
 @kernel(hot=True)
 def tt_eval(data):
     return np.int64((data >> _EVAL_SHIFT) & _EVAL_MASK) - EVAL_BIAS
+
+
+@kernel(hot=True, inline=True)
+def tt_read(table, key, ply):
+    """The entry stored for ``key``, decoded for a node at ``ply``: the one place kernels unpack an entry."""
+    found, data = tt_probe(table, key)
+    if not found:
+        return Probe(False, np.int64(0), np.int64(0), np.int64(0), np.int64(-1), np.int64(0))
+    return Probe(True, tt_move(data), tt_score(data, ply), tt_bound(data), tt_depth(data), tt_eval(data))
 
 
 @kernel(hot=True, inline=True)

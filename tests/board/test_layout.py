@@ -7,6 +7,7 @@ import pytest
 from jitfish.board import layout as L
 from jitfish.search import buffers as B
 from jitfish.search import history as H
+from jitfish.types import MAX_PLY
 
 
 def test_field_offsets_lays_fields_end_to_end():
@@ -20,7 +21,6 @@ LAYOUTS = [
     (L.BBS_FIELDS, L.BBS_OFFSETS, L.BBS_SIZE),
     (L.STATE_FIELDS, L.STATE_OFFSETS, L.STATE_SIZE),
     (L.UNDO_FIELDS, L.UNDO_OFFSETS, L.UNDO_SIZE),
-    (B.STACK_FIELDS, B.STACK_OFFSETS, B.STACK_WIDTH),
     (B.CONTROL_FIELDS, B.CONTROL_OFFSETS, B.CONTROL_SIZE),
     (B.WORK_FIELDS, B.WORK_OFFSETS, B.WORK_SIZE),
     (H.HEURISTICS_FIELDS, H.HEURISTICS_OFFSETS, H.HEURISTICS_SIZE),
@@ -44,9 +44,12 @@ def test_the_piece_bitboards_come_first_as_kernels_index_them_by_piece():
     assert L.OCCUPIED_BLACK == L.OCCUPIED_WHITE + 1
 
 
-def test_the_stack_frames_of_successive_plies_follow_each_other_inside_control():
-    assert B.frame(0) == B.STACK
-    assert B.frame(5) - B.frame(4) == B.STACK_WIDTH
-    last_ply = B.CONTROL_FIELDS[-1][1] // B.STACK_WIDTH - 1
-    assert B.frame(last_ply) + B.STACK_WIDTH == B.CONTROL_SIZE
+def test_the_search_stack_has_a_record_per_ply_and_padding_below_the_root():
+    stack = B.new_stack()
+    assert stack.dtype.names == B.STACK_FIELDS
+    assert len(stack) == B.STACK_ROOT + MAX_PLY + 4   # negamax at MAX_PLY - 1 writes its child's record
+    assert B.STACK_ROOT >= 4                           # ply - 4 reads no guard
+    padding = stack[:B.STACK_ROOT]
+    assert (padding["move"] == 0).all() and (padding["eval"] == B.PADDING_EVAL).all()
+    assert all(value == 0 for record in stack[B.STACK_ROOT:].tolist() for value in record)
     assert B.MOVES + B.SCORES == B.WORK_OFFSETS["scores"]

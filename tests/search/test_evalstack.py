@@ -20,7 +20,7 @@ from jitfish.board.tables import lookup_tables
 from jitfish.nnue.format import read_network, write_network
 from jitfish.nnue.inference import evaluate, kernel_network, nnue_evaluate
 from jitfish.search import SearchLimits, Searcher
-from jitfish.search.buffers import CONTROL_SIZE, WORK_SIZE
+from jitfish.search.buffers import WORK_SIZE, new_stack
 from jitfish.search.evalstack import (
     evaluate_network_at, network_arrays, no_network, note_move, note_null_move, prepare_root,
 )
@@ -55,22 +55,22 @@ def test_lazy_accumulators_score_every_position_of_a_wandering_line_as_from_scra
     for fen, chess960 in STARTS:
         network = network_arrays(net)
         position = jitfish.Board(fen, chess960=chess960).position
-        control = np.zeros(CONTROL_SIZE, dtype=np.int64)
+        stack = new_stack()
         work = np.zeros(WORK_SIZE, dtype=np.int32)
         rng = random.Random(fen)
-        prepare_root(network, control, position.bbs)
+        prepare_root(network, stack, position.bbs)
         made = []      # whether each move down the current line is a null move
         for _ in range(400):
             moves = _legal_moves(position, work)
             if moves and len(made) < 12 and rng.random() < 0.6:
                 if rng.random() < 0.1 and made and not made[-1]:
-                    note_null_move(network, control, len(made))
+                    note_null_move(network, stack, len(made))
                     make_null_move(position.bbs, position.state, position.undo, position.key_history, TABLES)
                     made.append(True)
                 else:
                     move = _pick(moves, rng)
                     kinds.add(_kind(move, chess960))
-                    note_move(network, control, position.state, len(made), move)
+                    note_move(network, stack, position.state, len(made), move)
                     make_move(position.bbs, position.state, position.undo, position.key_history, TABLES, move)
                     made.append(False)
             elif made:
@@ -78,7 +78,7 @@ def test_lazy_accumulators_score_every_position_of_a_wandering_line_as_from_scra
                 undo(position.bbs, position.state, position.undo, position.key_history, TABLES)
             if rng.random() < 0.4:
                 expected = nnue_evaluate(position.bbs, int(position.state[L.SIDE_TO_MOVE]), *net)
-                assert evaluate_network_at(network, control, position.state, len(made)) == expected, (fen, made)
+                assert evaluate_network_at(network, stack, position.state, len(made)) == expected, (fen, made)
     assert kinds == {"castling", "castling 960", "en passant", "promotion", "other"}
 
 

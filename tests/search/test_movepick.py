@@ -11,11 +11,16 @@ import pytest
 import jitfish
 from jitfish.board.moves import MAX_MOVES, move_to_uci
 from jitfish.board.tables import lookup_tables
+from jitfish.eval.params import default_weights
 from jitfish.search import buffers as B
+from jitfish.search.context import new_context
+from jitfish.search.evalstack import network_arrays
 from jitfish.search.history import KILLERS, countermove_index, history_index
 from jitfish.search.movepick import (
-    SELECTION_PICKS, init_picker, init_qsearch_picker, next_move, picked_slot, quiet_score, skip_quiet_moves,
+    SELECTION_PICKS, init_picker, init_qsearch_picker, next_move, quiet_score, skip_quiet_moves,
 )
+from jitfish.search.params import default_params
+from jitfish.search.tt import new_table
 from tests.reference_see import see
 
 PLY = 3
@@ -39,7 +44,9 @@ class Node:
         position = jitfish.Board(fen).position
         self.bbs, self.state, self.tables = position.bbs, position.state, lookup_tables()
         self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
-        self.control = np.zeros(B.CONTROL_SIZE, dtype=np.int64)
+        self.stack = B.new_stack()
+        self.ctx = new_context(position, self.tables, default_weights(), network_arrays(None), default_params(),
+                               new_table(1), self.work, np.zeros(B.CONTROL_SIZE, dtype=np.int64), self.stack)
         self.base = B.MOVES + PLY * MAX_MOVES
         moves = [int(m) for m in position.legal_moves()]
         rng.shuffle(moves)   # the generator's order must not matter
@@ -51,7 +58,7 @@ class Node:
         self.tt_move, killer_1, killer_2, counter = (quiets + [0, 0, 0, 0])[:4]
         self.work[KILLERS + 2 * PLY] = killer_1
         self.work[KILLERS + 2 * PLY + 1] = killer_2
-        self.control[B.frame(PLY - 1) + B.S_MOVE] = PREVIOUS_MOVE
+        self.stack["move"][PLY - 1 + B.STACK_ROOT] = PREVIOUS_MOVE
         self.work[countermove_index(PREVIOUS_MOVE)] = counter
         self.special = {killer_1: KILLER_1, killer_2: KILLER_2, counter: COUNTER}
         side = int(self.state[jitfish.board.layout.SIDE_TO_MOVE])
@@ -85,10 +92,10 @@ class Node:
         return victim * 16 - (attacker - 1) + (64 if m.promotion == chess.QUEEN else 0)
 
     def start(self, sort_rest: bool) -> None:
-        init_picker(self.work, self.control, PLY, self.count, self.tt_move, sort_rest)
+        init_picker(self.ctx, PLY, self.count, self.tt_move, sort_rest)
 
     def next(self) -> int:
-        slot = next_move(self.bbs, self.state, self.tables, self.work, self.control, PLY)
+        slot = next_move(self.ctx, PLY)
         return -1 if slot < 0 else int(self.work[slot])
 
     def drain(self) -> list[int]:
@@ -123,7 +130,7 @@ def test_a_tt_move_is_handed_out_before_anything_is_scored():
     node.start(False)
     assert node.next() == node.tt_move
     assert (node.work[scores][1:] == 77).all()
-    assert picked_slot(node.control, PLY) == node.base
+    assert node.work[node.base] == node.tt_move
 
 
 @pytest.mark.parametrize("fen,seed", CASES)
@@ -131,7 +138,7 @@ def test_skipping_quiet_moves_hands_out_the_rest_as_they_lie(fen, seed):
     node = Node(fen, seed)
     node.start(True)
     first = [node.next() for _ in range(2)]
-    skip_quiet_moves(node.control, PLY)
+    skip_quiet_moves(node.ctx, PLY)
     lying = [int(m) for m in node.work[node.base + 2:node.base + node.count]]
     assert node.drain() == lying
     assert sorted(first + lying) == sorted(node.history.keys() | {m for m in node.uci if not node._is_quiet(m)})
@@ -143,12 +150,12 @@ def test_a_quiet_move_handed_out_unscored_is_scored_when_asked(fen, seed):
     node.start(True)
     node.next()
     node.next()
-    skip_quiet_moves(node.control, PLY)
+    skip_quiet_moves(node.ctx, PLY)
     for slot in range(node.base + 2, node.base + node.count):
         move = int(node.work[slot])
         if node._is_quiet(move) and move != node.tt_move:
             kind = node.category(move)
-            score = quiet_score(node.state, node.work, node.control, PLY, slot)
+            score = quiet_score(node.ctx, PLY, slot)
             expected = {KILLER_1: 1 << 27, KILLER_2: (1 << 27) - 1, COUNTER: (1 << 27) - 2}
             assert score == expected.get(kind, node.history.get(move))
 
@@ -165,7 +172,7 @@ def test_moves_past_the_selection_picks_are_sorted_once():
 @pytest.mark.parametrize("fen,seed", CASES)
 def test_quiescence_picks_the_tt_move_then_by_mvv_lva(fen, seed):
     node = Node(fen, seed)
-    init_qsearch_picker(node.state, node.work, node.control, PLY, node.count, node.tt_move)
+    init_qsearch_picker(node.ctx, PLY, node.count, node.tt_move)
     picked = node.drain()
     assert picked[0] == node.tt_move and len(picked) == node.count
     noisy = [node.mvv_lva(m) for m in picked[1:] if not node._is_quiet(m)

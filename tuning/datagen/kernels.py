@@ -1,9 +1,8 @@
 """The data tools' compiled side: play a searched move, replay and pack a stored game, link two positions.
 
 The self-play loop (:mod:`tuning.datagen.selfplay`) crosses into compiled
-code twice per aspiration window (``prepare_window``, then the search
-kernel's entry point ``negamax`` at ply 0, as the driver calls them) and
-once per move (``play_move``: the move's number, the quiet test, the move,
+code once per aspiration window (the search kernel's entry point ``negamax``
+at ply 0, through the driver's worker) and once per move (``play_move``: the move's number, the quiet test, the move,
 the game's end).  The iteration loop itself stays in Python because a
 *cached* kernel that calls the recursive ``negamax`` crashes Numba on the
 next start (issue #6061; tried: the second process segfaults), and these
@@ -28,10 +27,7 @@ from jitfish.board.moves import (
 )
 from jitfish.board.bitops import popcount
 from jitfish.board.squares import BISHOP, KING, KNIGHT, NO_PIECE, NO_SQUARE, PAWN, QUEEN, ROOK
-from jitfish.eval.evaluation import psq_score
 from jitfish.jit import kernel
-from jitfish.search import buffers as B
-from jitfish.search.evalstack import prepare_root
 from jitfish.types import MATE_BOUND
 
 # How a position after a move stands (``play_move``'s last value).
@@ -134,17 +130,6 @@ def play_move(bbs, state, undo, key_history, tables, move, score):
     quiet = (not is_in_check(bbs, state, tables) and is_quiet_move(state, move) and abs(score) < MATE_BOUND)
     make_move(bbs, state, undo, key_history, tables, move)
     return number, quiet, ending(bbs, state, key_history, tables)
-
-
-@kernel
-def prepare_window(bbs, weights, network, control):
-    """Before each root search: ply 0's material and piece-square score and accumulators, as the driver's
-    ``evaluate_root`` sets them, and the selective depth reset."""
-    control[B.C_SELDEPTH] = 0
-    mg, eg = psq_score(bbs, weights)
-    control[B.STACK + B.S_PSQ_MG] = mg
-    control[B.STACK + B.S_PSQ_EG] = eg
-    prepare_root(network, control, bbs)
 
 
 @kernel

@@ -32,7 +32,6 @@ import random
 from dataclasses import dataclass, field
 
 import chess
-import numpy as np
 
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move
@@ -42,14 +41,11 @@ from jitfish.board.tables import lookup_tables
 from jitfish.eval.params import default_weights
 from jitfish.search import SearchLimits
 from jitfish.search import buffers as B
-from jitfish.search.driver import ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, POLL_NODES
-from jitfish.search.evalstack import network_arrays
-from jitfish.search.history import HEURISTICS_SIZE
-from jitfish.search.negamax import late_move_reductions, negamax
+from jitfish.search.driver import ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, _Worker
 from jitfish.search.params import ASPIRATION_DELTA, checked_params, default_params
 from jitfish.search.tt import AGE_MASK, new_table
 from jitfish.types import INF, MATE_BOUND
-from tuning.datagen.kernels import CHECKMATE, ENDING_NAMES, PLAYING, play_move, prepare_window, sorted_legal_moves
+from tuning.datagen.kernels import CHECKMATE, ENDING_NAMES, PLAYING, play_move, sorted_legal_moves
 from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN
 from tuning.datagen.records import encode_game, pack
 
@@ -151,39 +147,29 @@ def adjudicate(scores: list[int], ply: int) -> tuple[str, float] | None:
 
 
 class SelfPlayer:
-    """One thread's search buffers and a position, reused from game to game."""
+    """One thread's search buffers (the driver's :class:`~jitfish.search.driver._Worker`), reused from game to game."""
 
     def __init__(self, hash_mb: int = HASH_MB) -> None:
         self.params = checked_params(default_params())
         self.weights = default_weights()
-        self.network = network_arrays(None)
         self.tables = lookup_tables()
         self.tt = new_table(hash_mb)
-        self.control = np.zeros(B.CONTROL_SIZE, dtype=np.int64)
-        self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
-        self.work[B.LMR:B.LMR + B.LMR_SIDE * B.LMR_SIDE] = late_move_reductions(self.params)
+        self.worker = _Worker(self.params, None)
         self.age = 0
 
     def clear(self) -> None:
         """Forget the table and the move-ordering memory, as ``Searcher.clear`` does."""
         self.tt[:] = 0
-        self.work[:HEURISTICS_SIZE] = 0
+        self.worker.heuristics[:] = 0
         self.age = 0
-
-    def _window(self, p: Position, alpha: int, beta: int, depth: int) -> int:
-        prepare_window(p.bbs, self.weights, self.network, self.control)
-        return int(negamax(p.bbs, p.state, p.undo, p.key_history, self.tables, self.weights, self.network,
-                           self.params, self.tt, self.work, self.control, alpha, beta, depth, 0, 0))
 
     def search(self, p: Position, soft_nodes: int, depth_cap: int) -> tuple[int, int]:
         """``(best move, score for the side to move)`` of a position with a legal move: the driver's
         ``_iterate`` and ``_aspiration`` for one thread, one line and a node limit only."""
         self.age = (self.age + 1) & AGE_MASK
-        control = self.control
-        control[:] = 0
-        control[B.C_NODE_LIMIT] = soft_nodes * HARD_NODES_FACTOR
-        control[B.C_AGE] = self.age
-        control[B.C_POLL_MASK] = POLL_NODES - 1
+        worker = self.worker
+        worker.prepare(p, self.age, soft_nodes * HARD_NODES_FACTOR, [])
+        control = worker.control
         delta_start = int(self.params[ASPIRATION_DELTA])
         best_move, best_score, previous = 0, 0, 0
         for depth in range(1, depth_cap + 1):
@@ -192,8 +178,8 @@ class SelfPlayer:
             if depth >= ASPIRATION_MIN_DEPTH and abs(previous) < MATE_BOUND:
                 alpha, beta = max(previous - delta, -INF), min(previous + delta, INF)
             while True:
-                score = self._window(p, alpha, beta, depth)
-                if control[B.C_STOP]:
+                score = worker.search_root(self.tt, self.weights, self.params, alpha, beta, depth)
+                if worker.stopped:
                     break
                 if score <= alpha:
                     alpha, beta = max(score - delta, -INF), (alpha + beta) // 2
@@ -204,20 +190,20 @@ class SelfPlayer:
                 delta += delta
                 if delta > ASPIRATION_MAX_DELTA:
                     alpha, beta = -INF, INF
-            if control[B.C_STOP] and depth == 1:
+            if worker.stopped and depth == 1:
                 # As the driver: a first iteration cut short is redone without a limit, and is the last.
                 control[B.C_STOP], control[B.C_NODE_LIMIT] = 0, 1 << 62
-                score = self._window(p, -INF, INF, 1)
+                score = worker.search_root(self.tt, self.weights, self.params, -INF, INF, 1)
                 control[B.C_STOP] = 1
-            elif control[B.C_STOP]:
+            elif worker.stopped:
                 # A root move that fully beat the previous best before the stop is still an improvement.
-                if self.work[B.PV] > 0:
-                    best_move = int(self.work[B.PV + 1])
+                if worker.pv[0] > 0:
+                    best_move = int(worker.pv[1])
                 break
-            if self.work[B.PV] > 0:
-                best_move = int(self.work[B.PV + 1])
+            if worker.pv[0] > 0:
+                best_move = int(worker.pv[1])
             best_score = previous = score
-            if control[B.C_STOP] or control[B.C_NODES] >= soft_nodes:
+            if worker.stopped or worker.nodes >= soft_nodes:
                 break
         if best_move == 0:   # no iteration left a PV: the driver's fallback, the first legal move
             best_move = int(p.legal_moves()[0])

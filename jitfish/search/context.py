@@ -1,0 +1,134 @@
+"""The search context: every array a search kernel needs, in one argument.
+
+Negamax, quiescence and the helpers inlined into them take the context
+(:class:`SearchContext`) and their node's own scalars (alpha, beta, depth,
+ply, cut node).  The context is a NamedTuple of one thread's preallocated
+arrays -- its copy of the position, the lookup tables, the evaluation's
+weights or network, the search parameters, the shared transposition table,
+and the thread's buffers (:mod:`jitfish.search.buffers`) -- so adding a table
+means adding a field here, not an argument to every kernel.  Numba passes it
+field by field, as it would the separate arrays, so a call costs what the
+same arrays passed one by one cost; kernels compiled once and called from
+several places (``generate_moves``, ``see_ge``, the picker's ``_order``) keep
+taking just the arrays they read, because a call copies every array it is
+passed.
+
+Typed constants.  A recursive call must pass exactly the argument types of
+the outer call: a literal ``0`` where the kernel was called with an int64 makes
+Numba type (and cache) a second signature, and a cached kernel whose recursive
+call needs a cast crashes on the next start (Numba issues #6061, #6713).  A
+literal passed to a shared callee likewise compiles it once more, apart from
+the version the Python API uses.  So the scalars the search passes as
+constants are the int64 values below, never Python literals: this is the one
+place that trick lives.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
+from jitfish.board.movegen import GEN_ALL, GEN_NOISY, is_in_check
+from jitfish.jit import kernel
+from jitfish.board import layout as L
+from jitfish.search.buffers import (
+    C_STOP, CHECK_UNKNOWN, GAVE_CHECK, GAVE_NO_CHECK, STACK_ROOT, clear_pv, set_child_psq, visit_node,
+)
+from jitfish.search.evalstack import evaluate_at, note_move, note_null_move
+from jitfish.search.tt import tt_prefetch
+from jitfish.types import INF, MAX_PLY
+
+# int64 constants (see the module docstring).
+NOT_CUT = np.int64(0)            # negamax's cut_node: 0 for PV and all nodes ...
+CUT = np.int64(1)                # ... 1 for expected cut nodes
+ALL_MOVES = np.int64(GEN_ALL)    # generate_moves's modes
+NOISY_MOVES = np.int64(GEN_NOISY)
+NO_MOVE = np.int64(0)
+ZERO = np.int64(0)
+NO_SCORE = INF + 1               # a step's answer when the node goes on (no score is this big)
+
+
+class SearchContext(NamedTuple):
+    """One search thread's arrays (see the module docstring); built by the driver before each search call."""
+
+    bbs: np.ndarray            # the position (jitfish.board.layout), the thread's own copy
+    state: np.ndarray
+    undo: np.ndarray
+    key_history: np.ndarray
+    tables: np.ndarray         # jitfish.board.tables.lookup_tables()
+    weights: np.ndarray        # the hand-written evaluation's weights (jitfish.eval.params)
+    network: tuple             # the network and the thread's accumulators (jitfish.search.evalstack)
+    params: np.ndarray         # margins, reductions, thresholds (jitfish.search.params)
+    tt: np.ndarray             # the transposition table, shared by the threads (jitfish.search.tt)
+    work: np.ndarray           # move-ordering memory, PV, move lists (jitfish.search.buffers)
+    control: np.ndarray        # node count, stop flag, limits (jitfish.search.buffers)
+    stack: np.ndarray          # one record per ply (jitfish.search.buffers)
+
+
+def new_context(position, tables, weights, network, params, tt, work, control, stack) -> SearchContext:
+    """The context of a search of ``position`` (a :class:`jitfish.board.position.Position`, searched in place)."""
+    return SearchContext(position.bbs, position.state, position.undo, position.key_history, tables, weights,
+                         network, params, tt, work, control, stack)
+
+
+@kernel(hot=True, inline=True)
+def enter_node(ctx, ply):
+    """Count the node at ``ply`` and clear its PV; the score to return at once (0 once the search is
+    stopped, the static evaluation at the deepest ply), else ``NO_SCORE``."""
+    visit_node(ctx.control, ply)
+    clear_pv(ctx.work, ply)
+    if ctx.control[C_STOP] != 0:
+        return 0
+    if ply >= MAX_PLY - 1:
+        return evaluate_at(ctx, ply)
+    return NO_SCORE
+
+
+@kernel(hot=True, inline=True)
+def in_check_at(ctx, ply):
+    """Whether the side to move at ``ply`` is in check: as the parent noted it, else tested."""
+    check_known = ctx.stack[ply + STACK_ROOT].check_known
+    if check_known == CHECK_UNKNOWN:
+        return is_in_check(ctx.bbs, ctx.state, ctx.tables)
+    return check_known == GAVE_CHECK
+
+
+@kernel(hot=True, inline=True)
+def play(ctx, ply, move, check_known):
+    """Make ``move`` at ``ply``: record it, tell the child whether it gives check (``check_known``), keep
+    the evaluation's incremental state, and start fetching the child's TT bucket."""
+    node = ctx.stack[ply + STACK_ROOT]
+    child = ctx.stack[ply + 1 + STACK_ROOT]
+    set_child_psq(node, child, ctx.state, ctx.weights, move)
+    note_move(ctx.network, ctx.stack, ctx.state, ply, move)
+    make_move(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables, move)
+    tt_prefetch(ctx.tt, ctx.bbs[L.KEY])
+    node.move = move
+    child.check_known = check_known
+
+
+@kernel(hot=True, inline=True)
+def take_back(ctx):
+    """Unmake the last move :func:`play` made."""
+    unmake_move(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables)
+
+
+@kernel(hot=True, inline=True)
+def play_null(ctx, ply):
+    """Pass at ``ply`` (recorded as move 0): no check, and the child's pieces, so its evaluation state,
+    are this ply's."""
+    node = ctx.stack[ply + STACK_ROOT]
+    child = ctx.stack[ply + 1 + STACK_ROOT]
+    node.move = 0
+    child.check_known = GAVE_NO_CHECK
+    child.psq_mg = node.psq_mg
+    child.psq_eg = node.psq_eg
+    note_null_move(ctx.network, ctx.stack, ply)
+    make_null_move(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables)
+
+
+@kernel(hot=True, inline=True)
+def take_back_null(ctx):
+    unmake_null_move(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables)
