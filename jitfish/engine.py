@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Callable
 
+from jitfish.board import layout as L
 from jitfish.board.board import Board
 from jitfish.board.moves import move_to_uci
 from jitfish.board.position import STARTING_FEN
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 
     from jitfish.book import Book
     from jitfish.nnue.inference import KernelNetwork
+    from jitfish.syzygy import Tablebase
 
 # Win/draw/loss model (UCI_ShowWDL): the chance to win is a logistic curve of
 # the score, centred WDL_CENTRE_CP above zero with a spread of WDL_SCALE_CP.
@@ -76,6 +78,9 @@ class Settings:
     elo: int = 1500
     show_wdl: bool = False
     own_book: bool = False
+    syzygy_probe_depth: int = 1
+    syzygy_50_move_rule: bool = True
+    syzygy_probe_limit: int = 7
 
     def update(self, **values) -> None:
         names = {f.name for f in fields(self)}
@@ -105,6 +110,18 @@ def win_draw_loss(score_cp: int | None, score_mate: int | None) -> tuple[int, in
     loss = 1000.0 / (1.0 + math.exp((WDL_CENTRE_CP + cp) / WDL_SCALE_CP))
     win_i, loss_i = round(win), round(loss)
     return win_i, 1000 - win_i - loss_i, loss_i
+
+
+def _tablebase_scores(on_info: Callable[[SearchInfo], None], root_probe) -> Callable[[SearchInfo], None]:
+    """``on_info`` with scores replaced by the tablebase's verdict (``RootProbe.score``) when there is one."""
+    if root_probe is None:
+        return on_info
+
+    def relay(info: SearchInfo) -> None:
+        info.score_cp, info.score_mate = root_probe.score(info.score_cp, info.score_mate)
+        on_info(info)
+
+    return relay
 
 
 class _InfoRelay:
@@ -143,6 +160,7 @@ class Engine:
         self.book: Book | None = None  # set by BookFile
         self.network: KernelNetwork | None = None   # set by EvalFile or Use NNUE; searched with when use_nnue
         self.use_nnue = False
+        self.tablebase: Tablebase | None = None     # set by SyzygyPath
         self._rng = random.Random(0x5EED)
         self._thread: threading.Thread | None = None
         self._searching = False
@@ -204,6 +222,19 @@ class Engine:
         network = self.network if self.use_nnue else None
         if network is not self.searcher.network:
             self.searcher.set_network(network)
+
+    def set_syzygy_path(self, text: str) -> None:
+        """Load the Syzygy tables of ``text``'s folders (``<empty>``: none); problems are reported, never raised."""
+        from jitfish.syzygy import Tablebase
+
+        previous, self.tablebase = self.tablebase, Tablebase(text) if text else None
+        self.searcher.set_tablebase(self.tablebase)
+        if previous is not None:
+            previous.close()
+        if self.tablebase is not None:
+            for problem in self.tablebase.problems:
+                self.callbacks.on_message(f"error: {problem}")
+            self.callbacks.on_message(self.tablebase.summary())
 
     def set_book_file(self, path: str) -> None:
         from jitfish.book import Book
@@ -315,6 +346,11 @@ class Engine:
         # Step 2. Root moves: searchmoves restricts them (unknown ones are reported and dropped).
         searchmoves = self._root_moves(board, params.searchmoves, legal)
 
+        # Step 2b. Tablebases: at a root in the tables, only the moves that keep the best result.
+        root_probe = self._probe_root(board, searchmoves)
+        if root_probe is not None:
+            searchmoves = root_probe.moves
+
         # Step 3. Opening book: a book move is played at once.
         if not params.analysing and searchmoves is None:
             move = self._book_move(board)
@@ -333,11 +369,13 @@ class Engine:
         level, multipv = self._weaken(limits, params.analysing)
 
         # Step 7. Search, relaying info; the timer stops it.
-        relay = _InfoRelay(self.callbacks.on_info, self.settings.multipv)
+        relay = _InfoRelay(_tablebase_scores(self.callbacks.on_info, root_probe), self.settings.multipv)
         result = self.searcher.search(board, limits, on_info=relay, multipv=multipv,
                                       on_currmove=self.callbacks.on_currmove, timer=self._timer)
 
         # Step 8. A last info line, then wait for stop/ponderhit when pondering or infinite.
+        if root_probe is not None:
+            result.score_cp, result.score_mate = root_probe.score(result.score_cp, result.score_mate)
         self._final_info(result)
         self._timer.wait_released()
         return self._choose_move(result, relay.last_iteration, level, legal)
@@ -362,6 +400,24 @@ class Engine:
             if text in legal_set and text not in searchmoves:
                 searchmoves.append(text)
         return searchmoves or None
+
+    def _probe_root(self, board: Board, searchmoves: list[str] | None):
+        """The tablebase's verdict on the root (``jitfish.syzygy.root.RootProbe``), or ``None`` when it has none."""
+        tablebase = self.tablebase
+        if tablebase is None or board.position.state[L.CASTLING_RIGHTS]:
+            return None
+        if int(board.position.bbs[L.OCCUPIED]).bit_count() > min(self.settings.syzygy_probe_limit,
+                                                                   tablebase.max_pieces):
+            return None
+        from jitfish.syzygy.root import probe_root
+
+        probe = probe_root(tablebase, board.fen(), self.settings.syzygy_50_move_rule)
+        if probe is None:
+            return None
+        if searchmoves is not None:
+            probe.moves = [move for move in probe.moves if move in searchmoves] or searchmoves
+        self.callbacks.on_debug(f"tablebase root: {probe.method} outcome {probe.outcome} moves {probe.moves}")
+        return probe
 
     def _book_move(self, board: Board) -> str | None:
         if self.book is None or not self.settings.own_book:

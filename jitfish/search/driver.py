@@ -168,6 +168,7 @@ class Searcher:
         self._network = network
         self._workers = [_Worker(self._params, network) for _ in range(max(1, threads))]
         self._timer = TimeController()  # the clock of the current (or last) search
+        self._tablebase = None
 
     # --- configuration -------------------------------------------------
     def resize(self, hash_mb: int) -> None:
@@ -216,6 +217,10 @@ class Searcher:
         if index in (LMR_BASE_PCT, LMR_DIVISOR_PCT):
             for worker in self._workers:
                 worker.set_reductions(self._params)
+
+    def set_tablebase(self, tablebase) -> None:
+        """Probe ``tablebase`` (a :class:`jitfish.syzygy.Tablebase`, or None for none) from the next search on."""
+        self._tablebase = tablebase
 
     def hashfull(self) -> int:
         return _hashfull(self._tt, self._age)

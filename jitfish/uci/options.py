@@ -105,6 +105,10 @@ def default_options() -> list[Option]:
         Option("BookFile", "string", "", setter=lambda e, v: e.set_book_file(v)),
         Option("EvalFile", "string", "", setter=lambda e, v: e.set_eval_file(v)),
         Option("Use NNUE", "check", False, setter=lambda e, v: e.set_use_nnue(v)),
+        Option("SyzygyPath", "string", "", setter=lambda e, v: e.set_syzygy_path(v)),
+        Option("SyzygyProbeDepth", "spin", 1, 1, 100, lambda e, v: e.settings.update(syzygy_probe_depth=v)),
+        Option("Syzygy50MoveRule", "check", True, setter=lambda e, v: e.settings.update(syzygy_50_move_rule=v)),
+        Option("SyzygyProbeLimit", "spin", 7, 0, 7, lambda e, v: e.settings.update(syzygy_probe_limit=v)),
     ]
 
 
