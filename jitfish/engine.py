@@ -228,13 +228,18 @@ class Engine:
         from jitfish.syzygy import Tablebase
 
         previous, self.tablebase = self.tablebase, Tablebase(text) if text else None
-        self.searcher.set_tablebase(self.tablebase)
+        self._apply_tablebase()
         if previous is not None:
             previous.close()
         if self.tablebase is not None:
             for problem in self.tablebase.problems:
                 self.callbacks.on_message(f"error: {problem}")
             self.callbacks.on_message(self.tablebase.summary())
+
+    def _apply_tablebase(self) -> None:
+        settings = self.settings
+        self.searcher.set_tablebase(self.tablebase, settings.syzygy_probe_limit, settings.syzygy_probe_depth,
+                                    settings.syzygy_50_move_rule)
 
     def set_book_file(self, path: str) -> None:
         from jitfish.book import Book
@@ -369,6 +374,7 @@ class Engine:
         level, multipv = self._weaken(limits, params.analysing)
 
         # Step 7. Search, relaying info; the timer stops it.
+        self._apply_tablebase()
         relay = _InfoRelay(_tablebase_scores(self.callbacks.on_info, root_probe), self.settings.multipv)
         result = self.searcher.search(board, limits, on_info=relay, multipv=multipv,
                                       on_currmove=self.callbacks.on_currmove, timer=self._timer)
@@ -462,7 +468,8 @@ class Engine:
         self.callbacks.on_info(SearchInfo(
             depth=result.depth, seldepth=result.seldepth, multipv=1, score_cp=result.score_cp,
             score_mate=result.score_mate, bound="", nodes=result.nodes, time=result.time,
-            nps=int(result.nodes / elapsed), hashfull=self.searcher.hashfull(), pv=list(result.pv)))
+            nps=int(result.nodes / elapsed), hashfull=self.searcher.hashfull(), pv=list(result.pv),
+            tbhits=result.tbhits))
 
     # --- tools ------------------------------------------------------------
     def perft(self, depth: int) -> dict[str, int]:

@@ -23,7 +23,9 @@ Invariants:
   ``colour * 6 + piece_type``), or ``NO_CHANGE``.
 
 ``network`` is the tuple :func:`network_arrays` builds: the :class:`~jitfish.nnue.inference.KernelNetwork`
-fields, then the thread's stack of accumulators (``int16 [plies, 2, N]``).  A network with no hidden
+fields, then the thread's stack of accumulators (``int16 [plies, 2, N]``), then (at ``NETWORK_SYZYGY``)
+the tablebase arrays ``(tb, scratch, settings)`` that :mod:`jitfish.syzygy.search` probes: they ride in this tuple
+only because it already reaches every search kernel, so adding them changed no signature.  A network with no hidden
 neuron (:func:`no_network`) means the hand-written evaluation: every kernel here then does nothing, and
 the search never calls :func:`evaluate_network_at`.
 """
@@ -175,10 +177,17 @@ def no_network() -> KernelNetwork:
                          False)
 
 
-def network_arrays(net: KernelNetwork | None) -> tuple:
+NETWORK_SYZYGY = 9   # the index of the tablebase arrays in the tuple below
+
+
+def network_arrays(net: KernelNetwork | None, tb: np.ndarray | None = None) -> tuple:
     """The ``network`` argument of the search kernels for one thread: ``net``'s fields (or
-    :func:`no_network`'s) and a stack of accumulators of its own."""
+    :func:`no_network`'s), a stack of accumulators of its own, and the tablebase array ``tb``
+    (:attr:`jitfish.syzygy.Tablebase.tb`; ``None``: no tables) with a probe scratch and settings of its own."""
+    from jitfish.syzygy import new_scratch, new_settings, no_tables
+
     net = no_network() if net is None else net
     stack = np.zeros((STACK_PLIES, 2, net.hidden), dtype=ACCUMULATOR_DTYPE)
+    syzygy = (no_tables() if tb is None else tb, new_scratch(), new_settings())
     return (net.weights, net.biases, net.output_weights, np.int64(net.output_bias), np.int64(net.qa),
-            np.int64(net.qb), np.int64(net.scale), np.bool_(net.screlu), stack)
+            np.int64(net.qb), np.int64(net.scale), np.bool_(net.screlu), stack, syzygy)

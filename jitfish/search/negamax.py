@@ -31,7 +31,7 @@ from jitfish.search.buffers import (
     PV_STRIDE, SCORES, S_CHECK_KNOWN, S_EVAL, S_EXCLUDED, S_MOVE, CHECK_UNKNOWN, GAVE_CHECK,
     GAVE_NO_CHECK, frame, move_list, previous_move, set_child_psq, set_null_move_psq, visit_node,
 )
-from jitfish.search.evalstack import evaluate_at, note_move, note_null_move, static_eval_at
+from jitfish.search.evalstack import NETWORK_SYZYGY, evaluate_at, note_move, note_null_move, static_eval_at
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.history import (
     clear_killers, countermove_index, history_bonus, store_killer, update_history,
@@ -51,9 +51,13 @@ from jitfish.search.see import captured_type, see_ge
 from jitfish.search.tt import (
     bound_settles, tt_bound, tt_depth, tt_move, tt_prefetch, tt_probe, tt_score, tt_store,
 )
+from jitfish.syzygy.search import probe_in_search
 from jitfish.types import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, INF, MATE_BOUND, MAX_PLY, mate_in, mated_in,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, INF, MATE_BOUND, MAX_PLY, mate_in, mated_in,
 )
+
+# A tablebase result is stored this much deeper than the node's depth: deeper searches could not improve it.
+TB_DEPTH_BONUS = 6
 
 # Every pruning margin, reduction and extension threshold is a slot of ``params``, named
 # and explained once in :mod:`jitfish.search.params` (``FIELDS``); kernels read
@@ -188,6 +192,21 @@ def negamax(bbs, state, undo, key_history, tables, weights, network, params, tt,
         if (not pv_node and excluded == 0 and entry_depth >= depth
                 and bound_settles(entry_bound, entry_score, alpha, beta)):
             return entry_score
+
+    # Step 4b. Tablebases (jitfish.syzygy.search): right after a capture or pawn
+    # move with few pieces left the tables know the result.  It is stored (deep:
+    # no search would refine it) and returned when the window cannot change it,
+    # and at PV nodes always: a win or loss stands for the line, whose mate the
+    # search need not find.  Otherwise the search goes on as usual.
+    if not root and excluded == 0:
+        tb_score, tb_bound = probe_in_search(bbs, state, undo, key_history, tables, network[NETWORK_SYZYGY],
+                                             ply, depth)
+        if tb_bound != BOUND_NONE and (pv_node or tb_bound == BOUND_EXACT
+                                       or (tb_bound == BOUND_LOWER and tb_score >= beta)
+                                       or (tb_bound == BOUND_UPPER and tb_score <= alpha)):
+            tt_store(tt, key, 0, tb_score, evaluate_at(bbs, state, tables, weights, network, control, ply),
+                     min(depth + TB_DEPTH_BONUS, MAX_PLY - 1), tb_bound, ply, age)
+            return tb_score
 
     # Step 5. Static evaluation (none in check), and whether it improved on
     # our previous turn.

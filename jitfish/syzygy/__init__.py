@@ -15,6 +15,7 @@ never raises for them.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 
@@ -23,7 +24,7 @@ import numpy as np
 from jitfish.syzygy import layout
 from jitfish.syzygy.files import DTZ_SUFFIX, WdlFile, pack, table_name
 
-__all__ = ["Tablebase", "split_paths"]
+__all__ = ["Tablebase", "new_scratch", "new_settings", "no_tables", "split_paths"]
 
 
 def split_paths(text: str) -> list[str]:
@@ -33,9 +34,23 @@ def split_paths(text: str) -> list[str]:
     return [part.strip() for part in text.split(os.pathsep) if part.strip()]
 
 
+@functools.cache
+def no_tables() -> np.ndarray:
+    """The table array of an empty tablebase (the search's argument when no tables are loaded).
+
+    Shared, and never written: a read-only flag would give the kernels a second argument type to compile.
+    """
+    return pack([])
+
+
 def new_scratch() -> np.ndarray:
     """The scratch array one probing thread needs."""
     return np.zeros(layout.SCRATCH_SIZE, dtype=np.int32)
+
+
+def new_settings() -> np.ndarray:
+    """One search thread's probe settings and hit counter (``layout.PROBE_*``), probing off."""
+    return np.zeros(layout.PROBE_SETTINGS_SIZE, dtype=np.int64)
 
 
 class Tablebase:
@@ -133,7 +148,7 @@ class Tablebase:
         """Release the mapped files; :attr:`tb` must no longer be probed."""
         if self._dtz_prober is not None:
             self._dtz_prober.close()
-        self.tb = pack([])
+        self.tb = no_tables()
         for wdl in self.wdl_files:
             wdl.close()
         self.wdl_files = []

@@ -29,6 +29,13 @@ MOVES_PER_FRAME = 256       # jitfish.board.moves.MAX_MOVES
 SCRATCH_FRAME = MOVES_PER_FRAME + 4     # the moves, then count, next index, alpha, beta
 SCRATCH_SIZE = MAX_FRAMES * SCRATCH_FRAME
 
+# The search's probe settings, one small int64 array per thread (jitfish.syzygy.search).
+PROBE_PIECES = 0            # probe positions with at most this many pieces (0: never)
+PROBE_DEPTH = 1             # ... at this depth or deeper
+PROBE_RULE50 = 2            # 1: cursed wins and blessed losses count as draws
+PROBE_HITS = 3              # probes answered (counted by the search)
+PROBE_SETTINGS_SIZE = 4
+
 # A probe's result when it cannot answer (no table, castling rights, corrupt data).
 TB_FAILED = 100
 

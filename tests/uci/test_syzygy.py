@@ -64,3 +64,23 @@ def test_the_root_keeps_the_win_and_reports_a_tablebase_score(engine):
     scores = [line.split()[line.split().index("score") + 1:line.split().index("score") + 3]
               for line in lines if " score " in line]
     assert scores[-1] == ["cp", "31743"] or scores[-1][0] == "mate", scores
+
+
+def _tbhits(lines: list[str]) -> list[int]:
+    return [int(line.split()[line.split().index("tbhits") + 1]) for line in lines if " tbhits " in line]
+
+
+def test_the_search_probes_after_captures_into_the_tables(engine):
+    # Five pieces: the rook trade on d4 leads into four-piece tables.
+    fen = "8/8/3k4/8/3r4/8/3R1P2/4K3 w - - 0 1"
+    engine.send(f"position fen {fen}")
+    engine.send("go depth 8")
+    lines = engine.read_until("bestmove", 60)
+    assert _tbhits(lines) == []                      # no tables, no tbhits field
+    engine.send(f"setoption name SyzygyPath value {TABLE_FOLDER}")
+    engine.ready()
+    engine.send("ucinewgame")
+    engine.send(f"position fen {fen}")
+    engine.send("go depth 8")
+    lines = engine.read_until("bestmove", 60)
+    assert _tbhits(lines) and _tbhits(lines)[-1] > 0, lines
