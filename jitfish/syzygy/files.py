@@ -148,19 +148,7 @@ class WdlFile:
         norm = [0] * T.MAX_TB_PIECES
         norm[0] = 3 if enc_type == 0 else 2
         self._groups(pieces, norm, norm[0])
-        factor = [0] * T.MAX_TB_PIECES
-        # Factors in the order the file gives: the pivot block (``order``) and each group.
-        free, size, i, k = 64 - norm[0], 1, norm[0], 0
-        while i < self.num or k == order:
-            if k == order:
-                factor[0] = size
-                size *= PIVOT_FACTOR[enc_type]
-            else:
-                factor[i] = size
-                size *= _subfactor(norm[i], free)
-                free -= norm[i]
-                i += norm[i]
-            k += 1
+        factor, size = self._factors(norm, norm[0], {order: (0, PIVOT_FACTOR[enc_type])})
         self._store_slot(slot, pieces, norm, factor)
         return size
 
@@ -170,24 +158,40 @@ class WdlFile:
         if pawns[1]:
             norm[pawns[0]] = pawns[1]
         self._groups(pieces, norm, pawns[0] + pawns[1])
+        blocks = {order: (0, int(T.constant_tables()[T.PFACTOR + (norm[0] - 1) * 4 + file]))}
+        first = norm[0]
+        if order2 < 0x0F:
+            # The other colour's pawns: a block of their own, on the 48 squares pawns can stand on.
+            blocks[order2] = (norm[0], _subfactor(norm[norm[0]], 48 - norm[0]))
+            first += norm[norm[0]]
+        factor, size = self._factors(norm, first, blocks)
+        self._store_slot(slot, pieces, norm, factor)
+        return size
+
+    def _factors(self, norm: list[int], first: int, blocks: dict[int, tuple[int, int]]) -> tuple[list[int], int]:
+        """The index factor of each group, and the table's size.
+
+        The file orders the index's digits: at step ``k`` of that order comes
+        either a block (``blocks[k]`` = where its factor goes, how many
+        placements it has: the pivot pieces, or pawns) or the next group of
+        like pieces from ``first`` on, placed on the squares still free.
+        """
         factor = [0] * T.MAX_TB_PIECES
-        i = norm[0] + (norm[norm[0]] if order2 < 0x0F else 0)
-        free, size, k = 64 - i, 1, 0
-        while i < self.num or k in (order, order2):
-            if k == order:
-                factor[0] = size
-                size *= int(T.constant_tables()[T.PFACTOR + (norm[0] - 1) * 4 + file])
-            elif k == order2:
-                factor[norm[0]] = size
-                size *= _subfactor(norm[norm[0]], 48 - norm[0])
+        free, size, i, k = 64 - first, 1, first, 0
+        while i < self.num or k in blocks:
+            if k in blocks:
+                at, placements = blocks[k]
+                factor[at] = size
+                size *= placements
+            elif i >= self.num:
+                raise ValueError(f"corrupt Syzygy table {self.path}: its index order skips a block")
             else:
                 factor[i] = size
                 size *= _subfactor(norm[i], free)
                 free -= norm[i]
                 i += norm[i]
             k += 1
-        self._store_slot(slot, pieces, norm, factor)
-        return size
+        return factor, size
 
     def _store_slot(self, slot: int, pieces: list[int], norm: list[int], factor: list[int]) -> None:
         if sorted(pieces) not in self.codes:

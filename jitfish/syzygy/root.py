@@ -63,7 +63,7 @@ def _rank(dtz: int, clock: int, rule50: bool) -> int:
     return 0
 
 
-def _move_dtz(prober, board: chess.Board, move: chess.Move) -> int:
+def move_dtz(prober, board: chess.Board, move: chess.Move) -> int:
     """DTZ of ``move`` from the mover's view, counting the move itself."""
     board.push(move)
     try:
@@ -101,7 +101,7 @@ def probe_root(tablebase: Tablebase, fen: str, rule50: bool = True) -> RootProbe
     if tablebase.dtz_count:
         try:
             prober = tablebase.dtz_prober()
-            ranked = [(move, _move_dtz(prober, board, move)) for move in moves]
+            ranked = [(move, move_dtz(prober, board, move)) for move in moves]
             method = "dtz"
         except (KeyError, OSError, ValueError, IndexError):
             ranked = None   # a DTZ table missing or unreadable: rank by WDL below

@@ -17,6 +17,9 @@ HARD_STARTS = {
     "KQvKR": ("8/K3r3/1Q6/3k4/8/8/8/8 w - - 0 1", 57),
 }
 
+# The first search may compile the search kernels (minutes on a busy machine); later ones take milliseconds.
+WAIT_SECONDS = 600
+
 
 def _longest_defence(prober, board: chess.Board) -> chess.Move:
     """The defender's move after which the win takes longest (a drawing move if there is one)."""
@@ -44,7 +47,7 @@ def test_a_hard_win_is_converted_within_the_50_move_rule(material):
         while not board.is_game_over() and board.halfmove_clock < 100:
             engine.set_position(start, [move.uci() for move in board.move_stack])
             engine.go(GoParams(movetime=1000))
-            assert engine.wait(30)
+            assert engine.wait(WAIT_SECONDS)
             board.push_uci(played[-1])
             if not board.is_game_over():
                 board.push(_longest_defence(prober, board))
