@@ -107,8 +107,8 @@ class WdlFile:
         self.has_pawns = "P" in name
         self.symmetric = white == black
         # The Syzygy codes of the pieces the name spells, either side's view (the order's colours may be swapped).
-        self.codes = [sorted([PIECE_LETTERS.index(c) + 1 + 8 * colour for colour, side in enumerate(sides) for c in side])
-                      for sides in ((white, black), (black, white))]
+        self.codes = [sorted(PIECE_LETTERS.index(c) + 1 + 8 * colour for colour, side in enumerate(sides)
+                             for c in side) for sides in ((white, black), (black, white))]
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             if size < 16 or size % 64 != 16:
@@ -152,7 +152,8 @@ class WdlFile:
         self._store_slot(slot, pieces, norm, factor)
         return size
 
-    def _pawn_slot(self, slot: int, file: int, order: int, order2: int, pieces: list[int], pawns: tuple[int, int]) -> int:
+    def _pawn_slot(self, slot: int, file: int, order: int, order2: int, pieces: list[int],
+                   pawns: tuple[int, int]) -> int:
         norm = [0] * T.MAX_TB_PIECES
         norm[0] = pawns[0]
         if pawns[1]:
@@ -267,7 +268,8 @@ class WdlFile:
         self._place_blocks(reader, at, pairs)
         for file in range(4):
             for side in range(2):
-                self.row[self._slot(file * 2 + side) + T.S_PAIRS] = len(self.pairs) + file * sides + min(side, sides - 1)
+                pair = len(self.pairs) + file * sides + min(side, sides - 1)
+                self.row[self._slot(file * 2 + side) + T.S_PAIRS] = pair
         self.pairs.extend(pairs)
 
     def _setup_pairs(self, reader: _Reader, at: int, positions: int) -> tuple[_Pairs, int]:
