@@ -6,7 +6,8 @@ packs what the kernels need into one ``int64`` array, :attr:`Tablebase.tb`
 (:mod:`jitfish.syzygy.layout`).  The search hands that array and a scratch
 array to :func:`jitfish.syzygy.probe.probe_wdl`; this class is the Python
 face of the same prober.  DTZ is probed only at the root, one probe per root
-move, so python-chess's own prober (``chess.syzygy``) serves it.
+move, so python-chess's prober (``chess.syzygy``) serves it, with its block
+decoding compiled (:mod:`jitfish.syzygy.dtz`).
 
 A folder that does not exist or holds no tables, and a file that is not a
 valid table, are reported in :attr:`Tablebase.problems` and skipped: loading
@@ -134,14 +135,12 @@ class Tablebase:
         return out
 
     def dtz_prober(self):
-        """python-chess's prober over the same folders (for DTZ at the root), opened on first use."""
+        """python-chess's prober over the same folders, with compiled block decoding
+        (:class:`jitfish.syzygy.dtz.DtzProber`), for DTZ at the root; opened on first use."""
         if self._dtz_prober is None:
-            import chess.syzygy
+            from jitfish.syzygy.dtz import DtzProber
 
-            prober = chess.syzygy.Tablebase()
-            for folder in self.folders:
-                prober.add_directory(folder)
-            self._dtz_prober = prober
+            self._dtz_prober = DtzProber(self.folders)
         return self._dtz_prober
 
     def close(self) -> None:

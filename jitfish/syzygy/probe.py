@@ -174,10 +174,9 @@ def _encode_pawns(tb, squares, n, row, slot_at):
 # --- Decoding a stored value ---
 
 @kernel(hot=True)
-def _decompress(tb, pairs, index):
-    """The stored symbol value at position ``index``, or -1 when the data does not decode."""
-    if tb[pairs + T.P_CONSTANT]:
-        return tb[pairs + T.P_MIN_LEN]
+def decode_symbol(tb, pairs, index):
+    """The leaf symbol that holds position ``index`` in the pairs row at ``tb[pairs:]``, or -1 when the data
+    does not decode.  Its value is the first byte of its pattern (WDL; DTZ takes 12 bits)."""
     idxbits = tb[pairs + T.P_IDXBITS]
     main = index >> idxbits
     offset = (index & ((1 << idxbits) - 1)) - (1 << (idxbits - 1))
@@ -246,7 +245,18 @@ def _decompress(tb, pairs, index):
             sym = np.int64(load_u8(pattern + 2)) << 4 | np.int64(load_u8(pattern + 1)) >> 4
         if sym >= num_syms:
             return -1
-    return np.int64(load_u8(sympat + 3 * sym))
+    return sym
+
+
+@kernel(hot=True)
+def _decompress(tb, pairs, index):
+    """The stored WDL symbol at position ``index``, or -1 when the data does not decode."""
+    if tb[pairs + T.P_CONSTANT]:
+        return tb[pairs + T.P_MIN_LEN]
+    sym = decode_symbol(tb, pairs, index)
+    if sym < 0:
+        return -1
+    return np.int64(load_u8(tb[pairs + T.P_SYMPAT] + 3 * sym))
 
 
 @kernel(hot=True, inline=True)

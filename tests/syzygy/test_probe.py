@@ -106,3 +106,10 @@ def test_bad_folders_are_reported(tmp_path):
     assert tables.problems == [f"Syzygy folder {tmp_path / 'missing'} does not exist",
                                f"Syzygy folder {tmp_path} holds no tables"]
     assert (tables.wdl_count, tables.dtz_count) == (35, 35)
+
+
+def test_dtz_with_compiled_decoding_equals_python_chess(tables, reference):
+    """The root's DTZ prober is python-chess's with block decoding compiled: same answers."""
+    boards = positions(1000, seed=36)
+    prober = tables.dtz_prober()
+    assert [prober.probe_dtz(board) for board in boards] == [reference.probe_dtz(board) for board in boards]
