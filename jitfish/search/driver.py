@@ -77,6 +77,7 @@ class SearchInfo:
     hashfull: int
     pv: list[str]
     score: int = 0           # internal score (centipawns or MATE - ply)
+    tbhits: int | None = None   # tablebase probes answered so far (None: no tables)
 
 
 @dataclass
@@ -92,6 +93,7 @@ class SearchResult:
     time: float
     score: int = 0
     infos: list[SearchInfo] = field(default_factory=list, repr=False)
+    tbhits: int | None = None
 
 
 def _split_score(score: int) -> tuple[int | None, int | None]:
