@@ -25,7 +25,7 @@ import numpy as np
 from jitfish.syzygy import layout
 from jitfish.syzygy.files import DTZ_SUFFIX, WdlFile, pack, table_name
 
-__all__ = ["Tablebase", "new_scratch", "new_settings", "no_tables", "split_paths"]
+__all__ = ["Tablebase", "new_scratch", "new_settings", "no_tables", "probe_arrays", "split_paths"]
 
 
 def split_paths(text: str) -> list[str]:
@@ -52,6 +52,12 @@ def new_scratch() -> np.ndarray:
 def new_settings() -> np.ndarray:
     """One search thread's probe settings and hit counter (``layout.PROBE_*``), probing off."""
     return np.zeros(layout.PROBE_SETTINGS_SIZE, dtype=np.int64)
+
+
+def probe_arrays(tablebase: Tablebase | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``syzygy`` field of one search thread's context (:mod:`jitfish.search.context`): the table array
+    of ``tablebase`` (:func:`no_tables` for None), and a probe scratch and settings of the thread's own."""
+    return (no_tables() if tablebase is None else tablebase.tb), new_scratch(), new_settings()
 
 
 class Tablebase:

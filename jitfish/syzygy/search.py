@@ -13,10 +13,11 @@ A loss is the mirror image, an upper bound.  A draw is exact; with
 ``Syzygy50MoveRule`` a cursed win or blessed loss is a draw too, scored one
 centipawn to the luckier side, without it a win or loss.
 
-The tables travel as ``syzygy = (tb, scratch, settings)``: the packed table
-array of :class:`jitfish.syzygy.Tablebase` (an empty one without tables),
-the thread's probe scratch and its settings and hit counter
-(:func:`jitfish.syzygy.new_scratch`, :func:`jitfish.syzygy.new_settings`).
+The tables travel in the search context's ``syzygy`` field, ``(tb, scratch,
+settings)``: the packed table array of :class:`jitfish.syzygy.Tablebase` (an
+empty one without tables), the thread's probe scratch and its settings and hit
+counter (:func:`jitfish.syzygy.probe_arrays`).  The check that comes first is
+inlined into negamax; only a node that passes it calls the compiled prober.
 """
 
 from __future__ import annotations
@@ -29,14 +30,14 @@ from jitfish.syzygy.probe import probe_wdl
 from jitfish.types import BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, TB_WIN
 
 
-@kernel(hot=True)
-def probe_in_search(bbs, state, undo, key_history, tables, syzygy, ply, depth):
+@kernel(hot=True, inline=True)
+def probe_in_search(ctx, ply, depth):
     """``(score, bound)`` from the tables for this node, or ``(0, BOUND_NONE)`` when they are not asked."""
-    tb, scratch, settings = syzygy
-    if (state[L.HALFMOVE_CLOCK] != 0 or popcount(bbs[L.OCCUPIED]) > settings[PROBE_PIECES]
+    tb, scratch, settings = ctx.syzygy
+    if (ctx.state[L.HALFMOVE_CLOCK] != 0 or popcount(ctx.bbs[L.OCCUPIED]) > settings[PROBE_PIECES]
             or depth < settings[PROBE_DEPTH]):
         return 0, BOUND_NONE
-    wdl = probe_wdl(bbs, state, undo, key_history, tables, tb, scratch)
+    wdl = probe_wdl(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables, tb, scratch)
     if wdl == TB_FAILED:
         return 0, BOUND_NONE
     settings[PROBE_HITS] += 1
