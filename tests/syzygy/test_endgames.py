@@ -40,7 +40,7 @@ def test_a_hard_win_is_converted_within_the_50_move_rule(material):
     start, dtz = HARD_STARTS[material]
     played: list[str] = []
     engine = Engine(EngineCallbacks(on_bestmove=lambda best, ponder: played.append(best)))
-    engine.set_syzygy_path(str(TABLE_FOLDER))
+    engine.set_option("SyzygyPath", str(TABLE_FOLDER))
     board = chess.Board(start)
     with chess.syzygy.open_tablebase(str(TABLE_FOLDER)) as prober:
         assert prober.probe_dtz(board) == dtz

@@ -38,7 +38,7 @@ class _Played:
 def test_root_moves_keep_the_tablebase_result_on_500_positions():
     played = _Played()
     engine = Engine(EngineCallbacks(on_bestmove=played))
-    engine.set_syzygy_path(str(TABLE_FOLDER))
+    engine.set_option("SyzygyPath", str(TABLE_FOLDER))
     rng = random.Random(500)
     checked = {1: 0, 0: 0, -1: 0}
     with chess.syzygy.open_tablebase(str(TABLE_FOLDER)) as prober:
