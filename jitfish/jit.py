@@ -35,7 +35,10 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 # ``board`` and ``eval`` is digested here.  Of ``nnue`` only the two files
 # kernels read are digested (the inference kernels and the feature constants
 # they compile in), so that editing the trainer's NumPy code costs nothing.
-KERNEL_SOURCES = ("jit.py", "types.py", "board", "search", "eval", "nnue/features.py", "nnue/inference.py")
+# ``syzygy`` is digested whole: the search calls its prober, whose kernels
+# read the table layout's constants from ``syzygy/layout.py``.
+KERNEL_SOURCES = ("jit.py", "types.py", "board", "search", "eval", "nnue/features.py", "nnue/inference.py",
+                  "syzygy")
 
 
 def source_digest() -> str:

@@ -78,6 +78,39 @@ def _set_book_file(engine: Engine, path: str) -> None:
         engine.callbacks.on_message(f"book {path}: {len(engine.book)} entries")
 
 
+# The settings the search's tablebase probes read, in the order Searcher.set_tablebase takes them.
+_PROBE_KEYS = ("syzygy_probe_limit", "syzygy_probe_depth", "syzygy_50_move_rule")
+
+
+def _probe_with(engine: Engine, tablebase, **changed) -> None:
+    """Hand ``tablebase`` (None: no tables) and the probe settings to the searcher; ``changed``: the value of an
+    option being set (its ``apply`` runs before the value is stored)."""
+    values = {key: getattr(engine.settings, key) for key in _PROBE_KEYS} | changed
+    engine.searcher.set_tablebase(tablebase, *(values[key] for key in _PROBE_KEYS))
+
+
+def _set_probe_option(key: str) -> Callable[[Engine, Any], None]:
+    """The ``apply`` of a probe setting: the searcher probes with the new value from the next search on."""
+    return lambda engine, value: _probe_with(engine, engine.searcher.tablebase, **{key: value})
+
+
+def _set_syzygy_path(engine: Engine, text: str) -> None:
+    """Load the Syzygy tables of ``text``'s folders (``os.pathsep``-separated; empty: none).  A folder that
+    does not exist or holds no tables, and a file that is not a table, are reported, and the tables found
+    are used."""
+    from jitfish.syzygy import Tablebase, split_paths
+
+    previous = engine.searcher.tablebase
+    tablebase = Tablebase(text) if split_paths(text) else None
+    _probe_with(engine, tablebase)
+    if previous is not None:
+        previous.close()
+    if tablebase is not None:
+        for problem in tablebase.problems:
+            engine.callbacks.on_message(f"error: {problem}")
+        engine.callbacks.on_message(tablebase.summary())
+
+
 # In the order ``uci`` lists them.
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("Threads", "spin", "threads", 1, 1, MAX_THREADS,
@@ -98,6 +131,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("BookFile", "string", "book_file", "", apply=_set_book_file),
     OptionSpec("EvalFile", "string", "eval_file", "", apply=_set_eval_file),
     OptionSpec("Use NNUE", "check", "use_nnue", False, apply=_set_use_nnue),
+    OptionSpec("SyzygyPath", "string", "syzygy_path", "", apply=_set_syzygy_path),
+    OptionSpec("SyzygyProbeDepth", "spin", "syzygy_probe_depth", 1, 1, 100,
+               apply=_set_probe_option("syzygy_probe_depth")),
+    OptionSpec("Syzygy50MoveRule", "check", "syzygy_50_move_rule", True,
+               apply=_set_probe_option("syzygy_50_move_rule")),
+    OptionSpec("SyzygyProbeLimit", "spin", "syzygy_probe_limit", 7, 0, 7,
+               apply=_set_probe_option("syzygy_probe_limit")),
 )
 
 BY_NAME = {spec.name.lower(): spec for spec in OPTIONS}  # UCI option names are case-insensitive

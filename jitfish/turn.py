@@ -1,12 +1,13 @@
 """One ``go``: from a position, its parameters and the options to the move to play, in numbered steps.
 
 :class:`Turn` runs in the engine's search thread.  It reads the options
-(:class:`~jitfish.options.Settings`) once, asks the book, weakens the search
-for Skill Level or UCI_Elo, searches, and picks the move, reporting through
-:class:`EngineCallbacks`.  Its clock is the engine's
-:class:`~jitfish.search.timeman.TimeController` for this ``go``, the one object
-that knows the deadlines, pondering and ``stop``.  Whatever happens, the move
-it returns is legal (or ``0000`` when there is none).
+(:class:`~jitfish.options.Settings`) once, keeps a root in the Syzygy tables
+to the moves that hold its result (:mod:`jitfish.syzygy.root`), asks the book,
+weakens the search for Skill Level or UCI_Elo, searches, and picks the move,
+reporting through :class:`EngineCallbacks`.  Its clock is the engine's
+:class:`~jitfish.search.timeman.TimeController` for this ``go``, the one
+object that knows the deadlines, pondering and ``stop``.  Whatever happens,
+the move it returns is legal (or ``0000`` when there is none).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
+from jitfish.board import layout as L
 from jitfish.board.moves import move_to_uci
 from jitfish.search import SearchInfo, SearchLimits, SearchResult, Searcher
 from jitfish.search.timeman import TimeController
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     from jitfish.board.board import Board
     from jitfish.book import Book
     from jitfish.options import Settings
+    from jitfish.syzygy.root import RootProbe
 
 
 @dataclass
@@ -70,6 +73,19 @@ class EngineCallbacks:
     on_debug: Callable[[str], None] = lambda text: None    # shown only with "debug on"
 
 
+def _tablebase_scores(on_info: Callable[[SearchInfo], None],
+                      root_probe: RootProbe | None) -> Callable[[SearchInfo], None]:
+    """``on_info`` with scores replaced by the tablebase's verdict (``RootProbe.score``) when there is one."""
+    if root_probe is None:
+        return on_info
+
+    def relay(info: SearchInfo) -> None:
+        info.score_cp, info.score_mate = root_probe.score(info.score_cp, info.score_mate)
+        on_info(info)
+
+    return relay
+
+
 class _InfoRelay:
     """The search's ``on_info``: passes on the lines the user asked for, keeps the last iteration's lines."""
 
@@ -111,6 +127,11 @@ class Turn:
         # Step 2. Root moves: searchmoves restricts them (unknown ones are reported and dropped).
         searchmoves = self._root_moves(board, params.searchmoves, legal)
 
+        # Step 2b. Tablebases: at a root in the tables, only the moves that keep the best result.
+        root_probe = self._probe_root(board, searchmoves)
+        if root_probe is not None:
+            searchmoves = root_probe.moves
+
         # Step 3. Opening book: a book move is played at once.
         if not params.analysing and searchmoves is None:
             move = self._book_move(board)
@@ -129,11 +150,13 @@ class Turn:
         level, multipv = self._weaken(limits, params.analysing)
 
         # Step 7. Search, relaying info; the timer stops it.
-        relay = _InfoRelay(self.callbacks.on_info, self.settings.multipv)
+        relay = _InfoRelay(_tablebase_scores(self.callbacks.on_info, root_probe), self.settings.multipv)
         result = self.searcher.search(board, limits, on_info=relay, multipv=multipv,
                                       on_currmove=self.callbacks.on_currmove, timer=self.timer)
 
         # Step 8. A last info line, then wait for stop/ponderhit when pondering or infinite.
+        if root_probe is not None:
+            result.score_cp, result.score_mate = root_probe.score(result.score_cp, result.score_mate)
         self._final_info(result)
         self.timer.wait_released()
         return self._choose_move(result, relay.last_iteration, level, legal)
@@ -158,6 +181,22 @@ class Turn:
             if text in legal_set and text not in searchmoves:
                 searchmoves.append(text)
         return searchmoves or None
+
+    def _probe_root(self, board: Board, searchmoves: list[str] | None) -> RootProbe | None:
+        """The tablebase's verdict on the root (:class:`jitfish.syzygy.root.RootProbe`), or ``None`` when it has
+        none: no tables, or more pieces than ``SyzygyProbeLimit`` or the tables allow, or castling rights."""
+        tablebase = self.searcher.tablebase
+        if tablebase is None or int(board.position.bbs[L.OCCUPIED]).bit_count() > self.settings.syzygy_probe_limit:
+            return None
+        from jitfish.syzygy.root import probe_root
+
+        probe = probe_root(tablebase, board.fen(), self.settings.syzygy_50_move_rule)
+        if probe is None:
+            return None
+        if searchmoves is not None:
+            probe.moves = [move for move in probe.moves if move in searchmoves] or searchmoves
+        self.callbacks.on_debug(f"tablebase root: {probe.method} outcome {probe.outcome} moves {probe.moves}")
+        return probe
 
     def _book_move(self, board: Board) -> str | None:
         if self.book is None or not self.settings.own_book:
@@ -202,4 +241,5 @@ class Turn:
         self.callbacks.on_info(SearchInfo(
             depth=result.depth, seldepth=result.seldepth, multipv=1, score_cp=result.score_cp,
             score_mate=result.score_mate, bound="", nodes=result.nodes, time=result.time,
-            nps=int(result.nodes / elapsed), hashfull=self.searcher.hashfull(), pv=list(result.pv)))
+            nps=int(result.nodes / elapsed), hashfull=self.searcher.hashfull(), pv=list(result.pv),
+            tbhits=result.tbhits))

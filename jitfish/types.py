@@ -3,7 +3,8 @@
 A score is an ``int`` in centipawns from the side to move.  Mates are scored
 ``MATE - ply`` (mate delivered ``ply`` half-moves from the root), so a
 shorter mate always scores higher; anything beyond ``MATE_BOUND`` in
-absolute value is a mate score.  ``INF`` is wider than every real score.
+absolute value is a mate score.  Tablebase wins and losses (``TB_WIN``) sit
+between the mates and every evaluation.  ``INF`` is wider than every real score.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ MAX_PLY = 128                 # deepest ply the search reaches (stacks are sized
 MATE = 32000
 INF = 32001
 MATE_BOUND = MATE - MAX_PLY   # |score| >= MATE_BOUND: a mate score
+# A tablebase win found ``ply`` half-moves from the root scores ``TB_WIN - ply``:
+# above every evaluation, below every mate, so a proven mate still sorts first.
+TB_WIN = MATE_BOUND - MAX_PLY
+TB_WIN_BOUND = TB_WIN - MAX_PLY  # MATE_BOUND > |score| >= TB_WIN_BOUND: a tablebase result
 DRAW = 0
 
 # Bound types, as stored in the transposition table.

@@ -38,6 +38,23 @@ result = jitfish.search(jitfish.Board(), depth=5, hash_mb=1)
 print("nodes", result.nodes)
 print("cache", jitfish.jit.CACHE_DIR)
 """
+# The search with Syzygy tables: the WDL prober inside negamax (a five-piece root whose captures reach the
+# four-piece tables) and the compiled DTZ block decoder of root probing (a four-piece root).
+TABLES = Path(__file__).resolve().parent / "data" / "syzygy"
+TABLEBASE_CHILD = f"""
+import jitfish.jit
+from jitfish.engine import Engine
+from jitfish.turn import EngineCallbacks, GoParams
+infos = []
+engine = Engine(EngineCallbacks(on_info=infos.append))
+engine.set_option("SyzygyPath", {str(TABLES)!r})
+for fen in ("8/8/3k4/8/3r4/8/3R1P2/4K3 w - - 0 1", "8/8/8/4k3/8/8/8/R3K3 w - - 70 1"):
+    engine.set_position(fen, [])
+    engine.go(GoParams(depth=8))
+    assert engine.wait(600)
+    print("tbhits", infos[-1].tbhits, "score", infos[-1].score_cp, infos[-1].score_mate)
+print("cache", jitfish.jit.CACHE_DIR)
+"""
 ATTEMPTS = 3  # another engineer's edit to jitfish/ between two runs changes the cache directory
 
 
@@ -88,4 +105,11 @@ def test_fresh_process_loads_every_kernel_from_the_cache_without_compiling():
 def test_fresh_process_loads_the_recursive_search_from_the_cache():
     result, cache_dir, before = warm_run(SEARCH_CHILD)
     assert int(child_value(result, "nodes")) > 0
+    assert_loaded_only(result, cache_dir, before)
+
+
+def test_fresh_process_loads_the_search_with_tablebases_from_the_cache():
+    result, cache_dir, before = warm_run(TABLEBASE_CHILD)
+    tbhits = int(child_value(result, "tbhits").split()[0])
+    assert tbhits > 0, result.stdout
     assert_loaded_only(result, cache_dir, before)

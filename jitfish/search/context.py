@@ -5,8 +5,9 @@ Negamax, quiescence and the helpers inlined into them take the context
 ply, cut node).  The context is a NamedTuple of one thread's preallocated
 arrays -- its copy of the position, the lookup tables, the evaluation's
 weights or network, the search parameters, the shared transposition table,
-and the thread's buffers (:mod:`jitfish.search.buffers`) -- so adding a table
-means adding a field here, not an argument to every kernel.  Numba passes it
+the thread's buffers (:mod:`jitfish.search.buffers`) and its tablebase
+arrays (:mod:`jitfish.syzygy`; an empty table array without tables) -- so
+adding a table means adding a field here, not an argument to every kernel.  Numba passes it
 field by field, as it would the separate arrays, so a call costs what the
 same arrays passed one by one cost; kernels compiled once and called from
 several places (``generate_moves``, ``see_ge``, the picker's ``_order``) keep
@@ -38,6 +39,7 @@ from jitfish.search.buffers import (
 )
 from jitfish.search.evalstack import evaluate_at, note_move, note_null_move
 from jitfish.search.tt import tt_prefetch
+from jitfish.syzygy import probe_arrays
 from jitfish.types import INF, MAX_PLY
 
 # int64 constants (see the module docstring).
@@ -65,12 +67,16 @@ class SearchContext(NamedTuple):
     work: np.ndarray           # move-ordering memory, PV, move lists (jitfish.search.buffers)
     control: np.ndarray        # node count, stop flag, limits (jitfish.search.buffers)
     stack: np.ndarray          # one record per ply (jitfish.search.buffers)
+    syzygy: tuple              # the tablebase arrays (tb, scratch, settings) (jitfish.syzygy.probe_arrays)
 
 
-def new_context(position, tables, weights, network, params, tt, work, control, stack) -> SearchContext:
-    """The context of a search of ``position`` (a :class:`jitfish.board.position.Position`, searched in place)."""
+def new_context(position, tables, weights, network, params, tt, work, control, stack, syzygy=None) -> SearchContext:
+    """The context of a search of ``position`` (a :class:`jitfish.board.position.Position`, searched in place);
+    ``syzygy``: the thread's tablebase arrays (None: no tables)."""
+    if syzygy is None:
+        syzygy = probe_arrays(None)
     return SearchContext(position.bbs, position.state, position.undo, position.key_history, tables, weights,
-                         network, params, tt, work, control, stack)
+                         network, params, tt, work, control, stack, syzygy)
 
 
 @kernel(hot=True, inline=True)

@@ -42,6 +42,8 @@ from jitfish.search.params import (
 )
 from jitfish.search.timeman import TimeController
 from jitfish.search.tt import AGE_MASK, hashfull as _hashfull, new_table, probe
+from jitfish.syzygy import new_settings, probe_arrays
+from jitfish.syzygy.layout import PROBE_DEPTH, PROBE_HITS, PROBE_PIECES, PROBE_RULE50
 from jitfish.types import INF, MATE_BOUND, MAX_PLY, mate_moves
 
 POLL_NODES = 1024
@@ -77,6 +79,7 @@ class SearchInfo:
     hashfull: int
     pv: list[str]
     score: int = 0           # internal score (centipawns or MATE - ply)
+    tbhits: int | None = None   # tablebase probes answered so far (None: no tables)
 
 
 @dataclass
@@ -92,6 +95,7 @@ class SearchResult:
     time: float
     score: int = 0
     infos: list[SearchInfo] = field(default_factory=list, repr=False)
+    tbhits: int | None = None
 
 
 def _split_score(score: int) -> tuple[int | None, int | None]:
@@ -102,7 +106,7 @@ def _split_score(score: int) -> tuple[int | None, int | None]:
 class _Worker:
     """One thread's buffers: its position copy, heuristics, stack and control array."""
 
-    def __init__(self, params: np.ndarray, network: KernelNetwork | None) -> None:
+    def __init__(self, params: np.ndarray, network: KernelNetwork | None, tablebase=None) -> None:
         # The buffers of jitfish.search.buffers; the views name parts of ``work``.
         self.control = np.zeros(B.CONTROL_SIZE, dtype=np.int64)
         self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
@@ -111,18 +115,31 @@ class _Worker:
         self.pv = self.work[B.PV:B.PV + B.PV_SIZE]
         self.set_reductions(params)
         self.set_network(network)
+        self.set_tablebase(tablebase)
         self.position = None
 
     def set_network(self, network: KernelNetwork | None) -> None:
         """Evaluate with ``network`` (None: the hand-written evaluation), with a stack of accumulators of our own."""
         self.network = network_arrays(network)
 
+    def set_tablebase(self, tablebase) -> None:
+        """Probe ``tablebase`` (None: no tables) with a probe scratch and settings of our own."""
+        self.syzygy = probe_arrays(tablebase)
+
+    @property
+    def tb_settings(self) -> np.ndarray:
+        """The probe settings and hit counter the search reads (``jitfish.syzygy.layout.PROBE_*``)."""
+        return self.syzygy[2]
+
     def set_reductions(self, params: np.ndarray) -> None:
         """Rebuild the late-move reduction table from ``params`` (in Python: nothing recompiles)."""
         self.work[B.LMR:B.LMR + B.LMR_SIDE * B.LMR_SIDE] = N.late_move_reductions(params)
 
-    def prepare(self, position, age: int, node_limit: int, root_moves: list[int]) -> None:
+    def prepare(self, position, age: int, node_limit: int, root_moves: list[int], tb_settings=None) -> None:
+        """Set up a search of ``position``, probing as ``tb_settings`` says (the searcher's, hits at zero;
+        None: no probing)."""
         self.position = position
+        self.tb_settings[:] = 0 if tb_settings is None else tb_settings
         c = self.control
         c[:] = 0
         B.reset_stack(self.stack)
@@ -142,7 +159,7 @@ class _Worker:
     def context(self, tt, weights, params):
         """The search context of this thread's position (:mod:`jitfish.search.context`)."""
         return new_context(self.position, lookup_tables(), weights, self.network, params, tt, self.work,
-                           self.control, self.stack)
+                           self.control, self.stack, self.syzygy)
 
     def search_root(self, tt, weights, params, alpha: int, beta: int, depth: int) -> int:
         self.evaluate_root(weights)
@@ -174,6 +191,8 @@ class Searcher:
         self._network = network
         self._workers = [_Worker(self._params, network) for _ in range(max(1, threads))]
         self._timer = TimeController()  # the clock of the current (or last) search
+        self.tablebase = None              # the Syzygy tables probed (set_tablebase)
+        self._tb_settings = new_settings()   # probing off until set_tablebase
 
     # --- configuration -------------------------------------------------
     def resize(self, hash_mb: int) -> None:
@@ -188,7 +207,7 @@ class Searcher:
     def set_threads(self, threads: int) -> None:
         threads = max(1, int(threads))
         while len(self._workers) < threads:
-            self._workers.append(_Worker(self._params, self._network))
+            self._workers.append(_Worker(self._params, self._network, self.tablebase))
         del self._workers[threads:]
 
     @property
@@ -222,6 +241,17 @@ class Searcher:
         if index in (LMR_BASE_PCT, LMR_DIVISOR_PCT):
             for worker in self._workers:
                 worker.set_reductions(self._params)
+
+    def set_tablebase(self, tablebase, probe_limit: int, probe_depth: int, rule50: bool) -> None:
+        """Probe ``tablebase`` (a :class:`jitfish.syzygy.Tablebase`, or None for none) from the next search on:
+        positions of at most ``probe_limit`` pieces, at ``probe_depth`` or deeper, cursed wins as draws if
+        ``rule50`` (the options ``SyzygyProbeLimit``, ``SyzygyProbeDepth``, ``Syzygy50MoveRule``)."""
+        pieces = 0 if tablebase is None else min(probe_limit, tablebase.max_pieces)
+        self._tb_settings[[PROBE_PIECES, PROBE_DEPTH, PROBE_RULE50, PROBE_HITS]] = (pieces, probe_depth, rule50, 0)
+        if tablebase is not self.tablebase:
+            self.tablebase = tablebase
+            for worker in self._workers:
+                worker.set_tablebase(tablebase)
 
     def hashfull(self) -> int:
         return _hashfull(self._tt, self._age)
@@ -302,7 +332,7 @@ class Searcher:
         workers = self._workers if limits.nodes is None else self._workers[:1]
         root_moves = legal_moves if limits.searchmoves else []
         for worker in workers:
-            worker.prepare(root.copy(), self._age, node_limit, root_moves)
+            worker.prepare(root.copy(), self._age, node_limit, root_moves, self._tb_settings)
         watchdog = threading.Thread(target=self._watchdog, args=(timer, workers), daemon=True)
         watchdog.start()
         finished = threading.Event()
@@ -330,8 +360,15 @@ class Searcher:
             if reporter is not None:
                 reporter.join()
         result.nodes = sum(w.nodes for w in workers)
+        result.tbhits = self._tb_hits(workers)
         result.time = time.perf_counter() - started
         return result
+
+    def _tb_hits(self, workers) -> int | None:
+        """Tablebase probes answered by ``workers`` in this search, or None when no tables are probed."""
+        if not self._tb_settings[PROBE_PIECES]:
+            return None
+        return int(sum(w.tb_settings[PROBE_HITS] for w in workers))
 
     def _report_current_moves(self, worker, on_currmove, started: float, chess960: bool,
                               finished: threading.Event) -> None:
@@ -398,7 +435,7 @@ class Searcher:
                 cp, mate = _split_score(score)
                 info = SearchInfo(depth, seldepth, index + 1, cp, mate, bound, nodes, elapsed,
                                   int(nodes / max(elapsed, 1e-6)), self.hashfull(),
-                                  [move_to_uci(m, chess960) for m in pv], score)
+                                  [move_to_uci(m, chess960) for m in pv], score, self._tb_hits(workers))
                 infos.append(info)
                 if on_info is not None:
                     on_info(info)

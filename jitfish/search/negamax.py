@@ -32,7 +32,7 @@ from jitfish.search.context import (
     ALL_MOVES, CUT, NO_SCORE, NOT_CUT, enter_node, in_check_at, play, play_null, take_back, take_back_null,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
-from jitfish.search.evalstack import static_eval_at
+from jitfish.search.evalstack import evaluate_at, static_eval_at
 from jitfish.search.history import clear_killers, countermove_index, history_bonus, store_killer, update_history
 from jitfish.search.movepick import (
     SCORE_COUNTERMOVE, SEE_WINS, SELECTION_PICKS, init_picker, is_quiet, mark_searched_quiet, move_at,
@@ -47,14 +47,17 @@ from jitfish.search.params import (
 from jitfish.search.quiescence import quiescence
 from jitfish.search.see import see_ge
 from jitfish.search.tt import bound_settles, tt_read, tt_store
+from jitfish.syzygy.search import probe_in_search
 from jitfish.types import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, INF, MATE_BOUND, mate_in, mated_in,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, INF, MATE_BOUND, mate_in, mated_in,
 )
 
 # Every pruning margin, reduction and extension threshold is a slot of ``params``, named
 # and explained once in :mod:`jitfish.search.params` (``FIELDS``); kernels read
 # ``params[RFP_MARGIN]`` and so on, so a tuner changes them without recompiling.
 
+# A tablebase result is stored this much deeper than the node's depth: deeper searches could not improve it.
+TB_DEPTH_BONUS = 6
 
 
 def late_move_reductions(params: np.ndarray | None = None) -> np.ndarray:
@@ -123,6 +126,28 @@ def draw_score(ctx, ply, in_check):
             return mated_in(ply)
         return 0
     return NO_SCORE
+
+
+@kernel(hot=True, inline=True)
+def tablebase_score(ctx, ply, depth, alpha, beta, pv_node):
+    """Step 4b. Tablebases: the score to return when the tables settle the node, else ``NO_SCORE``.
+
+    Right after a capture or pawn move with few pieces left the tables know
+    the result (:func:`jitfish.syzygy.search.probe_in_search`).  It is stored
+    (``TB_DEPTH_BONUS`` deeper: no search would refine it) and returned when
+    the window cannot change it, and at PV nodes always: a win or loss stands
+    for the line, whose mate the search need not find.  Not at the root (its
+    moves are ranked in Python: :mod:`jitfish.syzygy.root`), nor in a search
+    without the singular move (its result is not the node's).
+    """
+    if ply == 0 or ctx.stack[ply + STACK_ROOT].excluded != 0:
+        return NO_SCORE
+    score, bound = probe_in_search(ctx, ply, depth)
+    if bound == BOUND_NONE or not (pv_node or bound_settles(bound, score, alpha, beta)):
+        return NO_SCORE
+    tt_store(ctx.tt, ctx.bbs[L.KEY], 0, score, evaluate_at(ctx, ply), depth + TB_DEPTH_BONUS, bound, ply,
+             ctx.control[C_AGE])
+    return score
 
 
 @kernel(hot=True, inline=True)
@@ -341,12 +366,16 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         if alpha >= beta:
             return alpha
 
-    # Step 4. Transposition table lookup; cut off at non-PV nodes when the
-    # stored draft and bound settle the question.
+    # Step 4. Transposition table lookup: cut off at non-PV nodes when draft and bound settle it.
     entry = tt_read(ctx.tt, ctx.bbs[L.KEY], ply)
     if (not pv_node and excluded == 0 and entry.depth >= depth
             and bound_settles(entry.bound, entry.score, alpha, beta)):
         return entry.score
+
+    # Step 4b. Tablebases (tablebase_score).
+    score = tablebase_score(ctx, ply, depth, alpha, beta, pv_node)
+    if score != NO_SCORE:
+        return score
 
     # Step 5. Static evaluation, and whether it improved on our previous turn
     # (the padding below the root has nothing to improve on).

@@ -13,7 +13,7 @@ bits   field meaning
 18-19  bound BOUND_UPPER / BOUND_LOWER / BOUND_EXACT
 20-27  depth draft searched (0 for quiescence)
 28-33  age   search generation (mod 64) that wrote it
-34-49  score + 32768; mate scores relative to this node
+34-49  score + 32768; mate and tablebase scores relative to this node
 50-63  eval  static evaluation + 8192 (clamped)
 ====== ===== =========================================
 
@@ -33,7 +33,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from jitfish.jit import WHILE_WAITING, kernel
-from jitfish.types import MATE_BOUND, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
+from jitfish.types import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TB_WIN_BOUND
 
 BUCKET_ENTRIES = 4
 ENTRY_WORDS = 2
@@ -141,19 +141,19 @@ def hashfull(table: np.ndarray, age: int) -> int:
 
 @kernel(hot=True)
 def score_to_tt(score, ply):
-    """Mate scores are stored as distance from this node, not from the root."""
-    if score >= MATE_BOUND:
+    """Mate and tablebase scores are stored as distance from this node, not from the root."""
+    if score >= TB_WIN_BOUND:
         return score + ply
-    if score <= -MATE_BOUND:
+    if score <= -TB_WIN_BOUND:
         return score - ply
     return score
 
 
 @kernel(hot=True)
 def score_from_tt(score, ply):
-    if score >= MATE_BOUND:
+    if score >= TB_WIN_BOUND:
         return score - ply
-    if score <= -MATE_BOUND:
+    if score <= -TB_WIN_BOUND:
         return score + ply
     return score
 

@@ -170,6 +170,8 @@ class UciProtocol:
             parts.append(f"wdl {win} {draw} {loss}")
         parts.append(f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} "
                      f"time {int(info.time * 1000)}")
+        if info.tbhits is not None:
+            parts.append(f"tbhits {info.tbhits}")
         if info.pv:
             parts.append("pv " + " ".join(info.pv))
         self.send(" ".join(parts))
