@@ -122,6 +122,7 @@ class UciProtocol:
         self._pending: deque[tuple[str, list[str]]] = deque()  # commands held, oldest first
         self._in_flight: tuple[str, list[str]] | None = None    # the held command the worker runs
         self._searching = False         # from starting a search until its bestmove is sent
+        self._answering = False         # the search's bestmove is being sent: isready waits for held commands
         self._releasers: tuple[str, ...] = ()  # what the running search waits for before it may end
         self._quitting = False
         self._worker: threading.Thread | None = None
@@ -179,9 +180,12 @@ class UciProtocol:
     def on_bestmove(self, best: str, ponder: str | None) -> None:
         # The search counts as running until this line is out, so no held command runs before it; the
         # line is written outside the lock, so a GUI slow to read it holds up no command that may go at once.
+        # A GUI may answer it at once (setoption, isready): from here on isready waits for what it sent.
+        with self._order:
+            self._answering = True
         self.send(f"bestmove {best} ponder {ponder}" if ponder else f"bestmove {best}")
         with self._order:
-            self._searching = False
+            self._searching = self._answering = False
             self._releasers = ()
             self._order.notify_all()
 
@@ -353,7 +357,7 @@ class UciProtocol:
         self.start_loading()
         self._loaded.wait()
         with self._order:  # the commands before it have run, or wait behind a running search
-            self._order.wait_for(lambda: self._searching or self._quitting
+            self._order.wait_for(lambda: (self._searching and not self._answering) or self._quitting
                                  or not (self._pending or self._in_flight))
         self.send("readyok")
 
