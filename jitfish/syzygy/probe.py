@@ -43,6 +43,11 @@ from jitfish.board.moves import MOVE_EN_PASSANT, move_kind, move_to
 from jitfish.board.squares import BLACK, KING, NO_SQUARE, WHITE
 from jitfish.syzygy import layout as T
 
+# The move generator and make_move are shared with the search, which passes int64 values (see
+# jitfish.search.context): a literal or an int32 move here would compile them once more.
+ALL_MOVES = np.int64(GEN_ALL)
+LIST_START = np.int64(0)
+
 
 # --- Reading mapped file bytes by address ---
 
@@ -359,7 +364,7 @@ def _frame(depth):
 def _captures(bbs, state, tables, scratch, depth):
     """Write the legal captures (en passant left out) into frame ``depth``; return how many."""
     at = _frame(depth)
-    count = generate_moves(bbs, state, tables, scratch, at, GEN_ALL)
+    count = generate_moves(bbs, state, tables, scratch, at, ALL_MOVES)
     them = state[L.SIDE_TO_MOVE] ^ 1
     kept = 0
     for i in range(count):
@@ -387,7 +392,7 @@ def _capture_search(bbs, state, undo, key_history, tables, tb, scratch, alpha, b
     while True:
         top = _frame(depth) + T.MOVES_PER_FRAME
         if scratch[top + 1] < scratch[top] and depth + 1 < T.MAX_FRAMES - 1:
-            move = scratch[_frame(depth) + scratch[top + 1]]
+            move = np.int64(scratch[_frame(depth) + scratch[top + 1]])
             scratch[top + 1] += 1
             make_move(bbs, state, undo, key_history, tables, move)
             depth += 1
@@ -431,11 +436,11 @@ def probe_wdl(bbs, state, undo, key_history, tables, tb, scratch):
     if value == T.TB_FAILED or state[L.EN_PASSANT] == NO_SQUARE:
         return value
     # En passant is not in the tables: try each legal one on top.
-    count = generate_moves(bbs, state, tables, scratch, 0, GEN_ALL)
+    count = generate_moves(bbs, state, tables, scratch, LIST_START, ALL_MOVES)
     best_ep = -3
     others = 0
     for i in range(count):
-        move = scratch[i]
+        move = np.int64(scratch[i])
         if move_kind(move) != MOVE_EN_PASSANT:
             others += 1
             continue
