@@ -10,8 +10,9 @@ from the cache: its top kernel has a file there.
 
 A cold search compile is one long chain on one core: Numba compiles each
 callee when it first types a call to it.  :func:`warm_search` splits it with a
-helper process on the other core.  The helper compiles the quiescence search
-and its largest callees (the kernels declared ``cold_start=HELPER``) into the
+helper process on the other core.  The helper compiles the quiescence search,
+its largest callees and the tablebase prober (the kernels declared
+``cold_start=HELPER``) into the
 shared cache; this process meanwhile compiles the other callees quiescence
 needs (``ENGINE_FIRST``, which the helper then loads), the lookup tables and
 the root's evaluation, then the main search's own small callees
@@ -45,8 +46,6 @@ ENTRY_FILES = {
 }
 # The helper's priority below this process (POSIX ``nice``).
 HELPER_NICENESS = 10
-# The cache file of the helper's last kernel: once it is there, the helper's work is done.
-HELPER_RESULT_FILE = "quiescence.quiescence-*.nbi"
 # How this process waits for the helper before compiling the main search (see ``_await_helper``).
 HELPER_CHECK_SECONDS = 0.1
 HELPER_POLL_SECONDS = 2.0
@@ -62,8 +61,9 @@ def _argument_types() -> dict[str, object]:
     """The Numba type of each argument name the search's callees use, from stand-ins of the search's arrays.
 
     A kernel's signature is read off its parameter names: the arrays by their names in the search
-    context (the move list a callee fills, ``moves`` or ``heuristics``, is the work array), a TT
-    entry's data word (``data``) a uint64, every other scalar an int64.
+    context (the move list a callee fills, ``moves`` or ``heuristics``, is the work array; ``tb``,
+    ``scratch`` and ``settings`` are the parts of its ``syzygy`` field), a TT entry's data word
+    (``data``) a uint64, every other scalar an int64.
     """
     import numba
     import numpy as np
@@ -82,6 +82,7 @@ def _argument_types() -> dict[str, object]:
                       np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int64), new_stack())
     types = {name: numba.typeof(value) for name, value in ctx._asdict().items()}
     types.update(ctx=numba.typeof(ctx), moves=types["work"], heuristics=types["work"], data=numba.uint64)
+    types.update(zip(("tb", "scratch", "settings"), map(numba.typeof, ctx.syzygy)))
     return types
 
 
@@ -110,6 +111,14 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
 def _split(role: str) -> tuple[str, ...]:
     """The names of one role's kernels, in the order they are compiled."""
     return tuple(kernel.__name__ for kernel in _registered(role))
+
+
+def _helper_result_file() -> str:
+    """The cache file name pattern of the helper's last kernel: once that file is there, its work is done."""
+    from jitfish.jit import HELPER
+
+    last = _registered(HELPER)[-1].py_func
+    return f"{last.__module__.rpartition('.')[2]}.{last.__name__}-*.nbi"
 
 
 def _compile_callees(*roles: str) -> None:
@@ -148,7 +157,7 @@ def _cpu_seconds(pid: int) -> float | None:
 def _await_helper(helper: subprocess.Popen, cache_dir: Path | None = None) -> None:
     """Wait for the helper to finish while it is making progress.
 
-    Its work is done when its last kernel is in the cache (``HELPER_RESULT_FILE``;
+    Its work is done when its last kernel is in the cache (:func:`_helper_result_file`;
     the process itself takes most of a second more to exit) or when it has exited.
     The helper gets a core to itself on an idle machine; on a busy one, at its
     lower priority, it may barely run, and this process is better off compiling
@@ -159,10 +168,11 @@ def _await_helper(helper: subprocess.Popen, cache_dir: Path | None = None) -> No
     """
     if cache_dir is None:
         from jitfish.jit import CACHE_DIR as cache_dir
+    result_file = _helper_result_file()
     started = last_poll = time.monotonic()
     used = _cpu_seconds(helper.pid)
     while time.monotonic() - started < HELPER_MAX_WAIT_SECONDS:
-        if helper.poll() is not None or any(cache_dir.rglob(HELPER_RESULT_FILE)):
+        if helper.poll() is not None or any(cache_dir.rglob(result_file)):
             return
         time.sleep(HELPER_CHECK_SECONDS)
         if time.monotonic() - last_poll >= HELPER_POLL_SECONDS:

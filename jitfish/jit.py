@@ -161,7 +161,8 @@ numba_typeinfer.TypeInferer.unify = _unify
 # warm-up lists are read from ``COLD_START`` in the order the kernels were defined (callees first:
 # a module's kernels are decorated after those it imports).
 ENGINE_FIRST = "engine first"     # this process, first: callees of quiescence the helper then loads
-HELPER = "helper"                 # the helper process: quiescence's largest callees, then quiescence
+HELPER = "helper"                 # the helper process: quiescence's largest callees and the tablebase
+                                  # prober, then quiescence
 WHILE_WAITING = "while waiting"   # this process, while the helper works: the main search's own callees
 COLD_START: dict[str, list] = {ENGINE_FIRST: [], HELPER: [], WHILE_WAITING: []}
 

@@ -41,7 +41,10 @@ def test_helper_compiles_the_signatures_the_search_calls():
     split = [name for role in COLD_START for name in jit_compile._split(role)]
     assert sorted(split) == sorted(signatures)
     assert len(split) >= 20
-    assert jit_compile._split(HELPER)[-1] == "quiescence"  # its callees first, so that it loads them
+    helper_kernels = jit_compile._split(HELPER)
+    # quiescence's callees first, so that it loads them; the wait ends at the last one's cache file
+    assert helper_kernels.index("quiescence") > helper_kernels.index("evaluate_with_psq")
+    assert jit_compile._helper_result_file() == f"probe.{helper_kernels[-1]}-*.nbi"
 
 
 def test_waiting_for_the_helper_ends_when_it_finishes(tmp_path):
@@ -69,7 +72,7 @@ def test_waiting_for_the_helper_ends_early_when_it_gets_no_cpu(monkeypatch, tmp_
 def test_waiting_for_the_helper_ends_once_its_last_kernel_is_cached(tmp_path, sleeping_helper):
     """The helper takes most of a second to exit after its work is saved: the wait ends at the cache file."""
     (tmp_path / "search").mkdir()
-    (tmp_path / "search" / "quiescence.quiescence-61.py311.nbi").touch()
+    (tmp_path / "search" / jit_compile._helper_result_file().replace("*", "61.py311")).touch()
     jit_compile._await_helper(sleeping_helper, tmp_path)
     assert sleeping_helper.poll() is None
 

@@ -30,6 +30,13 @@ _KING_STEPS = np.array([(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, 
                        dtype=np.int64)
 
 
+# Typed arguments of the table builders: a literal argument makes Numba compile the callee once more for
+# each literal value (see jitfish.search.context, "Typed constants"), here five times over.
+ROOK_FIRST, ROOK_LAST = np.int64(0), np.int64(4)          # the rook's directions[0:4] ...
+BISHOP_FIRST, BISHOP_LAST = np.int64(4), np.int64(8)      # ... and the bishop's [4:8]
+RELEVANT_ONLY, WHOLE_RAY = np.bool_(True), np.bool_(False)
+
+
 @kernel
 def _ray_attacks(sq, occupied, directions, first, last, relevant_only):
     """Attacks of a slider on ``sq`` along ``directions[first:last]``.
@@ -73,7 +80,7 @@ def _fill_magic(tables, mask_at, magic_at, shift_at, offset_at, attacks_at, magi
                 first, last):
     offset = attacks_at
     for sq in range(64):
-        mask = _ray_attacks(sq, EMPTY, directions, first, last, True)
+        mask = _ray_attacks(sq, EMPTY, directions, first, last, RELEVANT_ONLY)
         bits = popcount(mask)
         tables[mask_at + sq] = mask
         tables[magic_at + sq] = magics[sq]
@@ -83,7 +90,7 @@ def _fill_magic(tables, mask_at, magic_at, shift_at, offset_at, attacks_at, magi
         subset = EMPTY
         while True:
             index = ((subset * magics[sq]) >> np.uint64(64 - bits))
-            tables[np.uint64(offset) + index] = _ray_attacks(sq, subset, directions, first, last, False)
+            tables[np.uint64(offset) + index] = _ray_attacks(sq, subset, directions, first, last, WHOLE_RAY)
             subset = (subset - mask) & mask
             if subset == EMPTY:
                 break
@@ -109,9 +116,9 @@ def build_attack_tables(tables, rook_magics, bishop_magics, directions, knight_s
         tables[L.PAWN_ATTACKS + sq] = white
         tables[L.PAWN_ATTACKS + 64 + sq] = black
     _fill_magic(tables, L.ROOK_MASK, L.ROOK_MAGIC, L.ROOK_SHIFT, L.ROOK_OFFSET, L.ROOK_ATTACKS,
-                rook_magics, directions, 0, 4)
+                rook_magics, directions, ROOK_FIRST, ROOK_LAST)
     _fill_magic(tables, L.BISHOP_MASK, L.BISHOP_MAGIC, L.BISHOP_SHIFT, L.BISHOP_OFFSET,
-                L.BISHOP_ATTACKS, bishop_magics, directions, 4, 8)
+                L.BISHOP_ATTACKS, bishop_magics, directions, BISHOP_FIRST, BISHOP_LAST)
     for a in range(64):
         a_bit = ONE << np.uint64(a)
         for b in range(64):
@@ -119,12 +126,12 @@ def build_attack_tables(tables, rook_magics, bishop_magics, directions, knight_s
             line = EMPTY
             if a != b:
                 b_bit = ONE << np.uint64(b)
-                for first in (0, 4):
-                    if _ray_attacks(a, EMPTY, directions, first, first + 4, False) & b_bit:
-                        between = (_ray_attacks(a, b_bit, directions, first, first + 4, False)
-                                   & _ray_attacks(b, a_bit, directions, first, first + 4, False))
-                        line = ((_ray_attacks(a, EMPTY, directions, first, first + 4, False)
-                                 & _ray_attacks(b, EMPTY, directions, first, first + 4, False))
+                for first in (ROOK_FIRST, BISHOP_FIRST):
+                    if _ray_attacks(a, EMPTY, directions, first, first + 4, WHOLE_RAY) & b_bit:
+                        between = (_ray_attacks(a, b_bit, directions, first, first + 4, WHOLE_RAY)
+                                   & _ray_attacks(b, a_bit, directions, first, first + 4, WHOLE_RAY))
+                        line = ((_ray_attacks(a, EMPTY, directions, first, first + 4, WHOLE_RAY)
+                                 & _ray_attacks(b, EMPTY, directions, first, first + 4, WHOLE_RAY))
                                 | a_bit | b_bit)
             tables[L.BETWEEN + a * 64 + b] = between
             tables[L.LINE + a * 64 + b] = line

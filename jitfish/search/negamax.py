@@ -29,7 +29,7 @@ from jitfish.search.buffers import (
     LMR_SIDE, NO_EVAL, PV, PV_STRIDE, SCORES, STACK_ROOT, clear_pv, move_list,
 )
 from jitfish.search.context import (
-    ALL_MOVES, CUT, NO_SCORE, NOT_CUT, enter_node, in_check_at, play, play_null, take_back, take_back_null,
+    ALL_MOVES, CUT, NO_MOVE, NO_SCORE, NOT_CUT, enter_node, in_check_at, play, play_null, take_back, take_back_null,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
@@ -145,7 +145,7 @@ def tablebase_score(ctx, ply, depth, alpha, beta, pv_node):
     score, bound = probe_in_search(ctx, ply, depth)
     if bound == BOUND_NONE or not (pv_node or bound_settles(bound, score, alpha, beta)):
         return NO_SCORE
-    tt_store(ctx.tt, ctx.bbs[L.KEY], 0, score, evaluate_at(ctx, ply), depth + TB_DEPTH_BONUS, bound, ply,
+    tt_store(ctx.tt, ctx.bbs[L.KEY], NO_MOVE, score, evaluate_at(ctx, ply), depth + TB_DEPTH_BONUS, bound, ply,
              ctx.control[C_AGE])
     return score
 

@@ -34,7 +34,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from jitfish.jit import kernel
+from jitfish.jit import HELPER, kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.makemove import make_move, unmake_move
@@ -47,6 +47,14 @@ from jitfish.syzygy import layout as T
 # jitfish.search.context): a literal or an int32 move here would compile them once more.
 ALL_MOVES = np.int64(GEN_ALL)
 LIST_START = np.int64(0)
+# The capture search's window and first frame, as int64s: a literal argument would make Numba compile
+# the callee once more for each literal value (see jitfish.search.context, "Typed constants").
+WDL_LOSS = np.int64(-2)
+WDL_WIN = np.int64(2)
+ROOT_FRAME = np.int64(0)
+EN_PASSANT_FRAME = np.int64(1)
+NO_FLIP = np.int64(0)
+NO_SKIP = np.bool_(False)
 
 
 # --- Reading mapped file bytes by address ---
@@ -155,7 +163,7 @@ def _encode_pieces(tb, squares, n, row, slot_at):
                      + (tb[T.DIAG + s1] - a) * 6 + tb[T.DIAG + s2] - b)
     else:
         index = tb[T.KK_IDX + tb[T.TRIANGLE + squares[0]] * 64 + squares[1]]
-    return index * tb[row + slot_at + T.S_FACTOR] + _rank_groups(tb, squares, n, pivots, row, slot_at, False)
+    return index * tb[row + slot_at + T.S_FACTOR] + _rank_groups(tb, squares, n, pivots, row, slot_at, NO_SKIP)
 
 
 @kernel(hot=True)
@@ -327,7 +335,7 @@ def probe_table(tb, bbs, side_to_move, squares):
     n = tb[row + T.T_NUM]
     if tb[row + T.T_HAS_PAWNS]:
         lead_code = tb[row + T.TABLE_HEAD_SIZE + T.S_PIECES]
-        count = _gather(bbs, squares, 0, lead_code, colour_flip, square_flip)
+        count = _gather(bbs, squares, LIST_START, lead_code, colour_flip, square_flip)
         # The leading pawn closest to the a/h file's edge of its half picks the file block.
         for i in range(1, count):
             if tb[T.FLAP + squares[0]] > tb[T.FLAP + squares[i]]:
@@ -340,9 +348,9 @@ def probe_table(tb, bbs, side_to_move, squares):
         index = _encode_pawns(tb, squares, n, row, slot_at)
     else:
         slot_at = T.TABLE_HEAD_SIZE + side * T.SLOT_SIZE
-        at = 0
+        at = LIST_START
         while at < n:
-            at = _gather(bbs, squares, at, tb[row + slot_at + T.S_PIECES + at], colour_flip, 0)
+            at = _gather(bbs, squares, at, tb[row + slot_at + T.S_PIECES + at], colour_flip, NO_FLIP)
         index = _encode_pieces(tb, squares, n, row, slot_at)
     if index < 0:
         return T.TB_FAILED   # two kings side by side: not a position
@@ -423,7 +431,7 @@ def _capture_search(bbs, state, undo, key_history, tables, tb, scratch, alpha, b
             return result
 
 
-@kernel(hot=True)
+@kernel(hot=True, cold_start=HELPER)
 def probe_wdl(bbs, state, undo, key_history, tables, tb, scratch):
     """The WDL value (-2..2) of the position for the side to move, or ``TB_FAILED``.
 
@@ -432,7 +440,7 @@ def probe_wdl(bbs, state, undo, key_history, tables, tb, scratch):
     pieces = popcount(bbs[L.OCCUPIED])
     if state[L.CASTLING_RIGHTS] or pieces > tb[T.HEADER + T.H_MAX_PIECES]:
         return T.TB_FAILED
-    value = _capture_search(bbs, state, undo, key_history, tables, tb, scratch, -2, 2, 0)
+    value = _capture_search(bbs, state, undo, key_history, tables, tb, scratch, WDL_LOSS, WDL_WIN, ROOT_FRAME)
     if value == T.TB_FAILED or state[L.EN_PASSANT] == NO_SQUARE:
         return value
     # En passant is not in the tables: try each legal one on top.
@@ -445,7 +453,8 @@ def probe_wdl(bbs, state, undo, key_history, tables, tb, scratch):
             others += 1
             continue
         make_move(bbs, state, undo, key_history, tables, move)
-        after = _capture_search(bbs, state, undo, key_history, tables, tb, scratch, -2, 2, 1)
+        after = _capture_search(bbs, state, undo, key_history, tables, tb, scratch, WDL_LOSS, WDL_WIN,
+                                    EN_PASSANT_FRAME)
         unmake_move(bbs, state, undo, key_history, tables)
         if after == T.TB_FAILED:
             return T.TB_FAILED
