@@ -123,3 +123,40 @@ def test_a_cold_start_compiles_each_split_kernel_once(tmp_path):
     versions = dict(line.split() for line in result.stdout.splitlines())
     assert sorted(versions) == sorted(jit_compile._search_callee_signatures())
     assert {name: count for name, count in versions.items() if count != "1"} == {}
+
+
+# A cold compile of the search (and of a tablebase search) in a fresh cache, then every Jitfish kernel the
+# process holds: each must have been compiled for one signature.  (With a warm cache the callees load
+# inside their callers' cached code and list no signature, so only a cold compile can tell.)
+ONE_SIGNATURE_CHILD = """
+import gc
+from numba.core.registry import CPUDispatcher
+from jitfish.compile import compile_all
+from jitfish.engine import Engine
+from jitfish.turn import EngineCallbacks, GoParams
+compile_all(groups=["search"], report=lambda line: None)
+engine = Engine(EngineCallbacks(on_info=lambda info: None))
+engine.set_option("SyzygyPath", {tables!r})
+engine.set_position("8/8/3k4/8/3r4/8/3R1P2/4K3 w - - 0 1", [])
+engine.go(GoParams(depth=8))
+assert engine.wait(600)
+for kernel in gc.get_objects():
+    if isinstance(kernel, CPUDispatcher) and kernel.py_func.__module__.startswith("jitfish."):
+        print(kernel.py_func.__module__, kernel.py_func.__name__, len(kernel.signatures))
+"""
+
+
+@pytest.mark.slow
+def test_a_cold_search_compiles_each_kernel_for_one_signature(tmp_path):
+    """A literal argument (``f(x, 0)`` where the search passes an int64 elsewhere) compiles a kernel once more,
+    which a cold start pays for: the search's calls pass typed constants (``jitfish.search.context``)."""
+    from pathlib import Path
+
+    tables = str(Path(__file__).resolve().parent / "data" / "syzygy")
+    env = dict(os.environ, JITFISH_CACHE_DIR=str(tmp_path))
+    child = subprocess.run([sys.executable, "-c", ONE_SIGNATURE_CHILD.format(tables=tables)], env=env,
+                           capture_output=True, text=True, timeout=1800)
+    assert child.returncode == 0, child.stderr[-2000:]
+    counts = {" ".join(line.split()[:2]): int(line.split()[2]) for line in child.stdout.splitlines()}
+    assert "jitfish.search.negamax negamax" in counts and "jitfish.syzygy.probe probe_wdl" in counts
+    assert {name: count for name, count in counts.items() if count > 1} == {}
