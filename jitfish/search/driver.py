@@ -166,6 +166,65 @@ class _Worker:
         ctx = self.context(tt, weights, params)
         return int(N.negamax(ctx, alpha, beta, depth, 0, 0))
 
+    def aspiration(self, tt, weights, params, depth: int, previous: int) -> tuple[int, bool]:
+        """One iteration: a window around the previous score, widened on failure, full at last;
+        ``(score, whether a stop cut it short)``."""
+        delta = int(params[ASPIRATION_DELTA])
+        if depth >= ASPIRATION_MIN_DEPTH and abs(previous) < MATE_BOUND:
+            alpha, beta = max(previous - delta, -INF), min(previous + delta, INF)
+        else:
+            alpha, beta = -INF, INF
+        while True:
+            self.control[B.C_SELDEPTH] = 0
+            score = self.search_root(tt, weights, params, alpha, beta, depth)
+            if self.stopped:
+                return score, True
+            if score <= alpha:
+                beta = (alpha + beta) // 2
+                alpha = max(score - delta, -INF)
+            elif score >= beta:
+                beta = min(score + delta, INF)
+            else:
+                return score, False
+            delta += delta
+            if delta > ASPIRATION_MAX_DELTA:
+                alpha, beta = -INF, INF
+
+    def finish_first_iteration(self, tt, weights, params) -> tuple[int, bool]:
+        """Redo depth 1 past a stop that came before it finished (a deadline already gone when the search
+        began, a tiny node limit, an early ``stop``): it takes about a millisecond, and the move played is
+        then one a search chose, not merely the first legal move.  The stop is set again afterwards."""
+        control = self.control
+        node_limit = int(control[B.C_NODE_LIMIT])
+        control[B.C_STOP] = 0
+        control[B.C_NODE_LIMIT] = 1 << 62
+        try:
+            return self.aspiration(tt, weights, params, 1, 0)
+        finally:
+            control[B.C_NODE_LIMIT] = node_limit
+            control[B.C_STOP] = 1
+
+    def iterate_nodes(self, tt, weights, params, soft_nodes: int, max_depth: int) -> tuple[int, int]:
+        """The search prepared here, node-limited and quiet: :meth:`Searcher.search`'s iterative deepening
+        for one line, no clock, reports or PV strings; no iteration starts once ``soft_nodes`` are
+        searched, the hard limit is the one :meth:`prepare` set.  ``(best move, its score)``; the move is
+        0 only if no iteration found one (a position without legal moves)."""
+        best_move, best_score = 0, 0
+        for depth in range(1, max_depth + 1):
+            score, aborted = self.aspiration(tt, weights, params, depth, best_score)
+            if aborted and depth == 1:
+                score, aborted = self.finish_first_iteration(tt, weights, params)
+            if self.pv[0] > 0:
+                # Even when the stop cut this iteration short: a root move that fully beat the
+                # previous best before it is an improvement, as in ``Searcher._iterate``.
+                best_move = int(self.pv[1])
+            if aborted:
+                break
+            best_score = score
+            if self.stopped or self.nodes >= soft_nodes:
+                break
+        return best_move, best_score
+
     def root_pv(self) -> list[int]:
         length = int(self.pv[0])
         return [int(m) for m in self.pv[1:1 + length]]
@@ -410,10 +469,11 @@ class Searcher:
                 if multipv > 1 or limits.searchmoves:
                     c[B.C_ROOT_COUNT] = len(allowed)
                     c[B.C_ROOT_MOVES:B.C_ROOT_MOVES + len(allowed)] = allowed
-                score, pv, aborted = self._aspiration(main, depth, previous_scores[line], on_info,
-                                                      line + 1, started)
+                score, aborted = main.aspiration(self._tt, self._weights, self._params, depth,
+                                                 previous_scores[line])
                 if aborted and depth == 1 and line == 0:
-                    score, pv, aborted = self._finish_first_iteration(main, on_info, started)
+                    score, aborted = main.finish_first_iteration(self._tt, self._weights, self._params)
+                pv = main.root_pv()
                 if aborted:
                     # A root move that fully beat the previous best before the
                     # stop is still an improvement: keep it.
@@ -453,43 +513,6 @@ class Searcher:
             ponder_move=move_to_uci(best_pv[1], chess960) if len(best_pv) > 1 else None,
             score_cp=cp, score_mate=mate, pv=[move_to_uci(m, chess960) for m in best_pv],
             depth=completed_depth, seldepth=seldepth, nodes=0, time=0.0, score=best_score, infos=infos)
-
-    def _finish_first_iteration(self, worker: _Worker, on_info, started):
-        """Redo depth 1 past a stop that came before it finished (a deadline already gone when the search
-        began, a tiny node limit, an early ``stop``): it takes about a millisecond, and the move played is
-        then one a search chose, not merely the first legal move.  The stop is set again afterwards."""
-        control = worker.control
-        node_limit = int(control[B.C_NODE_LIMIT])
-        control[B.C_STOP] = 0
-        control[B.C_NODE_LIMIT] = 1 << 62
-        try:
-            return self._aspiration(worker, 1, 0, on_info, 1, started)
-        finally:
-            control[B.C_NODE_LIMIT] = node_limit
-            control[B.C_STOP] = 1
-
-    def _aspiration(self, worker: _Worker, depth: int, previous: int, on_info, multipv: int, started):
-        """One iteration: a window around the previous score, widened on failure, full at last."""
-        delta = int(self._params[ASPIRATION_DELTA])
-        if depth >= ASPIRATION_MIN_DEPTH and abs(previous) < MATE_BOUND:
-            alpha, beta = max(previous - delta, -INF), min(previous + delta, INF)
-        else:
-            alpha, beta = -INF, INF
-        while True:
-            worker.control[B.C_SELDEPTH] = 0
-            score = worker.search_root(self._tt, self._weights, self._params, alpha, beta, depth)
-            if worker.stopped:
-                return score, worker.root_pv(), True
-            if score <= alpha:
-                beta = (alpha + beta) // 2
-                alpha = max(score - delta, -INF)
-            elif score >= beta:
-                beta = min(score + delta, INF)
-            else:
-                return score, worker.root_pv(), False
-            delta += delta
-            if delta > ASPIRATION_MAX_DELTA:
-                alpha, beta = -INF, INF
 
     def _extend_pv(self, position, pv: list[int]) -> list[int]:
         """Add a ponder move from the TT when the PV is a single move."""

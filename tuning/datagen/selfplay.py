@@ -40,11 +40,9 @@ from jitfish.board.position import STARTING_FEN, Position
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.params import default_weights
 from jitfish.search import SearchLimits
-from jitfish.search import buffers as B
-from jitfish.search.driver import ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, _Worker
-from jitfish.search.params import ASPIRATION_DELTA, checked_params, default_params
+from jitfish.search.driver import _Worker
+from jitfish.search.params import checked_params, default_params
 from jitfish.search.tt import AGE_MASK, new_table
-from jitfish.types import INF, MATE_BOUND
 from tuning.datagen.kernels import CHECKMATE, ENDING_NAMES, PLAYING, play_move, sorted_legal_moves
 from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN
 from tuning.datagen.records import encode_game, pack
@@ -165,49 +163,13 @@ class SelfPlayer:
 
     def search(self, p: Position, soft_nodes: int, depth_cap: int) -> tuple[int, int]:
         """``(best move, score for the side to move)`` of a position with a legal move: the driver's
-        ``_iterate`` and ``_aspiration`` for one thread, one line and a node limit only."""
+        node-limited iterative deepening (``_Worker.iterate_nodes``) on this player's table."""
         self.age = (self.age + 1) & AGE_MASK
-        worker = self.worker
-        worker.prepare(p, self.age, soft_nodes * HARD_NODES_FACTOR, [])
-        control = worker.control
-        delta_start = int(self.params[ASPIRATION_DELTA])
-        best_move, best_score, previous = 0, 0, 0
-        for depth in range(1, depth_cap + 1):
-            delta = delta_start
-            alpha, beta = -INF, INF
-            if depth >= ASPIRATION_MIN_DEPTH and abs(previous) < MATE_BOUND:
-                alpha, beta = max(previous - delta, -INF), min(previous + delta, INF)
-            while True:
-                score = worker.search_root(self.tt, self.weights, self.params, alpha, beta, depth)
-                if worker.stopped:
-                    break
-                if score <= alpha:
-                    alpha, beta = max(score - delta, -INF), (alpha + beta) // 2
-                elif score >= beta:
-                    beta = min(score + delta, INF)
-                else:
-                    break
-                delta += delta
-                if delta > ASPIRATION_MAX_DELTA:
-                    alpha, beta = -INF, INF
-            if worker.stopped and depth == 1:
-                # As the driver: a first iteration cut short is redone without a limit, and is the last.
-                control[B.C_STOP], control[B.C_NODE_LIMIT] = 0, 1 << 62
-                score = worker.search_root(self.tt, self.weights, self.params, -INF, INF, 1)
-                control[B.C_STOP] = 1
-            elif worker.stopped:
-                # A root move that fully beat the previous best before the stop is still an improvement.
-                if worker.pv[0] > 0:
-                    best_move = int(worker.pv[1])
-                break
-            if worker.pv[0] > 0:
-                best_move = int(worker.pv[1])
-            best_score = previous = score
-            if worker.stopped or worker.nodes >= soft_nodes:
-                break
+        self.worker.prepare(p, self.age, soft_nodes * HARD_NODES_FACTOR, [])
+        best_move, score = self.worker.iterate_nodes(self.tt, self.weights, self.params, soft_nodes, depth_cap)
         if best_move == 0:   # no iteration left a PV: the driver's fallback, the first legal move
             best_move = int(p.legal_moves()[0])
-        return best_move, best_score
+        return best_move, score
 
     def random_opening(self, rng: random.Random, settings: GameSettings) -> tuple[Position, list[int]]:
         """Random legal plies from the start, drawn until a quick search finds the result playable."""

@@ -110,6 +110,22 @@ def test_records_are_well_formed_quiet_and_labelled_with_the_game(games, stored)
             assert not position.is_check() and position.is_valid() and result in RESULTS
 
 
+def test_a_records_score_is_a_search_of_its_position_from_whites_view(games, stored, fast):
+    """Each label re-searched on fresh tables at the game's settings: the game's searches had the
+    game's table behind them, so the scores differ a little, never by a flipped sign or another position."""
+    player = SelfPlayer()
+    differences = []
+    for record in stored:
+        for fen, label, _ in (unpack(row) for row in game_positions(*record)):
+            player.clear()
+            _, score = player.search(Position.from_fen(fen), fast.nodes, fast.depth_cap)
+            differences.append(abs(label - (score if " w " in fen else -score)))
+    differences.sort()
+    assert len(differences) > 100
+    assert differences[len(differences) // 2] <= 30                 # measured: 13 cp
+    assert differences[len(differences) * 8 // 10] <= 60            # measured: 90% within 50 cp
+
+
 def _reference_game(seed: int, index: int, settings) -> tuple[list[tuple[str, int, float]], str]:
     """The lines and ending of a game as the generator before game files played it: the driver's
     ``Searcher`` on a python-chess board, python-chess's endings."""
