@@ -12,7 +12,7 @@ import pytest
 import jitfish
 from jitfish.board.squares import BLACK, WHITE
 from jitfish.nnue import features, reference
-from jitfish.nnue.format import CRELU, SCRELU, Network
+from jitfish.nnue.format import CRELU, SCRELU, Network, shipped_network
 from jitfish.nnue.inference import (
     ACCUMULATOR_DTYPE, accumulator_bound, add_feature, evaluate, evaluate_accumulators, feature_index,
     kernel_network, nnue_evaluate, refresh_accumulator, sub_feature,
@@ -53,6 +53,21 @@ def test_every_sample_position_scores_as_the_reference(every_sample_position, ac
         assert nnue_evaluate(board.position.bbs, side_of(board), *arrays) == expected, fen
         scores.append(expected)
     assert min(scores) < 0 < max(scores)   # both signs, so step 4's floor division on negatives is exercised
+
+
+def test_the_shipped_network_in_the_engine_is_its_float_network_floored(every_sample_position):
+    """The shipped file's integers, run by the engine's kernels, are exact integer arithmetic on the float
+    network the file stands for (weights over their scales): each score is that network's floored, so it
+    lies in [0, 1) centipawn below it, on every position of the sample."""
+    net = shipped_network()
+    arrays = kernel_network(net)
+    gaps = []
+    for fen, board in every_sample_position:
+        score = nnue_evaluate(board.position.bbs, side_of(board), *arrays)
+        assert score == reference.evaluate(net, fen), fen
+        gaps.append(reference.evaluate_float(net, fen) - score)
+    assert -1e-9 <= min(gaps) and max(gaps) < 1.0    # float64 sums of the scaled integers: 1e-13 off
+    assert max(gaps) - min(gaps) > 0.5       # the floors really differ, so a rounding would fail the bound
 
 
 @pytest.mark.parametrize("activation, output_bias, turn, expected", [

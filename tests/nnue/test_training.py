@@ -11,12 +11,18 @@ torch = pytest.importorskip("torch")
 
 import numpy as np  # noqa: E402
 
-from jitfish.nnue.format import Network, read_network  # noqa: E402
+from jitfish.nnue.format import Network, read_network, shipped_network  # noqa: E402
+from jitfish.nnue.reference import evaluate  # noqa: E402
 from tests.nnue.conftest import SAMPLE  # noqa: E402
+from tuning.datagen.records import unpack_fen  # noqa: E402
+from tuning.nnue import train as training  # noqa: E402
 from tuning.nnue.__main__ import main  # noqa: E402
-from tuning.nnue.check import check_network  # noqa: E402
+from tuning.nnue.check import check_network, integer_scores  # noqa: E402
+from tuning.nnue.data import and_mirrors, batch, load_positions, with_mirrors  # noqa: E402
 from tuning.nnue.model import quantise  # noqa: E402
-from tuning.nnue.train import TrainSettings, last_checkpoint, learning_rate, load_run, train  # noqa: E402
+from tuning.nnue.train import (  # noqa: E402
+    TrainSettings, last_checkpoint, learning_rate, load_run, new_run, train, train_epoch,
+)
 
 SETTINGS = TrainSettings(hidden=16, batch_size=64, lr=3e-3, validation=0.1, seed=2)
 
@@ -105,3 +111,41 @@ def test_a_decaying_run_steps_with_the_scheduled_size_and_the_wdl_option_sets_th
     assert main(["train", str(SAMPLE), "--hidden", "8", "--epochs", "1", "--wdl", "0.25", "--out", str(out),
                  "--quiet", "--positions", "20"]) == 0
     assert load_run(last_checkpoint(out))[0].settings.blend == 0.75
+
+
+def test_a_training_epoch_steps_on_every_record_once_in_a_new_order_each_epoch(monkeypatch):
+    """The trainer's own loop, not only the batch maker: the loss sees each training row (scores made
+    the row number) exactly once per epoch, mirrors included, and the next epoch in another order."""
+    positions = load_positions(SAMPLE)
+    records = positions.records.copy()
+    records["score"] = np.arange(len(records))
+    records["flags"] &= 0xFE                     # white to move: the score is the row number as read
+    mirrored = with_mirrors(dataclasses.replace(positions, records=records))
+    rows = and_mirrors(np.arange(2700), len(records))
+    seen: list[np.ndarray] = []
+    real_loss = training.loss
+
+    def recording_loss(settings, model, inputs):
+        seen.append(inputs.score.copy())
+        return real_loss(settings, model, inputs)
+
+    monkeypatch.setattr(training, "loss", recording_loss)
+    run = new_run(dataclasses.replace(SETTINGS, batch_size=500, mirror=True))
+    orders = []
+    for _ in range(2):
+        seen.clear()
+        train_epoch(run, mirrored, rows, quiet=True)
+        run.losses.append(0.0)
+        orders.append(np.concatenate(seen))
+        assert sorted(orders[-1].tolist()) == sorted(list(range(2700)) * 2)
+    assert not np.array_equal(orders[0], orders[1])
+
+
+def test_the_batch_integer_scores_are_the_references_for_the_shipped_network():
+    """The held-out errors of the file's integers (scripts/nnue_learning_curve.py) use this batch form."""
+    net = shipped_network()
+    positions = load_positions(SAMPLE)
+    rows = np.arange(0, len(positions), 7)
+    expected = [evaluate(net, unpack_fen(positions.records[row])) for row in rows]
+    assert integer_scores(net, batch(positions, rows)).tolist() == expected
+    assert min(expected) < 0 < max(expected)

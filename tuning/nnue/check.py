@@ -65,6 +65,23 @@ class CheckReport:
                 f"(at most {self.sigmas:g})")
 
 
+def integer_scores(net: Network, inputs: Batch) -> np.ndarray:
+    """The integer network's scores (int64 centipawns, side to move) of a batch's positions: the
+    reference's four steps (:mod:`jitfish.nnue.reference`) on the trainer's feature lists, all positions
+    at once, so that held-out errors of the file's integers can be measured on many positions."""
+    def accumulators(features: np.ndarray) -> np.ndarray:
+        rows = net.feature_weights[features].astype(np.int32)
+        return net.feature_bias.astype(np.int32) + np.add.reduceat(rows, inputs.offsets, axis=0)
+
+    activated = np.clip(np.concatenate((accumulators(inputs.us_features), accumulators(inputs.them_features)), 1),
+                        0, net.qa).astype(np.int64)
+    if net.activation == SCRELU:
+        total = (activated * activated) @ net.output_weights.astype(np.int64) // net.qa
+    else:
+        total = activated @ net.output_weights.astype(np.int64)
+    return (total + net.output_bias) * net.scale // (net.qa * net.qb)
+
+
 @torch.no_grad()
 def scores_and_sigmas(model: NnueModel, inputs: Batch, net: Network) -> tuple[np.ndarray, np.ndarray]:
     """The model's scores of the positions in ``inputs`` and the standard deviations of their rounding
