@@ -33,10 +33,12 @@ from jitfish.search.context import (
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
-from jitfish.search.history import clear_killers, countermove_index, history_bonus, store_killer, update_history
+from jitfish.search.history import (
+    NO_CONTINUATION_ROW, clear_killers, continuation_row, countermove_index, history_bonus, store_killer,
+)
 from jitfish.search.movepick import (
     SCORE_COUNTERMOVE, SEE_WINS, SELECTION_PICKS, init_picker, is_quiet, mark_searched_quiet, move_at,
-    next_move, penalise_searched_quiets, quiet_score, see_verdict, skip_quiet_moves,
+    next_move, penalise_searched_quiets, quiet_score, see_verdict, skip_quiet_moves, update_quiet_histories,
 )
 from jitfish.search.params import (
     FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT,
@@ -197,6 +199,7 @@ def null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node):
         return NO_SCORE
     params = ctx.params
     null_depth = depth - reduction - 1
+    ctx.stack[ply + STACK_ROOT].cont_row = NO_CONTINUATION_ROW
     play_null(ctx, ply)
     score = -negamax(ctx, -beta, -beta + 1, null_depth, ply + 1, CUT - cut_node)
     take_back_null(ctx)
@@ -285,7 +288,8 @@ def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, stati
 @kernel(hot=True, inline=True)
 def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_node, improving, cut_node, checking):
     """Step 13. How much shallower a late quiet move is searched: the table's, more at non-PV, cut and
-    not-improving nodes, less for checks, killers, the countermove and moves with a good history."""
+    not-improving nodes, less for checks, killers, the countermove and moves with good histories (the
+    butterfly and continuation scores summed, as the picker ordered them)."""
     if depth < ctx.params[LMR_MIN_DEPTH] or searched < 1 + 2 * pv_node or not quiet:
         return 0
     reduction = np.int64(ctx.work[LMR + min(depth, LMR_SIDE - 1) * LMR_SIDE + min(searched + 1, LMR_SIDE - 1)])
@@ -306,17 +310,26 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
 
 @kernel(hot=True, inline=True)
 def reward_quiet_cutoff(ctx, ply, move, depth, slot):
-    """A quiet move that refutes: remember it (killer, history, and the countermove of the previous move,
-    except at the root: it has none, and slot 0 is the null move's), and lower the history of the quiet
-    moves searched before it (not of those pruned, excluded or left out at the root: they did not fail,
-    they were not tried)."""
-    us = ctx.state[L.SIDE_TO_MOVE]
+    """A quiet move that refutes: remember it (killer, histories, and the countermove of the previous
+    move, except at the root: it has none, and slot 0 is the null move's), and lower the histories of the
+    quiet moves searched before it (not of those pruned, excluded or left out at the root: they did not
+    fail, they were not tried)."""
     bonus = history_bonus(depth)
     store_killer(ctx.work, ply, move)
-    update_history(ctx.work, us, move, bonus)
+    update_quiet_histories(ctx.state, ctx.work, ctx.stack, ply, move, bonus)
     if ply > 0:
         ctx.work[countermove_index(ctx.stack[ply - 1 + STACK_ROOT].move)] = move
-    penalise_searched_quiets(ctx.work, us, move_list(ply), slot, bonus)
+    penalise_searched_quiets(ctx.state, ctx.work, ctx.stack, ply, move_list(ply), slot, bonus)
+
+
+@kernel(hot=True, inline=True)
+def play_searched(ctx, ply, move, checks, searched):
+    """Make ``move`` at ``ply`` (:func:`play`), first noting its continuation-history row for the
+    nodes below, and at the root that it is the next move searched (for ``currmove`` reports)."""
+    ctx.stack[ply + STACK_ROOT].cont_row = continuation_row(ctx.state, move)
+    play(ctx, ply, move, GAVE_CHECK if checks else GAVE_NO_CHECK)
+    if ply == 0:
+        ctx.control[C_CURRMOVE] = move | ((searched + 1) << 32)
 
 
 @kernel(hot=True, inline=True)
@@ -438,9 +451,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         if shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, static_eval, searched,
                            quiets_seen, lmp_limit, in_check, pv_node) and not checks:
             continue
-        play(ctx, ply, move, GAVE_CHECK if checks else GAVE_NO_CHECK)
-        if root:
-            ctx.control[C_CURRMOVE] = move | ((searched + 1) << 32)
+        play_searched(ctx, ply, move, checks, searched)
         # Extensions: one ply for a check, or for the singular TT move.
         new_depth = depth - 1 + (checks or (move == entry.move and singular_extension == 1))
 

@@ -82,7 +82,7 @@ FIELDS = (
     SearchParam("LMR_BASE_PCT", 0, 250, 10, 0.002,
                 "... r = base + ln(depth) * ln(move number) / divisor (hundredths)"),
     SearchParam("LMR_DIVISOR_PCT", 100, 600, 15, 0.002, "... (the divisor, hundredths)"),
-    SearchParam("LMR_HISTORY_DIVISOR", 1024, 32768, 600, 0.002, "... one ply less per this much history score"),
+    SearchParam("LMR_HISTORY_DIVISOR", 1024, 32768, 600, 0.002, "... one ply less per this much history score (butterfly + continuation)"),
     SearchParam("SE_MIN_DEPTH", 4, 16, 1, 0.002, "singular extension: from this depth"),
     SearchParam("SE_TT_DEPTH_SLACK", 1, 8, 1, 0.002, "... when the TT entry's draft is at least depth - this"),
     SearchParam("SE_MARGIN", 1, 8, 1, 0.002, "... singular beta = TT score - this * depth"),
