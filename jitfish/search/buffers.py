@@ -43,7 +43,8 @@ from jitfish.types import INF, MAX_PLY
 # The per-ply stack: one record per ply, every field an int64.
 STACK_FIELDS = (
     # negamax's node
-    "eval",                  # static evaluation (NO_EVAL in check)
+    "eval",                  # static evaluation, corrected (NO_EVAL in check)
+    "raw_eval",              # ... as the evaluation gave it, which the TT keeps
     "move",                  # move made from this ply (0: null move, or none yet)
     "excluded",              # move left out by a singular-extension search
     "cont_row",              # continuation-history row of that move (search.history; the padding's: no move)

@@ -34,14 +34,15 @@ from jitfish.search.context import (
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
 from jitfish.search.history import (
-    NO_CONTINUATION_ROW, clear_killers, continuation_row, countermove_index, history_bonus, store_killer,
+    NO_CONTINUATION_ROW, clear_killers, continuation_row, countermove_index, eval_correction, history_bonus,
+    store_killer, update_correction,
 )
 from jitfish.search.movepick import (
     SCORE_COUNTERMOVE, SEE_WINS, SELECTION_PICKS, init_picker, is_quiet, mark_searched_quiet, move_at,
     next_move, penalise_searched_quiets, quiet_score, see_verdict, skip_quiet_moves, update_quiet_histories,
 )
 from jitfish.search.params import (
-    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT,
+    CORRECTION_LIMIT, CORRECTION_WEIGHT_MAX, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT,
     LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
     NMP_EVAL_MAX, NMP_MIN_DEPTH, NMP_MIN_PIECES, NMP_VERIFY_DEPTH, NMP_VERIFY_PLIES_PCT, RFP_MARGIN, RFP_MAX_DEPTH,
     SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, default_params,
@@ -155,10 +156,19 @@ def tablebase_score(ctx, ply, depth, alpha, beta, pv_node):
 @kernel(hot=True, inline=True)
 def static_evaluation(ctx, ply, in_check, entry):
     """Step 5. The node's static evaluation (``NO_EVAL`` in check) and the best estimate of its score:
-    a TT score (``entry``) bounded on the right side of the evaluation is a better one."""
+    a TT score (``entry``) bounded on the right side of the evaluation is a better one.
+
+    The evaluation is corrected by what searches of the same pawn structure found it to miss
+    (:func:`jitfish.search.history.eval_correction`); the raw one stays in the stack record for
+    the TT, so the correction is never counted twice.  The correction is bounded (``CORRECTION_LIMIT``),
+    so the corrected value stays far from the mate scores.
+    """
+    node = ctx.stack[ply + STACK_ROOT]
     if in_check:
+        node.raw_eval = NO_EVAL
         return NO_EVAL, NO_EVAL
-    static_eval = static_eval_at(ctx, ply, entry)
+    node.raw_eval = static_eval_at(ctx, ply, entry)
+    static_eval = node.raw_eval + eval_correction(ctx.work, ctx.bbs, ctx.state[L.SIDE_TO_MOVE])
     if entry.found and ((entry.bound == BOUND_LOWER and entry.score > static_eval)
                         or (entry.bound == BOUND_UPPER and entry.score < static_eval)):
         return static_eval, entry.score
@@ -333,17 +343,27 @@ def play_searched(ctx, ply, move, checks, searched):
 
 
 @kernel(hot=True, inline=True)
-def store_result(ctx, ply, move, score, static_eval, depth, original_alpha, beta, pv_node):
-    """Step 15. Store the node's result: a lower bound if it failed high, exact if it raised alpha at a
-    PV node, else an upper bound."""
+def store_result(ctx, ply, move, score, depth, original_alpha, beta, pv_node):
+    """Step 15. Store the node's result (with the raw static evaluation): a lower bound if it failed high,
+    exact if it raised alpha at a PV node, else an upper bound.  And teach the correction history the
+    evaluation's error when the result measures it: not in check (no evaluation), not when a capture or
+    promotion was best (the score then follows material the evaluation never saw), not a mate, and only
+    a bound on the side it bounds (a fail-high says the score is at least this: it measures an error
+    only when that is above the evaluation)."""
     if score >= beta:
         bound = BOUND_LOWER
     elif pv_node and score > original_alpha:
         bound = BOUND_EXACT
     else:
         bound = BOUND_UPPER
-    tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval if static_eval != NO_EVAL else 0, depth, bound,
+    raw_eval = ctx.stack[ply + STACK_ROOT].raw_eval
+    tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, raw_eval if raw_eval != NO_EVAL else 0, depth, bound,
              ply, ctx.control[C_AGE])
+    if (raw_eval != NO_EVAL and (move == 0 or is_quiet(ctx.state, move)) and abs(score) < MATE_BOUND
+            and not (bound == BOUND_LOWER and score <= raw_eval)
+            and not (bound == BOUND_UPPER and score >= raw_eval)):
+        update_correction(ctx.work, ctx.bbs, ctx.state[L.SIDE_TO_MOVE], score - raw_eval, depth,
+                          ctx.params[CORRECTION_LIMIT], ctx.params[CORRECTION_WEIGHT_MAX])
 
 
 @kernel(hot=True)
@@ -493,5 +513,5 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
 
     # Step 15. Store in the transposition table (store_result).
     if excluded == 0:
-        store_result(ctx, ply, best_move, best_score, static_eval, depth, original_alpha, beta, pv_node)
+        store_result(ctx, ply, best_move, best_score, depth, original_alpha, beta, pv_node)
     return best_score
