@@ -16,7 +16,7 @@ and handed to the kernels inside the search context
   for continuation history) with no guard at the root.
 * ``control`` (``int64``): node counter, stop flag and limits, searchmoves
   (the ``C_*`` fields; other threads write the stop flag at any moment).
-* ``work`` (``int32``): the move-ordering memory (killers, histories,
+* ``work`` (``int32``): the move-ordering memory (killers, history,
   countermoves, laid out from 0 by :mod:`jitfish.search.history`), from
   ``PV`` the triangular PV table (row ``ply`` at ``PV + ply * PV_STRIDE``:
   length, then moves), from ``MOVES`` ``MAX_MOVES`` move slots per ply, and
@@ -37,17 +37,15 @@ from jitfish.jit import kernel
 from jitfish.board.layout import field_offsets
 from jitfish.board.moves import MAX_MOVES
 from jitfish.eval.evaluation import psq_delta
-from jitfish.search.history import HEURISTICS_SIZE, NO_CONTINUATION_ROW
+from jitfish.search.history import HEURISTICS_SIZE
 from jitfish.types import INF, MAX_PLY
 
 # The per-ply stack: one record per ply, every field an int64.
 STACK_FIELDS = (
     # negamax's node
-    "eval",                  # static evaluation, corrected (NO_EVAL in check)
-    "raw_eval",              # ... as the evaluation gave it, which the TT keeps
+    "eval",                  # static evaluation (NO_EVAL in check)
     "move",                  # move made from this ply (0: null move, or none yet)
     "excluded",              # move left out by a singular-extension search
-    "cont_row",              # continuation-history row of that move (search.history; the padding's: no move)
     # set by the parent before it searches this ply, for negamax and quiescence alike
     "check_known",           # one of CHECK_UNKNOWN, GAVE_NO_CHECK, GAVE_CHECK
     "psq_mg",                # material + piece-square score (white's view), kept move by move
@@ -66,7 +64,7 @@ STACK_FIELDS = (
     "pick_skip_quiets",      # 1: stop ordering, the node searches only the checks among the quiet moves
 )
 STACK_DTYPE = np.dtype([(name, np.int64) for name in STACK_FIELDS], align=True)
-STACK_ROOT = 4               # padding records below ply 0 (continuation history reads ply - 4)
+STACK_ROOT = 4               # padding records below ply 0 (continuation history will read ply - 4)
 STACK_RECORDS = STACK_ROOT + MAX_PLY + 4
 CHECK_UNKNOWN = 0            # the root, and quiescence's inner nodes: test it
 GAVE_NO_CHECK = 1
@@ -129,7 +127,6 @@ def reset_stack(stack: np.ndarray) -> None:
     """Clear every record; the padding below the root says: no move was made, no eval to improve on."""
     stack[:] = 0
     stack["eval"][:STACK_ROOT] = PADDING_EVAL
-    stack["cont_row"][:STACK_ROOT] = NO_CONTINUATION_ROW
 
 
 @kernel(hot=True, inline=True)

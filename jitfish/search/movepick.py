@@ -15,8 +15,7 @@ Negamax's stages (``STAGE_*``), in the order they hand moves out:
    each is checked by SEE only when it comes up, and one that loses material
    is put back as a bad capture;
 3. once no good capture is left, the quiet moves are scored -- the two
-   killers, then the countermove, then the rest by the sum of their butterfly
-   and continuation histories (:mod:`jitfish.search.history`) -- and handed out
+   killers, then the countermove, then the rest by history -- and handed out
    best first together with what is left: the bad captures after every quiet
    move, the under-promotions last.  Killers and the countermove are scores
    rather than stages of their own: the moves are generated all at once, so a
@@ -49,9 +48,7 @@ from jitfish.board.moves import move_from, move_promotion
 from jitfish.board.squares import QUEEN
 from jitfish.search.buffers import SCORES, STACK_ROOT, move_list
 from jitfish.search.context import NO_MOVE, ZERO
-from jitfish.search.history import (
-    KILLERS, apply_gravity, continuation_key, countermove_index, history_index, update_history,
-)
+from jitfish.search.history import KILLERS, countermove_index, history_index, update_history
 from jitfish.search.see import captured_type, see_ge
 
 SCORE_TT_MOVE = 1 << 30
@@ -164,36 +161,15 @@ def score_noisy_first(state, work, start, end):
     return quiets
 
 
-@kernel(hot=True, inline=True)
-def continuation_rows(stack, ply):
-    """The continuation-history rows of the moves made one, two and four plies before ``ply``'s node
-    (the padding's and a null move's: the row of no move)."""
-    return (stack[ply - 1 + STACK_ROOT].cont_row, stack[ply - 2 + STACK_ROOT].cont_row,
-            stack[ply - 4 + STACK_ROOT].cont_row)
-
-
-@kernel(hot=True, inline=True)
-def continuation_score(heuristics, state, move, row_1, row_2, row_4):
-    """The continuation history of the quiet move ``move`` (not yet made) after the moves of those rows."""
-    key = continuation_key(state, move)
-    return np.int64(heuristics[row_1 + key]) + heuristics[row_2 + key] + heuristics[row_4 + key]
-
-
 @kernel(hot=True)
-def score_quiets(state, work, stack, start, end, ply):
-    """Score negamax's quiet moves of ``[start, end)`` at ``ply``: killers, the countermove of the
-    previous move, then the butterfly and continuation histories summed."""
+def score_quiets(state, work, start, end, ply, previous):
+    """Score the quiet moves of ``[start, end)``: killers, the countermove, then history."""
     side = state[L.SIDE_TO_MOVE]
     killer_1 = work[KILLERS + 2 * ply]
     killer_2 = work[KILLERS + 2 * ply + 1]
-    counter = work[countermove_index(stack[ply - 1 + STACK_ROOT].move)]
-    row_1, row_2, row_4 = continuation_rows(stack, ply)
+    counter = work[countermove_index(previous)]
     for i in range(start, end):
-        move = move_at(work, i)
-        score = _quiet_score(work, side, move, killer_1, killer_2, counter)
-        if score < SCORE_COUNTERMOVE:
-            score += continuation_score(work, state, move, row_1, row_2, row_4)
-        work[i + SCORES] = score
+        work[i + SCORES] = _quiet_score(work, side, move_at(work, i), killer_1, killer_2, counter)
 
 
 @kernel(hot=True, inline=True)
@@ -272,26 +248,14 @@ def mark_searched_quiet(work, index):
 
 
 @kernel(hot=True, cold_start=WHILE_WAITING)
-def update_quiet_histories(state, heuristics, stack, ply, move, bonus):
-    """Move the butterfly and the continuation histories of the quiet move ``move`` (not yet made, or
-    taken back) at ``ply`` by ``bonus``."""
-    update_history(heuristics, state[L.SIDE_TO_MOVE], move, bonus)
-    key = continuation_key(state, move)
-    row_1, row_2, row_4 = continuation_rows(stack, ply)
-    apply_gravity(heuristics, row_1 + key, bonus)
-    apply_gravity(heuristics, row_2 + key, bonus)
-    apply_gravity(heuristics, row_4 + key, bonus)
-
-
-@kernel(hot=True, cold_start=WHILE_WAITING)
-def penalise_searched_quiets(state, work, stack, ply, start, end, bonus):
-    """Lower the histories of the quiet moves of ``[start, end)`` that were searched before a cut-off.
+def penalise_searched_quiets(work, side, start, end, bonus):
+    """Lower the history of the quiet moves of ``[start, end)`` that were searched before a cut-off.
 
     Moves that were pruned, excluded or not allowed at the root carry other scores and are left alone.
     """
     for j in range(start, end):
         if work[j + SCORES] == SEARCHED_QUIET:
-            update_quiet_histories(state, work, stack, ply, move_at(work, j), -bonus)
+            update_history(work, side, move_at(work, j), -bonus)
 
 
 @kernel(hot=True, inline=True)
@@ -342,7 +306,7 @@ def _pick_good_noisy(bbs, state, tables, work, stack, ply, at, end, sorting):
         pick_checked(bbs, state, tables, work, at, quiets)
         if work[at + SCORES] >= SCORE_GOOD_CAPTURE and not sorting:
             return True
-    score_quiets(state, work, stack, quiets, end, ply)
+    score_quiets(state, work, quiets, end, ply, stack[ply - 1 + STACK_ROOT].move)
     node.pick_quiets = node.pick_count
     node.pick_stage = STAGE_REST
     return False
@@ -409,8 +373,8 @@ def skip_quiet_moves(ctx, ply):
 
 @kernel(hot=True, inline=True)
 def quiet_score(ctx, ply, slot):
-    """The ordering score of the quiet move at ``slot`` (killer, countermove, histories), scoring it
+    """The ordering score of the quiet move at ``slot`` (killer, countermove, history), scoring it
     first if the picker handed it out unscored (a check searched while the quiet moves are skipped)."""
     if slot >= move_list(ply) + ctx.stack[ply + STACK_ROOT].pick_quiets:
-        score_quiets(ctx.state, ctx.work, ctx.stack, slot, slot + 1, ply)
+        score_quiets(ctx.state, ctx.work, slot, slot + 1, ply, ctx.stack[ply - 1 + STACK_ROOT].move)
     return ctx.work[slot + SCORES]

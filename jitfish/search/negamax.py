@@ -33,16 +33,13 @@ from jitfish.search.context import (
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
-from jitfish.search.history import (
-    NO_CONTINUATION_ROW, clear_killers, continuation_row, countermove_index, eval_correction, history_bonus,
-    store_killer, update_correction,
-)
+from jitfish.search.history import clear_killers, countermove_index, history_bonus, store_killer, update_history
 from jitfish.search.movepick import (
     SCORE_COUNTERMOVE, SEE_WINS, SELECTION_PICKS, init_picker, is_quiet, mark_searched_quiet, move_at,
-    next_move, penalise_searched_quiets, quiet_score, see_verdict, skip_quiet_moves, update_quiet_histories,
+    next_move, penalise_searched_quiets, quiet_score, see_verdict, skip_quiet_moves,
 )
 from jitfish.search.params import (
-    CORRECTION_LIMIT, CORRECTION_WEIGHT_MAX, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT,
+    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT,
     LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
     NMP_EVAL_MAX, NMP_MIN_DEPTH, NMP_MIN_PIECES, NMP_VERIFY_DEPTH, NMP_VERIFY_PLIES_PCT, RFP_MARGIN, RFP_MAX_DEPTH,
     SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, default_params,
@@ -156,19 +153,10 @@ def tablebase_score(ctx, ply, depth, alpha, beta, pv_node):
 @kernel(hot=True, inline=True)
 def static_evaluation(ctx, ply, in_check, entry):
     """Step 5. The node's static evaluation (``NO_EVAL`` in check) and the best estimate of its score:
-    a TT score (``entry``) bounded on the right side of the evaluation is a better one.
-
-    The evaluation is corrected by what searches of the same pawn structure found it to miss
-    (:func:`jitfish.search.history.eval_correction`); the raw one stays in the stack record for
-    the TT, so the correction is never counted twice.  The correction is bounded (``CORRECTION_LIMIT``),
-    so the corrected value stays far from the mate scores.
-    """
-    node = ctx.stack[ply + STACK_ROOT]
+    a TT score (``entry``) bounded on the right side of the evaluation is a better one."""
     if in_check:
-        node.raw_eval = NO_EVAL
         return NO_EVAL, NO_EVAL
-    node.raw_eval = static_eval_at(ctx, ply, entry)
-    static_eval = node.raw_eval + eval_correction(ctx.work, ctx.bbs, ctx.state[L.SIDE_TO_MOVE])
+    static_eval = static_eval_at(ctx, ply, entry)
     if entry.found and ((entry.bound == BOUND_LOWER and entry.score > static_eval)
                         or (entry.bound == BOUND_UPPER and entry.score < static_eval)):
         return static_eval, entry.score
@@ -209,7 +197,6 @@ def null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node):
         return NO_SCORE
     params = ctx.params
     null_depth = depth - reduction - 1
-    ctx.stack[ply + STACK_ROOT].cont_row = NO_CONTINUATION_ROW
     play_null(ctx, ply)
     score = -negamax(ctx, -beta, -beta + 1, null_depth, ply + 1, CUT - cut_node)
     take_back_null(ctx)
@@ -298,8 +285,7 @@ def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, stati
 @kernel(hot=True, inline=True)
 def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_node, improving, cut_node, checking):
     """Step 13. How much shallower a late quiet move is searched: the table's, more at non-PV, cut and
-    not-improving nodes, less for checks, killers, the countermove and moves with good histories (the
-    butterfly and continuation scores summed, as the picker ordered them)."""
+    not-improving nodes, less for checks, killers, the countermove and moves with a good history."""
     if depth < ctx.params[LMR_MIN_DEPTH] or searched < 1 + 2 * pv_node or not quiet:
         return 0
     reduction = np.int64(ctx.work[LMR + min(depth, LMR_SIDE - 1) * LMR_SIDE + min(searched + 1, LMR_SIDE - 1)])
@@ -320,50 +306,31 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
 
 @kernel(hot=True, inline=True)
 def reward_quiet_cutoff(ctx, ply, move, depth, slot):
-    """A quiet move that refutes: remember it (killer, histories, and the countermove of the previous
-    move, except at the root: it has none, and slot 0 is the null move's), and lower the histories of the
-    quiet moves searched before it (not of those pruned, excluded or left out at the root: they did not
-    fail, they were not tried)."""
+    """A quiet move that refutes: remember it (killer, history, and the countermove of the previous move,
+    except at the root: it has none, and slot 0 is the null move's), and lower the history of the quiet
+    moves searched before it (not of those pruned, excluded or left out at the root: they did not fail,
+    they were not tried)."""
+    us = ctx.state[L.SIDE_TO_MOVE]
     bonus = history_bonus(depth)
     store_killer(ctx.work, ply, move)
-    update_quiet_histories(ctx.state, ctx.work, ctx.stack, ply, move, bonus)
+    update_history(ctx.work, us, move, bonus)
     if ply > 0:
         ctx.work[countermove_index(ctx.stack[ply - 1 + STACK_ROOT].move)] = move
-    penalise_searched_quiets(ctx.state, ctx.work, ctx.stack, ply, move_list(ply), slot, bonus)
+    penalise_searched_quiets(ctx.work, us, move_list(ply), slot, bonus)
 
 
 @kernel(hot=True, inline=True)
-def play_searched(ctx, ply, move, checks, searched):
-    """Make ``move`` at ``ply`` (:func:`play`), first noting its continuation-history row for the
-    nodes below, and at the root that it is the next move searched (for ``currmove`` reports)."""
-    ctx.stack[ply + STACK_ROOT].cont_row = continuation_row(ctx.state, move)
-    play(ctx, ply, move, GAVE_CHECK if checks else GAVE_NO_CHECK)
-    if ply == 0:
-        ctx.control[C_CURRMOVE] = move | ((searched + 1) << 32)
-
-
-@kernel(hot=True, inline=True)
-def store_result(ctx, ply, move, score, depth, original_alpha, beta, pv_node):
-    """Step 15. Store the node's result (with the raw static evaluation): a lower bound if it failed high,
-    exact if it raised alpha at a PV node, else an upper bound.  And teach the correction history the
-    evaluation's error when the result measures it: not in check (no evaluation), not when a capture or
-    promotion was best (the score then follows material the evaluation never saw), not a mate, and only
-    a bound on the side it bounds (a fail-high says the score is at least this: it measures an error
-    only when that is above the evaluation)."""
+def store_result(ctx, ply, move, score, static_eval, depth, original_alpha, beta, pv_node):
+    """Step 15. Store the node's result: a lower bound if it failed high, exact if it raised alpha at a
+    PV node, else an upper bound."""
     if score >= beta:
         bound = BOUND_LOWER
     elif pv_node and score > original_alpha:
         bound = BOUND_EXACT
     else:
         bound = BOUND_UPPER
-    raw_eval = ctx.stack[ply + STACK_ROOT].raw_eval
-    tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, raw_eval if raw_eval != NO_EVAL else 0, depth, bound,
+    tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval if static_eval != NO_EVAL else 0, depth, bound,
              ply, ctx.control[C_AGE])
-    if (raw_eval != NO_EVAL and (move == 0 or is_quiet(ctx.state, move)) and abs(score) < MATE_BOUND
-            and not (bound == BOUND_LOWER and score <= raw_eval)
-            and not (bound == BOUND_UPPER and score >= raw_eval)):
-        update_correction(ctx.work, ctx.bbs, ctx.state[L.SIDE_TO_MOVE], score - raw_eval, depth,
-                          ctx.params[CORRECTION_LIMIT], ctx.params[CORRECTION_WEIGHT_MAX])
 
 
 @kernel(hot=True)
@@ -471,7 +438,9 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         if shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, static_eval, searched,
                            quiets_seen, lmp_limit, in_check, pv_node) and not checks:
             continue
-        play_searched(ctx, ply, move, checks, searched)
+        play(ctx, ply, move, GAVE_CHECK if checks else GAVE_NO_CHECK)
+        if root:
+            ctx.control[C_CURRMOVE] = move | ((searched + 1) << 32)
         # Extensions: one ply for a check, or for the singular TT move.
         new_depth = depth - 1 + (checks or (move == entry.move and singular_extension == 1))
 
@@ -513,5 +482,5 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
 
     # Step 15. Store in the transposition table (store_result).
     if excluded == 0:
-        store_result(ctx, ply, best_move, best_score, depth, original_alpha, beta, pv_node)
+        store_result(ctx, ply, best_move, best_score, static_eval, depth, original_alpha, beta, pv_node)
     return best_score

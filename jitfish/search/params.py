@@ -82,14 +82,10 @@ FIELDS = (
     SearchParam("LMR_BASE_PCT", 0, 250, 10, 0.002,
                 "... r = base + ln(depth) * ln(move number) / divisor (hundredths)"),
     SearchParam("LMR_DIVISOR_PCT", 100, 600, 15, 0.002, "... (the divisor, hundredths)"),
-    SearchParam("LMR_HISTORY_DIVISOR", 1024, 32768, 600, 0.002, "... one ply less per this much history score (butterfly + continuation)"),
+    SearchParam("LMR_HISTORY_DIVISOR", 1024, 32768, 600, 0.002, "... one ply less per this much history score"),
     SearchParam("SE_MIN_DEPTH", 4, 16, 1, 0.002, "singular extension: from this depth"),
     SearchParam("SE_TT_DEPTH_SLACK", 1, 8, 1, 0.002, "... when the TT entry's draft is at least depth - this"),
     SearchParam("SE_MARGIN", 1, 8, 1, 0.002, "... singular beta = TT score - this * depth"),
-    SearchParam("CORRECTION_LIMIT", 8, 256, 8, 0.002,
-                "eval correction history: a search result's error counts at most this much (cp)"),
-    SearchParam("CORRECTION_WEIGHT_MAX", 2, 64, 2, 0.002,
-                "... and moves its pawn structure's mean at most this / 256 of the way (depth + 1 below)"),
     SearchParam("ASPIRATION_DELTA", 5, 150, 4, 0.002, "first aspiration half-window (doubled on each failure)"),
     SearchParam("TM_MOVES_TO_GO", 10, 80, 3, 0.002,
                 "time management: moves the game is assumed to last without movestogo"),
@@ -135,8 +131,6 @@ LMR_HISTORY_DIVISOR = INDEX["LMR_HISTORY_DIVISOR"]
 SE_MIN_DEPTH = INDEX["SE_MIN_DEPTH"]
 SE_TT_DEPTH_SLACK = INDEX["SE_TT_DEPTH_SLACK"]
 SE_MARGIN = INDEX["SE_MARGIN"]
-CORRECTION_LIMIT = INDEX["CORRECTION_LIMIT"]
-CORRECTION_WEIGHT_MAX = INDEX["CORRECTION_WEIGHT_MAX"]
 ASPIRATION_DELTA = INDEX["ASPIRATION_DELTA"]
 TM_MOVES_TO_GO = INDEX["TM_MOVES_TO_GO"]
 TM_HARD_TO_SOFT_PCT = INDEX["TM_HARD_TO_SOFT_PCT"]

@@ -23,11 +23,9 @@ import pytest
 import jitfish
 from jitfish.board.moves import MOVE_NORMAL, encode_move
 from jitfish.search import SearchLimits, Searcher
-from jitfish.board.squares import PAWN
-from jitfish.search.buffers import LMR_SIDE, SCORES, STACK_ROOT, new_stack
-from jitfish.search.history import CONTINUATION, HEURISTICS_SIZE, HISTORY_MAX, PIECE_SQUARES, history_index
+from jitfish.search.buffers import LMR_SIDE, SCORES
+from jitfish.search.history import HEURISTICS_SIZE, HISTORY_MAX, history_index
 from jitfish.search.movepick import SEARCHED_QUIET, penalise_searched_quiets
-from jitfish.search.params import LMR_HISTORY_DIVISOR, default_params
 from jitfish.search.negamax import late_move_reductions
 from jitfish.types import MATE
 
@@ -126,32 +124,22 @@ def test_the_issue_position_is_solved_quickly_whatever_came_before(state):
 def test_history_malus_touches_only_the_quiet_moves_searched():
     work = np.zeros(HEURISTICS_SIZE + 3 * SCORES, dtype=np.int32)
     base = HEURISTICS_SIZE
-    moves = [encode_move(from_sq, from_sq + 16, 0, MOVE_NORMAL) for from_sq in (12, 13, 14)]   # e4, f4, g4
+    moves = [encode_move(from_sq, from_sq + 16, 0, MOVE_NORMAL) for from_sq in (12, 13, 14)]   # three quiet moves
     work[base:base + 3] = moves
     work[base + SCORES] = SEARCHED_QUIET          # searched, failed low
     work[base + 1 + SCORES] = 500                 # pruned (still carries its ordering score)
     work[base + 2 + SCORES] = SEARCHED_QUIET      # searched, failed low
-    ply = 4
-    stack = new_stack()
-    rows = {back: CONTINUATION + (100 + back) * PIECE_SQUARES for back in (1, 2, 3, 4)}
-    for back, row in rows.items():
-        stack[ply - back + STACK_ROOT]["cont_row"] = row
-    state = jitfish.Board().position.state
-    penalise_searched_quiets(state, work, stack, ply, base, base + 3, 100)
-    keys = [PAWN * 64 + to_sq for to_sq in (28, 29, 30)]   # a white pawn, to e4, f4, g4
-    for move, key, tried in zip(moves, keys, (True, False, True)):
-        expected = -100 if tried else 0
-        assert work[history_index(0, move)] == expected
-        # The continuation histories after the moves one, two and four plies back, not three.
-        assert [work[rows[back] + key] for back in (1, 2, 3, 4)] == [expected, expected, 0, expected]
+    penalise_searched_quiets(work, 0, base, base + 3, 100)
+    assert work[history_index(0, moves[0])] == -100
+    assert work[history_index(0, moves[1])] == 0
+    assert work[history_index(0, moves[2])] == -100
 
 
 def test_reduced_depth_grows_with_depth_whatever_the_history():
     # The most a quiet move is reduced: the table, +1 off the PV, +1 not improving, +1 at a cut
-    # node, and the worst history (four tables at -HISTORY_MAX, the butterfly one and three
-    # continuation ones).  What is left must keep growing with the depth.
+    # node, +2 for the worst history.  What is left must keep growing with the depth.
     table = late_move_reductions().reshape(LMR_SIDE, LMR_SIDE)
-    worst_extra = 3 + 4 * HISTORY_MAX // default_params()[LMR_HISTORY_DIVISOR]
+    worst_extra = 5
     left = [depth - 1 - min(int(table[depth].max()) + worst_extra, depth - 2) for depth in range(3, LMR_SIDE)]
     assert all(b >= a for a, b in zip(left, left[1:]))
     assert left[-1] >= (LMR_SIDE - 1) // 2
