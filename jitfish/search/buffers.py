@@ -55,6 +55,12 @@ STACK_FIELDS = (
     "nn_removed_2",
     "nn_added_1",            # ... and put on it
     "nn_added_2",
+    # quiescence's node while its child is searched (search.quiescence keeps no frames of its own)
+    "q_alpha",               # the window ...
+    "q_beta",
+    "q_best_score",          # the best score so far (the stand-pat score to begin with)
+    "q_best_move",           # the move that raised alpha (0: none)
+    "q_stand_pat",           # the static evaluation (NO_EVAL in check: no captures are pruned)
     # the move picker of this ply's node (search.movepick), negamax's or quiescence's
     "pick_stage",            # one of movepick's STAGE_*
     "pick_next",             # index of the next move to hand out

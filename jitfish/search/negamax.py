@@ -3,7 +3,7 @@
 One self-recursive kernel, called from Python once per aspiration window of
 each iteration, with the search context (:mod:`jitfish.search.context`: the
 position, tables and buffers) and its node's scalars; at depth 0 it calls the
-(likewise recursive) quiescence search.  The steps are numbered as in
+quiescence search (a loop: :mod:`jitfish.search.quiescence` says why).  The steps are numbered as in
 Stockfish; each says what it does and why it is sound, and the longer ones
 are inlined helpers named after their step, so that a new step is one more
 numbered block.
