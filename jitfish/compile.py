@@ -83,6 +83,7 @@ def _argument_types() -> dict[str, object]:
     types = {name: numba.typeof(value) for name, value in ctx._asdict().items()}
     types.update(ctx=numba.typeof(ctx), moves=types["work"], heuristics=types["work"], data=numba.uint64)
     types.update(zip(("tb", "scratch", "settings"), map(numba.typeof, ctx.syzygy)))
+    types.update(squares=types["scratch"])
     return types
 
 
