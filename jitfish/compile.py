@@ -52,7 +52,7 @@ HELPER_POLL_SECONDS = 2.0
 HELPER_MIN_CPU_SHARE = 0.3
 HELPER_MAX_WAIT_SECONDS = 30.0
 # What a cold start costs before ``readyok``, said on such a start (measured: README, "Start-up").
-COLD_START_SECONDS = 35
+COLD_START_SECONDS = 25
 # What the first ``eval`` and ``go perft`` cost when their kernels are not cached (measured: ``jitfish compile``).
 FIRST_USE_SECONDS = {"eval": 8, "perft": 20}
 
