@@ -54,6 +54,7 @@ WDL_WIN = np.int64(2)
 ROOT_FRAME = np.int64(0)
 EN_PASSANT_FRAME = np.int64(1)
 NO_FLIP = np.int64(0)
+NONE_GATHERED = np.int64(0)     # squares gathered so far, to begin with
 NO_SKIP = np.bool_(False)
 
 
@@ -335,7 +336,7 @@ def probe_table(tb, bbs, side_to_move, squares):
     n = tb[row + T.T_NUM]
     if tb[row + T.T_HAS_PAWNS]:
         lead_code = tb[row + T.TABLE_HEAD_SIZE + T.S_PIECES]
-        count = _gather(bbs, squares, LIST_START, lead_code, colour_flip, square_flip)
+        count = _gather(bbs, squares, NONE_GATHERED, lead_code, colour_flip, square_flip)
         # The leading pawn closest to the a/h file's edge of its half picks the file block.
         for i in range(1, count):
             if tb[T.FLAP + squares[0]] > tb[T.FLAP + squares[i]]:
@@ -348,7 +349,7 @@ def probe_table(tb, bbs, side_to_move, squares):
         index = _encode_pawns(tb, squares, n, row, slot_at)
     else:
         slot_at = T.TABLE_HEAD_SIZE + side * T.SLOT_SIZE
-        at = LIST_START
+        at = NONE_GATHERED
         while at < n:
             at = _gather(bbs, squares, at, tb[row + slot_at + T.S_PIECES + at], colour_flip, NO_FLIP)
         index = _encode_pieces(tb, squares, n, row, slot_at)
