@@ -11,9 +11,8 @@ from the cache: its top kernel has a file there.
 A cold search compile is one long chain on one core: Numba compiles each
 callee when it first types a call to it.  :func:`warm_search` splits it with a
 helper process on the other core.  The helper compiles the quiescence search,
-its largest callees and the tablebase prober (the kernels declared
-``cold_start=HELPER``) into the
-shared cache; this process meanwhile compiles the other callees quiescence
+and its largest callees (the kernels declared ``cold_start=HELPER``) into
+the shared cache; this process meanwhile compiles the other callees quiescence
 needs (``ENGINE_FIRST``, which the helper then loads), the lookup tables and
 the root's evaluation, then the main search's own small callees
 (``WHILE_WAITING``), then waits for the helper and types the main search,
@@ -23,6 +22,10 @@ compiled for are read off its parameter names (:func:`_argument_types`).  The he
 (``HELPER_NICENESS``), so that on a busy machine it takes only time no other
 process wants; a helper that gets too little of a core is not waited for, and
 whatever it has not saved this process compiles itself.
+
+The search that probes Syzygy tables in its tree is compiled apart
+(:mod:`jitfish.search.context` says why), when tables are first set
+(:func:`warm_tablebases`), so a start without tables never pays for it.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ ENTRY_FILES = {
     "search": "negamax.negamax-*.nbi",
     "eval": "evaluation.trace_evaluation-*.nbi",
     "perft": "perft.perft_kernel-*.nbi",
+    "tablebases": "probe.probe_batch-*.nbi",
 }
 # The helper's priority below this process (POSIX ``nice``).
 HELPER_NICENESS = 10
@@ -51,10 +55,12 @@ HELPER_CHECK_SECONDS = 0.1
 HELPER_POLL_SECONDS = 2.0
 HELPER_MIN_CPU_SHARE = 0.3
 HELPER_MAX_WAIT_SECONDS = 30.0
+# A position of 5 pieces (``warm_tablebases``): few enough that a 3-4-piece table is probed after a capture.
+TABLEBASE_WARM_UP_FEN = "8/8/3k4/8/3r4/8/3R1P2/4K3 w - - 0 1"
 # What a cold start costs before ``readyok``, said on such a start (measured: README, "Start-up").
-COLD_START_SECONDS = 25
+COLD_START_SECONDS = 20
 # What the first ``eval`` and ``go perft`` cost when their kernels are not cached (measured: ``jitfish compile``).
-FIRST_USE_SECONDS = {"eval": 8, "perft": 20}
+FIRST_USE_SECONDS = {"eval": 8, "perft": 20, "tablebases": 15}
 
 
 def _argument_types() -> dict[str, object]:
@@ -75,6 +81,7 @@ def _argument_types() -> dict[str, object]:
     from jitfish.search.evalstack import network_arrays
     from jitfish.search.params import default_params
     from jitfish.search.tt import new_table
+    from jitfish.syzygy import probe_arrays
 
     tables = np.empty(0, dtype=np.uint64)  # the type of lookup_tables(), without building them
     params = default_params().copy()   # writable, as the searcher's own copy (a read-only array is another type)
@@ -82,7 +89,7 @@ def _argument_types() -> dict[str, object]:
                       np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int64), new_stack())
     types = {name: numba.typeof(value) for name, value in ctx._asdict().items()}
     types.update(ctx=numba.typeof(ctx), moves=types["work"], heuristics=types["work"], data=numba.uint64)
-    types.update(zip(("tb", "scratch", "settings"), map(numba.typeof, ctx.syzygy)))
+    types.update(zip(("tb", "scratch", "settings"), map(numba.typeof, probe_arrays(None))))
     types.update(squares=types["scratch"])
     return types
 
@@ -212,6 +219,26 @@ def warm_search(helper: bool = True, started: subprocess.Popen | None = None) ->
             helper.wait()
 
 
+def warm_tablebases(tablebase=None) -> None:
+    """Load (or compile) what Syzygy tables add to a search: negamax with tables in its context (the
+    search without them has no prober), the batch prober and the decoder the root's ranking uses
+    (python-chess's DTZ probe calls it).
+
+    Their types do not depend on which tables are loaded, so ``tablebase`` (a
+    :class:`jitfish.syzygy.Tablebase`) may be any, and without one an empty one serves.
+    """
+    from jitfish.board.board import Board
+    from jitfish.search.driver import SearchLimits, Searcher
+    from jitfish.syzygy import Tablebase
+
+    tablebase = Tablebase(()) if tablebase is None else tablebase
+    board = Board(TABLEBASE_WARM_UP_FEN)
+    searcher = Searcher(hash_mb=1)
+    searcher.set_tablebase(tablebase, 7, 1, True)
+    searcher.search(board, SearchLimits(depth=3))
+    tablebase.probe_wdl_many([board.position])   # the decoder comes with the prober the search compiled
+
+
 def _warm_eval() -> None:
     from jitfish.board.board import Board
     from jitfish.eval import evaluate, evaluate_terms
@@ -248,6 +275,7 @@ GROUPS: list[tuple[str, str, Callable[[], None]]] = [
     ("eval", "the evaluation report (UCI 'eval', jitfish.eval)", _warm_eval),
     ("board", "the Board API (moves, check, FEN)", _warm_board),
     ("perft", "perft (UCI 'go perft', jitfish perft)", _warm_perft),
+    ("tablebases", "the search with Syzygy tables (SyzygyPath)", warm_tablebases),
 ]
 
 

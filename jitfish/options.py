@@ -102,6 +102,13 @@ def _set_syzygy_path(engine: Engine, text: str) -> None:
 
     previous = engine.searcher.tablebase
     tablebase = Tablebase(text) if split_paths(text) else None
+    if tablebase is not None:   # compiled now, not in the first timed search
+        from jitfish.compile import FIRST_USE_SECONDS, is_cached, warm_tablebases
+
+        if not is_cached("tablebases"):
+            engine.callbacks.on_message("compiling the search with tables (first use only, about "
+                                        f"{FIRST_USE_SECONDS['tablebases']} s)")
+        warm_tablebases(tablebase)
     _probe_with(engine, tablebase)
     if previous is not None:
         previous.close()

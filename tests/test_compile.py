@@ -42,9 +42,9 @@ def test_helper_compiles_the_signatures_the_search_calls():
     assert sorted(split) == sorted(signatures)
     assert len(split) >= 20
     helper_kernels = jit_compile._split(HELPER)
-    # quiescence's callees first, so that it loads them; the wait ends at the last one's cache file
-    assert helper_kernels.index("quiescence") > helper_kernels.index("evaluate_with_psq")
-    assert jit_compile._helper_result_file() == f"probe.{helper_kernels[-1]}-*.nbi"
+    # quiescence's callees first, so that it loads them; the wait ends at its cache file
+    assert helper_kernels[-1] == "quiescence" and "evaluate_with_psq" in helper_kernels
+    assert jit_compile._helper_result_file() == "quiescence.quiescence-*.nbi"
 
 
 def test_waiting_for_the_helper_ends_when_it_finishes(tmp_path):
@@ -134,22 +134,29 @@ from numba.core.registry import CPUDispatcher
 from jitfish.compile import compile_all
 from jitfish.engine import Engine
 from jitfish.turn import EngineCallbacks, GoParams
+
+def report(stage):
+    for kernel in gc.get_objects():
+        if isinstance(kernel, CPUDispatcher) and kernel.py_func.__module__.startswith("jitfish."):
+            print(stage, kernel.py_func.__module__, kernel.py_func.__name__, len(kernel.signatures))
+
 compile_all(groups=["search"], report=lambda line: None)
+report("start")
 engine = Engine(EngineCallbacks(on_info=lambda info: None))
 engine.set_option("SyzygyPath", {tables!r})
 engine.set_position("8/8/3k4/8/3r4/8/3R1P2/4K3 w - - 0 1", [])
 engine.go(GoParams(depth=8))
 assert engine.wait(600)
-for kernel in gc.get_objects():
-    if isinstance(kernel, CPUDispatcher) and kernel.py_func.__module__.startswith("jitfish."):
-        print(kernel.py_func.__module__, kernel.py_func.__name__, len(kernel.signatures))
+report("tables")
 """
 
 
 @pytest.mark.slow
 def test_a_cold_search_compiles_each_kernel_for_one_signature(tmp_path):
     """A literal argument (``f(x, 0)`` where the search passes an int64 elsewhere) compiles a kernel once more,
-    which a cold start pays for: the search's calls pass typed constants (``jitfish.search.context``)."""
+    which a cold start pays for: the search's calls pass typed constants (``jitfish.search.context``).  Only
+    negamax has two versions, without and with tables in its context, and a start without tables compiles no
+    prober."""
     from pathlib import Path
 
     tables = str(Path(__file__).resolve().parent / "data" / "syzygy")
@@ -157,6 +164,12 @@ def test_a_cold_search_compiles_each_kernel_for_one_signature(tmp_path):
     child = subprocess.run([sys.executable, "-c", ONE_SIGNATURE_CHILD.format(tables=tables)], env=env,
                            capture_output=True, text=True, timeout=1800)
     assert child.returncode == 0, child.stderr[-2000:]
-    counts = {" ".join(line.split()[:2]): int(line.split()[2]) for line in child.stdout.splitlines()}
-    assert "jitfish.search.negamax negamax" in counts and "jitfish.syzygy.probe probe_wdl" in counts
-    assert {name: count for name, count in counts.items() if count > 1} == {}
+    counts = {stage: {} for stage in ("start", "tables")}
+    for line in child.stdout.splitlines():
+        stage, module, name, count = line.split()
+        counts[stage][f"{module} {name}"] = int(count)
+    start, tables = counts["start"], counts["tables"]
+    assert start["jitfish.search.negamax negamax"] == 1 and start["jitfish.syzygy.probe probe_wdl"] == 0
+    assert {name: count for name, count in start.items() if count > 1} == {}
+    assert tables["jitfish.syzygy.probe probe_wdl"] == 1
+    assert {name: count for name, count in tables.items() if count > 1} == {"jitfish.search.negamax negamax": 2}

@@ -5,14 +5,23 @@ Negamax, quiescence and the helpers inlined into them take the context
 ply, cut node).  The context is a NamedTuple of one thread's preallocated
 arrays -- its copy of the position, the lookup tables, the evaluation's
 weights or network, the search parameters, the shared transposition table,
-the thread's buffers (:mod:`jitfish.search.buffers`) and its tablebase
-arrays (:mod:`jitfish.syzygy`; an empty table array without tables) -- so
-adding a table means adding a field here, not an argument to every kernel.  Numba passes it
+the thread's buffers (:mod:`jitfish.search.buffers`) and, with Syzygy
+tables, its tablebase arrays -- so adding a table means adding a field here,
+not an argument to every kernel.  Numba passes it
 field by field, as it would the separate arrays, so a call costs what the
 same arrays passed one by one cost; kernels compiled once and called from
 several places (``generate_moves``, ``see_ge``, the picker's ``_order``) keep
 taking just the arrays they read, because a call copies every array it is
 passed.
+
+Two searches, one source.  Without tables the ``syzygy`` field is the
+empty tuple ``NO_TABLES``, with tables it holds their arrays: the two
+contexts are two types, so Numba compiles negamax once for each, and its
+tablebase step (``negamax.tablebase_score``) is chosen by the type.  The search without tables, which every start compiles, then holds
+no prober: a cold start compiles the prober only when tables are set
+(:func:`jitfish.compile.warm_tablebases`), not on every first start.
+Quiescence never probes; it gets the context without tables
+(:func:`without_tables`), so it is compiled once for both.
 
 Typed constants.  A recursive call must pass exactly the argument types of
 the outer call: a literal ``0`` where the kernel was called with an int64 makes
@@ -39,7 +48,6 @@ from jitfish.search.buffers import (
 )
 from jitfish.search.evalstack import evaluate_at, note_move, note_null_move
 from jitfish.search.tt import tt_prefetch
-from jitfish.syzygy import probe_arrays
 from jitfish.types import INF, MAX_PLY
 
 # int64 constants (see the module docstring).
@@ -67,16 +75,32 @@ class SearchContext(NamedTuple):
     work: np.ndarray           # move-ordering memory, PV, move lists (jitfish.search.buffers)
     control: np.ndarray        # node count, stop flag, limits (jitfish.search.buffers)
     stack: np.ndarray          # one record per ply (jitfish.search.buffers)
-    syzygy: tuple              # the tablebase arrays (tb, scratch, settings) (jitfish.syzygy.probe_arrays)
+    syzygy: tuple              # NO_TABLES, or the tablebase arrays (tb, scratch, settings): jitfish.syzygy.probe_arrays
 
 
-def new_context(position, tables, weights, network, params, tt, work, control, stack, syzygy=None) -> SearchContext:
+# The ``syzygy`` field of a search without tables (see the module docstring).
+NO_TABLES = ()
+
+
+def new_context(position, tables, weights, network, params, tt, work, control, stack,
+                syzygy=NO_TABLES) -> SearchContext:
     """The context of a search of ``position`` (a :class:`jitfish.board.position.Position`, searched in place);
-    ``syzygy``: the thread's tablebase arrays (None: no tables)."""
-    if syzygy is None:
-        syzygy = probe_arrays(None)
+    ``syzygy``: the thread's tablebase arrays, to probe tables in the tree."""
     return SearchContext(position.bbs, position.state, position.undo, position.key_history, tables, weights,
                          network, params, tt, work, control, stack, syzygy)
+
+
+def has_tables(context_type) -> bool:
+    """Whether a search context of this Numba type carries tables (its ``syzygy`` field is not ``NO_TABLES``)."""
+    return len(context_type.types[context_type.fields.index("syzygy")]) > 0
+
+
+@kernel(hot=True, inline=True)
+def without_tables(ctx):
+    """``ctx`` with ``NO_TABLES``: the context quiescence gets, the same type whether or not the main
+    search probes tables (a new tuple of the same arrays: nothing is copied)."""
+    return SearchContext(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables, ctx.weights, ctx.network,
+                         ctx.params, ctx.tt, ctx.work, ctx.control, ctx.stack, NO_TABLES)
 
 
 @kernel(hot=True, inline=True)

@@ -34,7 +34,7 @@ from jitfish.eval.params import default_weights
 from jitfish.nnue.inference import KernelNetwork
 from jitfish.search import buffers as B
 from jitfish.search import negamax as N
-from jitfish.search.context import new_context
+from jitfish.search.context import NO_TABLES, new_context
 from jitfish.search.evalstack import network_arrays, prepare_root
 from jitfish.search.history import HEURISTICS_SIZE
 from jitfish.search.params import (
@@ -123,8 +123,10 @@ class _Worker:
         self.network = network_arrays(network)
 
     def set_tablebase(self, tablebase) -> None:
-        """Probe ``tablebase`` (None: no tables) with a probe scratch and settings of our own."""
+        """Probe ``tablebase`` (None: no tables) with a probe scratch and settings of our own; without tables
+        the search's context has none (the search compiled without a prober: jitfish.search.context)."""
         self.syzygy = probe_arrays(tablebase)
+        self.tables_in_context = self.syzygy if tablebase is not None else NO_TABLES
 
     @property
     def tb_settings(self) -> np.ndarray:
@@ -159,7 +161,7 @@ class _Worker:
     def context(self, tt, weights, params):
         """The search context of this thread's position (:mod:`jitfish.search.context`)."""
         return new_context(self.position, lookup_tables(), weights, self.network, params, tt, self.work,
-                           self.control, self.stack, self.syzygy)
+                           self.control, self.stack, self.tables_in_context)
 
     def search_root(self, tt, weights, params, alpha: int, beta: int, depth: int) -> int:
         self.evaluate_root(weights)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba.extending import overload
 
 from jitfish.jit import WHILE_WAITING, kernel
 from jitfish.board import layout as L
@@ -29,7 +30,8 @@ from jitfish.search.buffers import (
     LMR_SIDE, NO_EVAL, PV, PV_STRIDE, SCORES, STACK_ROOT, clear_pv, move_list,
 )
 from jitfish.search.context import (
-    ALL_MOVES, CUT, NO_MOVE, NO_SCORE, NOT_CUT, enter_node, in_check_at, play, play_null, take_back, take_back_null,
+    ALL_MOVES, CUT, NO_MOVE, NO_SCORE, NOT_CUT, enter_node, has_tables, in_check_at, play, play_null, take_back,
+    take_back_null, without_tables,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
@@ -128,7 +130,6 @@ def draw_score(ctx, ply, in_check):
     return NO_SCORE
 
 
-@kernel(hot=True, inline=True)
 def tablebase_score(ctx, ply, depth, alpha, beta, pv_node):
     """Step 4b. Tablebases: the score to return when the tables settle the node, else ``NO_SCORE``.
 
@@ -139,7 +140,15 @@ def tablebase_score(ctx, ply, depth, alpha, beta, pv_node):
     for the line, whose mate the search need not find.  Not at the root (its
     moves are ranked in Python: :mod:`jitfish.syzygy.root`), nor in a search
     without the singular move (its result is not the node's).
+
+    The search without tables has no such step: :func:`_tablebase_step` picks
+    the version by the context's type, when Numba compiles negamax (this
+    Python function only names the step).
     """
+    raise TypeError("tablebase_score is a step of the compiled search")
+
+
+def _probe_tables(ctx, ply, depth, alpha, beta, pv_node):
     if ply == 0 or ctx.stack[ply + STACK_ROOT].excluded != 0:
         return NO_SCORE
     score, bound = probe_in_search(ctx, ply, depth)
@@ -148,6 +157,16 @@ def tablebase_score(ctx, ply, depth, alpha, beta, pv_node):
     tt_store(ctx.tt, ctx.bbs[L.KEY], NO_MOVE, score, evaluate_at(ctx, ply), depth + TB_DEPTH_BONUS, bound, ply,
              ctx.control[C_AGE])
     return score
+
+
+def _no_tables(ctx, ply, depth, alpha, beta, pv_node):
+    return NO_SCORE
+
+
+@overload(tablebase_score, inline="always")
+def _tablebase_step(ctx, ply, depth, alpha, beta, pv_node):
+    """Step 4b for this context type (``overload``: Numba's way to choose code by argument types)."""
+    return _probe_tables if has_tables(ctx) else _no_tables
 
 
 @kernel(hot=True, inline=True)
@@ -344,7 +363,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
     """
     # Step 1. Initialize node.
     if depth <= 0:
-        return quiescence(ctx, alpha, beta, ply)
+        return quiescence(without_tables(ctx), alpha, beta, ply)
     score = enter_node(ctx, ply)
     if score != NO_SCORE:
         return score

@@ -34,7 +34,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from jitfish.jit import HELPER, WHILE_WAITING, kernel
+from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.makemove import make_move, unmake_move
@@ -308,7 +308,7 @@ def _gather(bbs, squares, at, code, colour_flip, square_flip):
     return at
 
 
-@kernel(hot=True, cold_start=WHILE_WAITING)
+@kernel(hot=True)
 def probe_table(tb, bbs, side_to_move, squares):
     """The stored WDL value (-2..2) of the position as it stands, or ``TB_FAILED``.
 
@@ -432,7 +432,7 @@ def _capture_search(bbs, state, undo, key_history, tables, tb, scratch, alpha, b
             return result
 
 
-@kernel(hot=True, cold_start=HELPER)
+@kernel(hot=True)
 def probe_wdl(bbs, state, undo, key_history, tables, tb, scratch):
     """The WDL value (-2..2) of the position for the side to move, or ``TB_FAILED``.
 

@@ -14,10 +14,12 @@ A loss is the mirror image, an upper bound.  A draw is exact; with
 centipawn to the luckier side, without it a win or loss.
 
 The tables travel in the search context's ``syzygy`` field, ``(tb, scratch,
-settings)``: the packed table array of :class:`jitfish.syzygy.Tablebase` (an
-empty one without tables), the thread's probe scratch and its settings and hit
-counter (:func:`jitfish.syzygy.probe_arrays`).  The check that comes first is
-inlined into negamax; only a node that passes it calls the compiled prober.
+settings)``: the packed table array of :class:`jitfish.syzygy.Tablebase`, the
+thread's probe scratch and its settings and hit counter
+(:func:`jitfish.syzygy.probe_arrays`).  Only the search with tables calls this
+(negamax's step 4b: :mod:`jitfish.search.context` says why there are two).
+The check that comes first is inlined into negamax; only a node that passes
+it calls the compiled prober.
 """
 
 from __future__ import annotations
