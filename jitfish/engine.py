@@ -16,7 +16,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from jitfish.game import Game
-from jitfish.options import BY_NAME, Settings
+from jitfish.options import BY_NAME, Settings, apply_defaults
 from jitfish.search import Searcher
 from jitfish.search.timeman import TimeController
 from jitfish.turn import EngineCallbacks, GoParams, Turn
@@ -52,6 +52,7 @@ class Engine:
         self._searching = False
         self._go: GoParams | None = None
         self._timer = TimeController()  # the clock of the current (or last) go
+        apply_defaults(self)
 
     def warm_up(self, helper: subprocess.Popen | None = None) -> None:
         """Load (or compile) the search kernels, so that the first ``go`` is fast; ``helper``: a cold-start

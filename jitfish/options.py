@@ -43,14 +43,20 @@ class OptionSpec(NamedTuple):
     apply: Callable[[Engine, Any], None] | None = None
 
 
-def _set_eval_file(engine: Engine, path: str) -> None:
-    """Load the network of ``path`` (empty: the one shipped in the package); ``OSError``/``ValueError`` keep
-    the one loaded."""
+def _load_network(engine: Engine, path: str) -> str:
+    """Load the network of ``path`` (empty: the one shipped in the package) as the engine's; its path."""
     from jitfish.nnue.format import SHIPPED_NETWORK, read_network
     from jitfish.nnue.inference import kernel_network
 
     path = path or str(SHIPPED_NETWORK)
     engine.network = kernel_network(read_network(path))
+    return path
+
+
+def _set_eval_file(engine: Engine, path: str) -> None:
+    """Load the network of ``path`` (empty: the one shipped in the package); ``OSError``/``ValueError`` keep
+    the one loaded."""
+    path = _load_network(engine, path)
     engine.callbacks.on_message(f"network {path}: 768 -> {engine.network.hidden} -> 1")
     _search_with(engine, engine.settings.use_nnue)
 
@@ -137,7 +143,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("OwnBook", "check", "own_book", False),
     OptionSpec("BookFile", "string", "book_file", "", apply=_set_book_file),
     OptionSpec("EvalFile", "string", "eval_file", "", apply=_set_eval_file),
-    OptionSpec("Use NNUE", "check", "use_nnue", False, apply=_set_use_nnue),
+    OptionSpec("Use NNUE", "check", "use_nnue", True, apply=_set_use_nnue),
     OptionSpec("SyzygyPath", "string", "syzygy_path", "", apply=_set_syzygy_path),
     OptionSpec("SyzygyProbeDepth", "spin", "syzygy_probe_depth", 1, 1, 100,
                apply=_set_probe_option("syzygy_probe_depth")),
@@ -159,6 +165,14 @@ not stored in :class:`Settings`."""
     defaults = default_params()
     return [OptionSpec(field.name, "spin", field.name, int(defaults[index]), field.low, field.high)
             for index, field in enumerate(FIELDS)]
+
+
+def apply_defaults(engine: Engine) -> None:
+    """What a new engine's default values set up beyond being stored: the shipped network, which
+    ``Use NNUE`` searches with by default (loaded quietly: a start says nothing before ``readyok``)."""
+    if engine.settings.use_nnue:
+        _load_network(engine, engine.settings.eval_file)
+        _search_with(engine, True)
 
 
 class Settings:
