@@ -2,7 +2,7 @@
 """Elo ladder: gauntlets of Jitfish against engines anyone can install, placed on Stockfish's UCI_Elo scale.
 
 Opponents (Debian packages ``fairymax phalanx glaurung toga2 stockfish``, PyPI ``sunfish``): Fairy-Max, Phalanx,
-Glaurung, Toga II, Sunfish, and Stockfish limited with ``UCI_LimitStrength`` to ``UCI_Elo`` 1500/2000/2400/2800.
+Glaurung, Toga II, Sunfish, and Stockfish limited with ``UCI_LimitStrength`` to ``UCI_Elo`` 1500/2000/2400/2800 (any other level as ``sf<elo>``).
 Each opponent plays ``--games`` games against the candidate (openings from the balanced suite, colours swapped).
 Writes ``ladder.md`` (results table), ``ladder.png`` (score per opponent with 95 % error bars; needs matplotlib:
 ``pip install -e .[ladder]``), ``ladder.json`` and ``games.pgn`` to ``--output-dir`` (default
@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
+import re
 import shutil
 import sys
 from dataclasses import dataclass
@@ -43,7 +43,8 @@ from tuning.openings import read_openings  # noqa: E402
 from tuning.tc import parse_time_control  # noqa: E402
 
 GAMES_DIR = "/usr/games"
-STOCKFISH_LEVELS = (1500, 2000, 2400, 2800)
+STOCKFISH_LEVELS = (1500, 2000, 2400, 2800)   # the default anchors; any sf<elo> in the range is accepted
+STOCKFISH_ELO_RANGE = (1320, 3190)            # Stockfish's UCI_Elo option
 ELO_SEARCH_RANGE = (-1000.0, 5000.0)
 
 
@@ -76,6 +77,24 @@ class Opponent:
         return parse_engine_spec([f"cmd={path}", f"proto={self.protocol}", f"name={self.name}", *self.tokens])
 
 
+def stockfish_at(elo: int) -> Opponent:
+    """Stockfish limited to ``UCI_Elo`` ``elo``: an anchor of the scale (key ``sf<elo>``)."""
+    return Opponent(f"sf{elo}", f"Stockfish {elo}", "stockfish",
+                    ("option.UCI_LimitStrength=true", f"option.UCI_Elo={elo}", "option.Threads=1", "option.Hash=16"),
+                    anchor_elo=elo)
+
+
+def find_opponent(key: str) -> Opponent | None:
+    """The opponent of ``key``: a listed one, or ``sf<elo>`` for any level in Stockfish's ``UCI_Elo`` range."""
+    known = {**OPPONENTS, **OPTIONAL_OPPONENTS}
+    if key in known:
+        return known[key]
+    match = re.fullmatch(r"sf(\d{4})", key)
+    if match and STOCKFISH_ELO_RANGE[0] <= int(match.group(1)) <= STOCKFISH_ELO_RANGE[1]:
+        return stockfish_at(int(match.group(1)))
+    return None
+
+
 OPPONENTS: dict[str, Opponent] = {
     opponent.key: opponent
     for opponent in [
@@ -84,12 +103,7 @@ OPPONENTS: dict[str, Opponent] = {
         Opponent("glaurung", "Glaurung", "glaurung", ("option.Threads=1",)),
         Opponent("toga2", "Toga II", "toga2"),
         Opponent("sunfish", "Sunfish", "sunfish-uci"),
-        *[
-            Opponent(f"sf{elo}", f"Stockfish {elo}", "stockfish",
-                     ("option.UCI_LimitStrength=true", f"option.UCI_Elo={elo}", "option.Threads=1",
-                      "option.Hash=16"), anchor_elo=elo)
-            for elo in STOCKFISH_LEVELS
-        ],
+        *[stockfish_at(elo) for elo in STOCKFISH_LEVELS],
     ]
 }
 OPTIONAL_OPPONENTS = {"ethereal": Opponent("ethereal", "Ethereal", "ethereal-chess", ("option.Threads=1",))}
@@ -230,7 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         default=[f"cmd={sys.executable} -m jitfish", f"dir={REPO}", "name=Jitfish"],
                         help="the candidate, in --engine notation (default: python -m jitfish)")
     parser.add_argument("--opponents", default=",".join(OPPONENTS),
-                        help=f"comma-separated keys from: {', '.join([*OPPONENTS, *OPTIONAL_OPPONENTS])}")
+                        help=f"comma-separated keys from: {', '.join([*OPPONENTS, *OPTIONAL_OPPONENTS])}, "
+                             f"or sf<elo> for any UCI_Elo in {STOCKFISH_ELO_RANGE[0]}-{STOCKFISH_ELO_RANGE[1]}")
     parser.add_argument("--games", type=int, default=40, help="games per opponent (rounded up to even)")
     parser.add_argument("--tc", default="10+0.1")
     parser.add_argument("--concurrency", type=int, default=1)
@@ -255,14 +270,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif pgn_path.exists():
         pgn_path.unlink()
     done = {row["key"] for row in rows}
-    known = {**OPPONENTS, **OPTIONAL_OPPONENTS}
     for key in [key.strip() for key in args.opponents.split(",") if key.strip()]:
-        if key not in known:
+        opponent = find_opponent(key)
+        if opponent is None:
             parser.error(f"unknown opponent {key!r}")
         if key in done:
-            print(f"keeping the earlier result against {known[key].name}", file=sys.stderr)
+            print(f"keeping the earlier result against {opponent.name}", file=sys.stderr)
             continue
-        opponent = known[key]
         spec = opponent.spec("python-chess" if backend.name == "python-chess" else "cutechess")
         if spec is None:
             print(f"skipping {opponent.name}: {opponent.program} is not installed", file=sys.stderr)

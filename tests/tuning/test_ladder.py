@@ -91,3 +91,11 @@ def test_resume_keeps_finished_opponents_and_plays_no_game_for_them(tmp_path: Pa
     assert report["placement"]["elo"] == pytest.approx(1500, abs=0.01)
     assert pgn.read_text() == "[Event \"kept\"]\n"  # resuming keeps the games already played
     assert "| Stockfish 1500 | 1500 | 4 | 2 | 0 | 2 | 50.0 % |" in (tmp_path / "ladder.md").read_text()
+
+
+def test_any_stockfish_level_is_an_anchor_and_other_keys_are_unknown() -> None:
+    sf = ladder.find_opponent("sf2600")
+    assert sf is not None and sf.anchor_elo == 2600 and "option.UCI_Elo=2600" in sf.tokens
+    assert ladder.find_opponent("sf2400") is ladder.OPPONENTS["sf2400"]
+    assert ladder.find_opponent("sf1000") is None   # below Stockfish's UCI_Elo range
+    assert ladder.find_opponent("crafty") is None
