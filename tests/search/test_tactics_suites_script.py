@@ -1,0 +1,30 @@
+"""scripts/tactics_suites.py reads every suite's lines, whatever their layout (no searches here)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+SCRIPT = Path(__file__).parents[2] / "scripts" / "tactics_suites.py"
+spec = importlib.util.spec_from_file_location("tactics_suites", SCRIPT)
+assert spec is not None and spec.loader is not None
+suites = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(suites)
+
+
+def test_best_moves_of_each_layout():
+    # Bratko-Kopec: no move counters, bm before id.
+    assert suites.best_moves('1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id "BK.01";') == (
+        "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1", {"d6d1"})
+    # CCR: move counters, id before bm, no space before bm.
+    fen, moves = suites.best_moves('rn1qkb1r/pp2pppp/5n2/3p1b2/3P4/1QN1P3/PP3PPP/R1B1KBNR b KQkq - 1 1 id "CCR02";bm Bc8;')
+    assert moves == {"f5c8"}
+    # Several best moves; a misspelt one is left out; no bm at all is no case.
+    assert suites.best_moves("4k3/8/8/8/8/8/8/R3K2R w KQ - bm O-O Kxx1 Ra8+;")[1] == {"e1g1", "a1a8"}
+    assert suites.best_moves('4k3/8/8/8/8/8/8/4K3 w - - id "none";') is None
+
+
+def test_every_suite_has_its_positions():
+    counts = {name: sum(suites.best_moves(line) is not None for line in (suites.DATA / name).read_text().splitlines())
+              for name in suites.SUITES}
+    assert counts == {"win_at_chess.epd": 300, "bratko_kopec.epd": 24, "ccr_one_hour.epd": 18}
