@@ -8,20 +8,16 @@ job (minutes of compiling); this only reads the files.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
+
+from tests.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def load_mutants():
     """``load_mutants`` of scripts/mutants.py (a script, not a package module)."""
-    spec = importlib.util.spec_from_file_location("mutants_script", REPO / "scripts" / "mutants.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module   # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module.load_mutants()
+    return load_script("mutants").load_mutants()
 
 
 def test_every_mutant_applies_to_the_current_sources():

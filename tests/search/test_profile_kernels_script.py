@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from tests.scripts import load_script
 
-SCRIPT = Path(__file__).parents[2] / "scripts" / "profile_kernels.py"
-spec = importlib.util.spec_from_file_location("profile_kernels", SCRIPT)
-assert spec is not None and spec.loader is not None
-profile = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(profile)
+profile = load_script("profile_kernels")
 
 
 def test_mangled_names_become_dotted_paths():

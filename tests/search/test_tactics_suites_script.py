@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from tests.scripts import load_script
 
-SCRIPT = Path(__file__).parents[2] / "scripts" / "tactics_suites.py"
-spec = importlib.util.spec_from_file_location("tactics_suites", SCRIPT)
-assert spec is not None and spec.loader is not None
-suites = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(suites)
+suites = load_script("tactics_suites")
 
 
 def test_best_moves_of_each_layout():

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).parents[2] / "scripts" / "ladder.py"
-spec = importlib.util.spec_from_file_location("ladder", SCRIPT)
-assert spec is not None and spec.loader is not None
-ladder = importlib.util.module_from_spec(spec)
-sys.modules["ladder"] = ladder  # dataclasses look their module up here
-spec.loader.exec_module(ladder)
+from tests.scripts import load_script
+
+ladder = load_script("ladder")
 
 
 def summary(wins: int, draws: int, losses: int) -> dict:
