@@ -2,7 +2,8 @@
 """Elo ladder: gauntlets of Jitfish against engines anyone can install, placed on Stockfish's UCI_Elo scale.
 
 Opponents (Debian packages ``fairymax phalanx glaurung toga2 stockfish``, PyPI ``sunfish``): Fairy-Max, Phalanx,
-Glaurung, Toga II, Sunfish, and Stockfish limited with ``UCI_LimitStrength`` to ``UCI_Elo`` 1500/2000/2400/2800 (any other level as ``sf<elo>``).
+Glaurung, Toga II, Sunfish, and Stockfish limited with ``UCI_LimitStrength`` to ``UCI_Elo`` 1500/2000/2400/2800
+(any other level as ``sf<elo>``).
 Each opponent plays ``--games`` games against the candidate (openings from the balanced suite, colours swapped).
 Writes ``ladder.md`` (results table), ``ladder.png`` (score per opponent with 95 % error bars; needs matplotlib:
 ``pip install -e .[ladder]``), ``ladder.json`` and ``games.pgn`` to ``--output-dir`` (default

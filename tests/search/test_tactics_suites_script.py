@@ -12,7 +12,8 @@ def test_best_moves_of_each_layout():
     assert suites.best_moves('1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id "BK.01";') == (
         "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1", {"d6d1"})
     # CCR: move counters, id before bm, no space before bm.
-    fen, moves = suites.best_moves('rn1qkb1r/pp2pppp/5n2/3p1b2/3P4/1QN1P3/PP3PPP/R1B1KBNR b KQkq - 1 1 id "CCR02";bm Bc8;')
+    ccr = 'rn1qkb1r/pp2pppp/5n2/3p1b2/3P4/1QN1P3/PP3PPP/R1B1KBNR b KQkq - 1 1 id "CCR02";bm Bc8;'
+    fen, moves = suites.best_moves(ccr)
     assert moves == {"f5c8"}
     # Several best moves; a misspelt one is left out; no bm at all is no case.
     assert suites.best_moves("4k3/8/8/8/8/8/8/R3K2R w KQ - bm O-O Kxx1 Ra8+;")[1] == {"e1g1", "a1a8"}
