@@ -14,8 +14,9 @@ and handed to the kernels inside the search context
   fills them as "no move, nothing to improve on"), so a node reads its
   parent's and grandparent's records (``ply - 1``, ``ply - 2``; ``ply - 4``
   for continuation history) with no guard at the root.
-* ``control`` (``int64``): node counter, stop flag and limits, searchmoves
-  (the ``C_*`` fields; other threads write the stop flag at any moment).
+* ``control`` (``int64``): node counter, stop flag and limits, searchmoves,
+  the nodes spent under each root move (the ``C_*`` fields; other threads
+  write the stop flag at any moment).
 * ``work`` (``int32``): the move-ordering memory (killers, history,
   countermoves, laid out from 0 by :mod:`jitfish.search.history`), from
   ``PV`` the triangular PV table (row ``ply`` at ``PV + ply * PV_STRIDE``:
@@ -35,7 +36,7 @@ import numpy as np
 
 from jitfish.jit import kernel
 from jitfish.board.layout import field_offsets
-from jitfish.board.moves import MAX_MOVES
+from jitfish.board.moves import MAX_MOVES, move_from_to
 from jitfish.eval.evaluation import psq_delta
 from jitfish.search.history import HEURISTICS_SIZE
 from jitfish.types import INF, MAX_PLY
@@ -79,6 +80,7 @@ NO_EVAL = -INF
 PADDING_EVAL = INF           # the padding's static eval: a node near the root has nothing to improve on
 
 # The control array.
+ROOT_NODES_SIZE = 64 * 64   # one count per from and to square (time management reads them)
 CONTROL_FIELDS = (
     ("nodes", 1),                # nodes searched (this thread)
     ("stop", 1),                 # set to 1 (by anyone) to abort
@@ -90,6 +92,7 @@ CONTROL_FIELDS = (
     ("currmove", 1),             # root move being searched | its number << 32 (for currmove reports)
     ("nmp_min_ply", 1),          # no null move before this ply (set during a null-move verification search)
     ("root_moves", MAX_MOVES),   # allowed root moves
+    ("root_nodes", ROOT_NODES_SIZE),  # nodes searched under each root move this search, by move_from_to
 )
 CONTROL_OFFSETS, CONTROL_SIZE = field_offsets(CONTROL_FIELDS)
 C_NODES = CONTROL_OFFSETS["nodes"]
@@ -102,6 +105,7 @@ C_ROOT_COUNT = CONTROL_OFFSETS["root_count"]
 C_CURRMOVE = CONTROL_OFFSETS["currmove"]
 C_NMP_MIN_PLY = CONTROL_OFFSETS["nmp_min_ply"]
 C_ROOT_MOVES = CONTROL_OFFSETS["root_moves"]
+C_ROOT_NODES = CONTROL_OFFSETS["root_nodes"]
 
 # The work array.
 PV_STRIDE = MAX_PLY + 2
@@ -156,6 +160,20 @@ def visit_node(control, ply):
         control[C_SELDEPTH] = ply
     if (nodes & control[C_POLL_MASK]) == 0 and nodes >= control[C_NODE_LIMIT]:
         control[C_STOP] = 1
+
+
+@kernel(hot=True, inline=True)
+def start_root_move(control, move, number):
+    """The root's ``number``-th move is searched from now (for ``currmove`` reports); the node count
+    before it, for :func:`end_root_move`."""
+    control[C_CURRMOVE] = move | (number << 32)
+    return control[C_NODES]
+
+
+@kernel(hot=True, inline=True)
+def end_root_move(control, move, nodes_before):
+    """Add the nodes searched under a root move to its count (what time management calls its effort)."""
+    control[C_ROOT_NODES + move_from_to(move)] += control[C_NODES] - nodes_before
 
 
 @kernel(hot=True, inline=True)

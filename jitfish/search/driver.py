@@ -27,7 +27,7 @@ import numpy as np
 
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move
-from jitfish.board.moves import move_to_uci
+from jitfish.board.moves import move_from_to, move_to_uci
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.evaluation import psq_score
 from jitfish.eval.params import default_weights
@@ -150,6 +150,12 @@ class _Worker:
         c[B.C_POLL_MASK] = POLL_NODES - 1
         c[B.C_ROOT_COUNT] = len(root_moves)
         c[B.C_ROOT_MOVES:B.C_ROOT_MOVES + len(root_moves)] = root_moves
+
+    def effort(self, move: int) -> float | None:
+        """The share of this search's root nodes spent under ``move`` (None before any)."""
+        spent = self.control[B.C_ROOT_NODES:B.C_ROOT_NODES + B.ROOT_NODES_SIZE]
+        total = int(spent.sum())
+        return int(spent[move_from_to(move)]) / total if total else None
 
     def evaluate_root(self, weights) -> None:
         """Set up ply 0's evaluation state: the search keeps the material and piece-square
@@ -504,7 +510,7 @@ class Searcher:
             mate = mate_moves(best_score)
             if limits.mate is not None and mate is not None and 0 < mate <= limits.mate:
                 break
-            if (timer.iteration_done(move_to_uci(best_pv[0], chess960))
+            if (timer.iteration_done(move_to_uci(best_pv[0], chess960), best_score, main.effort(best_pv[0]))
                     or (limits.soft_nodes is not None and nodes >= limits.soft_nodes)):
                 break
         timer.wait_released()  # an infinite (or pondering) search does not return before stop or ponderhit

@@ -26,8 +26,8 @@ from jitfish.board.bitops import popcount
 from jitfish.board.movegen import check_squares, generate_moves, gives_check_given
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.search.buffers import (
-    C_AGE, C_CURRMOVE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, GAVE_CHECK, GAVE_NO_CHECK, LMR,
-    LMR_SIDE, NO_EVAL, PV, PV_STRIDE, SCORES, STACK_ROOT, clear_pv, move_list,
+    C_AGE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, GAVE_CHECK, GAVE_NO_CHECK, LMR,
+    LMR_SIDE, NO_EVAL, PV, PV_STRIDE, SCORES, STACK_ROOT, clear_pv, end_root_move, move_list, start_root_move,
 )
 from jitfish.search.context import (
     ALL_MOVES, CUT, NO_MOVE, NO_SCORE, NOT_CUT, enter_node, has_tables, in_check_at, play, play_null, take_back,
@@ -427,16 +427,15 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         if score != NO_SCORE:
             return score
 
-    # Step 10. Generate the moves.  The staged picker (movepick) orders them as
-    # they are asked for: the TT move first, then good captures, killers, the
-    # countermove, quiet moves by history, bad captures.
+    # Step 10. Generate the moves.  The staged picker (movepick) orders them as they are asked for: the TT
+    # move first, then good captures, killers, the countermove, quiet moves by history, bad captures.
     count = generate_moves(ctx.bbs, ctx.state, ctx.tables, ctx.work, move_list(ply), ALL_MOVES)
     if count == 0:
         return mated_in(ply) if in_check else 0
 
     # Step 11. Loop over the moves, as the picker hands them out.
     their_king, discoverers, diagonal_checks, straight_checks = check_squares(ctx.bbs, ctx.state, ctx.tables)
-    best_score, best_move, searched, quiets_seen, original_alpha = -INF, 0, 0, 0, alpha
+    best_score, best_move, searched, quiets_seen, original_alpha, root_nodes = -INF, 0, 0, 0, alpha, 0
     lmp_limit, sort_rest = late_move_limits(ctx, depth, improving, pv_node, in_check)
     init_picker(ctx, ply, count, entry.move, sort_rest)
     while True:
@@ -459,13 +458,12 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
             continue
         play(ctx, ply, move, GAVE_CHECK if checks else GAVE_NO_CHECK)
         if root:
-            ctx.control[C_CURRMOVE] = move | ((searched + 1) << 32)
+            root_nodes = start_root_move(ctx.control, move, searched + 1)
         # Extensions: one ply for a check, or for the singular TT move.
         new_depth = depth - 1 + (checks or (move == entry.move and singular_extension == 1))
 
-        # Step 13. Principal variation search: the first move with the full
-        # window, later ones with a null window (reduced if late and quiet:
-        # late_move_reduction), re-searched when they unexpectedly beat alpha.
+        # Step 13. Principal variation search: the first move with the full window, later ones with a null
+        # window (reduced if late and quiet: late_move_reduction), re-searched when they unexpectedly beat alpha.
         if searched == 0:
             score = -negamax(ctx, -beta, -alpha, new_depth, ply + 1, NOT_CUT)
         else:
@@ -477,6 +475,8 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
             if pv_node and alpha < score < beta:
                 score = -negamax(ctx, -beta, -alpha, new_depth, ply + 1, NOT_CUT)
         take_back(ctx)
+        if root:
+            end_root_move(ctx.control, move, root_nodes)
         if ctx.control[C_STOP] != 0:
             return 0
         searched += 1

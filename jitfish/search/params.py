@@ -94,11 +94,17 @@ FIELDS = (
     SearchParam("TM_MAX_CLOCK_PCT", 10, 90, 3, 0.002, "... and at most this share of the clock (hundredths)"),
     SearchParam("TM_LAST_MOVE_CLOCK_PCT", 20, 95, 3, 0.002,
                 "... or this share on the last move before the time control (hundredths)"),
-    SearchParam("TM_STABLE_ITERATIONS_1", 1, 20, 1, 0.002,
-                "... a best move unchanged over this many iterations stops the search at"),
-    SearchParam("TM_STABLE_SCALE_1_PCT", 10, 100, 4, 0.002, "... this share of the soft limit (hundredths)"),
-    SearchParam("TM_STABLE_ITERATIONS_2", 1, 30, 1, 0.002, "... and over this many iterations at"),
-    SearchParam("TM_STABLE_SCALE_2_PCT", 10, 100, 4, 0.002, "... this share (hundredths)"),
+    SearchParam("TM_UNSTABLE_PCT", 80, 250, 6, 0.002,
+                "... after each iteration, no new one once past the soft limit times: a best move that just "
+                "changed, this (hundredths)"),
+    SearchParam("TM_STABLE_STEP_PCT", 0, 40, 2, 0.002, "... less this for each iteration it stayed the same"),
+    SearchParam("TM_STABLE_FLOOR_PCT", 20, 100, 4, 0.002, "... down to this"),
+    SearchParam("TM_EFFORT_BASE_PCT", 100, 300, 8, 0.002,
+                "... times this, less the share of the root's nodes spent under the best move times"),
+    SearchParam("TM_EFFORT_SLOPE_PCT", 0, 250, 8, 0.002, "... this (hundredths)"),
+    SearchParam("TM_SCORE_DROP_CP", 20, 400, 10, 0.002,
+                "... times 1 + the fall of the score over two iterations divided by this (centipawns)"),
+    SearchParam("TM_MAX_SCALE_PCT", 100, 400, 10, 0.002, "... all of it at most this (hundredths)"),
 )
 
 PARAMS_SIZE = len(FIELDS)
@@ -136,10 +142,13 @@ TM_MOVES_TO_GO = INDEX["TM_MOVES_TO_GO"]
 TM_HARD_TO_SOFT_PCT = INDEX["TM_HARD_TO_SOFT_PCT"]
 TM_MAX_CLOCK_PCT = INDEX["TM_MAX_CLOCK_PCT"]
 TM_LAST_MOVE_CLOCK_PCT = INDEX["TM_LAST_MOVE_CLOCK_PCT"]
-TM_STABLE_ITERATIONS_1 = INDEX["TM_STABLE_ITERATIONS_1"]
-TM_STABLE_SCALE_1_PCT = INDEX["TM_STABLE_SCALE_1_PCT"]
-TM_STABLE_ITERATIONS_2 = INDEX["TM_STABLE_ITERATIONS_2"]
-TM_STABLE_SCALE_2_PCT = INDEX["TM_STABLE_SCALE_2_PCT"]
+TM_UNSTABLE_PCT = INDEX["TM_UNSTABLE_PCT"]
+TM_STABLE_STEP_PCT = INDEX["TM_STABLE_STEP_PCT"]
+TM_STABLE_FLOOR_PCT = INDEX["TM_STABLE_FLOOR_PCT"]
+TM_EFFORT_BASE_PCT = INDEX["TM_EFFORT_BASE_PCT"]
+TM_EFFORT_SLOPE_PCT = INDEX["TM_EFFORT_SLOPE_PCT"]
+TM_SCORE_DROP_CP = INDEX["TM_SCORE_DROP_CP"]
+TM_MAX_SCALE_PCT = INDEX["TM_MAX_SCALE_PCT"]
 
 
 def check_value(name: str, value: object) -> int:

@@ -2,8 +2,9 @@
 
 Two limits come out of the clocks, both in seconds from the start of the search:
 
-* the *soft* limit, an ideal time: no new iteration starts after it (and the
-  search stops sooner when the best move has stayed the same for a while);
+* the *soft* limit, an ideal time: no new iteration starts after it, scaled
+  after each iteration by how settled the search is (:class:`StopRule`: the
+  best move's stability, its share of the nodes, the score's trend);
 * the *hard* limit, a ceiling: the search is aborted when it is reached.
 
 The time the game still offers (the clock plus the increments of the moves to
@@ -18,8 +19,8 @@ limits into deadlines, holds them back while pondering, moves them at
 ``ponderhit``, and decides after each iteration whether to go on.  The
 searcher asks it; the engine builds it from ``go``.
 
-The factors (moves to go, the hard limit's share of the clock, the early
-stop on a stable best move) are slots of the search parameter array
+The factors (moves to go, the hard limit's share of the clock, the scaling
+of the soft limit) are slots of the search parameter array
 (``TM_*`` in :mod:`jitfish.search.params`), so a tuner can move them; every
 function here takes that array as ``params`` (default: the shipped values).
 
@@ -37,8 +38,9 @@ from typing import Callable
 import numpy as np
 
 from jitfish.search.params import (
-    TM_HARD_TO_SOFT_PCT, TM_LAST_MOVE_CLOCK_PCT, TM_MAX_CLOCK_PCT, TM_MOVES_TO_GO, TM_STABLE_ITERATIONS_1,
-    TM_STABLE_ITERATIONS_2, TM_STABLE_SCALE_1_PCT, TM_STABLE_SCALE_2_PCT, default_params,
+    TM_EFFORT_BASE_PCT, TM_EFFORT_SLOPE_PCT, TM_HARD_TO_SOFT_PCT, TM_LAST_MOVE_CLOCK_PCT, TM_MAX_CLOCK_PCT,
+    TM_MAX_SCALE_PCT, TM_MOVES_TO_GO, TM_SCORE_DROP_CP, TM_STABLE_FLOOR_PCT, TM_STABLE_STEP_PCT, TM_UNSTABLE_PCT,
+    default_params,
 )
 
 # The tunable factors are in the parameter array (TM_* slots): moves the rest of
@@ -54,6 +56,9 @@ OVERHEAD_RESERVE_MOVES = 2
 MIN_THINK = 0.001
 # After a ponderhit the pondering time counts, but the soft limit is at least this share of its full value.
 PONDERHIT_MIN_SHARE = 0.25
+# The effort and trend factors of StopRule stay within these.
+EFFORT_RANGE = (0.5, 2.0)
+TREND_RANGE = (0.75, 1.5)
 # A deadline already past when the search starts is put this far after the
 # start: the search then finishes depth 1 and plays a searched move.
 MIN_SEARCH_TIME = 0.0005
@@ -111,37 +116,63 @@ def ponderhit_limits(limits: TimeLimits, pondered: float) -> TimeLimits:
     return TimeLimits(soft=round(min(soft, limits.hard), 6), hard=limits.hard)
 
 
-class StabilityClock:
-    """Decides after each iteration whether to stop before the soft limit.
+class StopRule:
+    """Decides after each iteration whether to start another: past the soft limit times a scale.
 
-    A best move that survived several iterations is unlikely to change with
-    one more, so the search stops at a fraction of the soft limit.
+    The scale is how unsettled the search still is, as the product of three factors:
+
+    * stability: a best move that just changed asks for more time
+      (``TM_UNSTABLE_PCT``); each iteration it survives takes
+      ``TM_STABLE_STEP_PCT`` off, down to ``TM_STABLE_FLOOR_PCT``;
+    * effort: when nearly all of the root's nodes went under the best move,
+      no rival came close enough to need a deep look, so less time; when the
+      nodes were spread, more (``TM_EFFORT_BASE_PCT - TM_EFFORT_SLOPE_PCT *
+      share``, within ``EFFORT_RANGE``);
+    * trend: a score that fell over the last two iterations means the search
+      has just found trouble, so more time (one soft limit more per
+      ``TM_SCORE_DROP_CP`` of fall), and a rising one less (within ``TREND_RANGE``).
+
+    The scale is at most ``TM_MAX_SCALE_PCT``: beyond it the hard limit
+    would cut the next iteration short anyway.
     """
 
     def __init__(self, soft: float, params: np.ndarray | None = None) -> None:
         params = default_params() if params is None else params
         self.soft = soft
-        self._stops = ((int(params[TM_STABLE_ITERATIONS_1]), _share(params, TM_STABLE_SCALE_1_PCT)),
-                       (int(params[TM_STABLE_ITERATIONS_2]), _share(params, TM_STABLE_SCALE_2_PCT)))
+        self._unstable = _share(params, TM_UNSTABLE_PCT)
+        self._step = _share(params, TM_STABLE_STEP_PCT)
+        self._floor = _share(params, TM_STABLE_FLOOR_PCT)
+        self._effort_base = _share(params, TM_EFFORT_BASE_PCT)
+        self._effort_slope = _share(params, TM_EFFORT_SLOPE_PCT)
+        self._drop_cp = int(params[TM_SCORE_DROP_CP])
+        self._max_scale = _share(params, TM_MAX_SCALE_PCT)
         self.best_move: str | None = None
         self.stable_iterations = 0
+        self.scores: list[int] = []
 
-    def scale(self) -> float:
-        """The fraction of the soft limit after which to stop."""
-        scale = 1.0
-        for iterations, factor in self._stops:
-            if self.stable_iterations >= iterations:
-                scale = factor
-        return scale
+    def scale(self, effort: float | None = None) -> float:
+        """The factor of the soft limit after which to stop; ``effort``: the best move's share of the
+        root's nodes (None: unknown, no factor)."""
+        scale = max(self._floor, self._unstable - self._step * self.stable_iterations)
+        if effort is not None:
+            scale *= _clamp(self._effort_base - self._effort_slope * effort, EFFORT_RANGE)
+        if len(self.scores) > 2:
+            scale *= _clamp(1 + (self.scores[-3] - self.scores[-1]) / self._drop_cp, TREND_RANGE)
+        return min(scale, self._max_scale)
 
-    def after_iteration(self, best_move: str, elapsed: float) -> bool:
-        """Record an iteration's best move; ``True`` when the search should stop now."""
+    def after_iteration(self, best_move: str, elapsed: float, score: int = 0, effort: float | None = None) -> bool:
+        """Record an iteration's best move and score; ``True`` when the search should stop now."""
         if best_move == self.best_move:
             self.stable_iterations += 1
         else:
             self.best_move = best_move
             self.stable_iterations = 0
-        return elapsed >= self.soft * self.scale()
+        self.scores.append(score)
+        return elapsed >= self.soft * self.scale(effort)
+
+
+def _clamp(value: float, bounds: tuple[float, float]) -> float:
+    return min(max(value, bounds[0]), bounds[1])
 
 
 def go_limits(time_left_ms: int | None, increment_ms: int, moves_to_go: int | None,
@@ -159,7 +190,7 @@ def go_limits(time_left_ms: int | None, increment_ms: int, moves_to_go: int | No
 
 
 class TimeController:
-    """The clock of one search: deadlines, pondering, ``stop``, and the early stop on a stable best move.
+    """The clock of one search: deadlines, pondering, ``stop``, and the scaled soft limit (:class:`StopRule`).
 
     ``budget`` counts from ``origin`` (when ``go`` arrived; by default, now);
     ``movetime`` caps the search itself, counted from :meth:`begin`.  While
@@ -173,15 +204,15 @@ class TimeController:
     """
 
     def __init__(self, budget: TimeLimits | None = None, *, origin: float | None = None,
-                 movetime: float | None = None, pondering: bool = False, stop_when_stable: bool = False,
+                 movetime: float | None = None, pondering: bool = False, scale_soft: bool = False,
                  clock: Callable[[], float] = time.perf_counter, params: np.ndarray | None = None) -> None:
         self.budget = budget
         self._params = params
         self.movetime = movetime
         self._clock = clock
         self._origin = clock() if origin is None else origin
-        self._stop_when_stable = stop_when_stable
-        self._stability: StabilityClock | None = None
+        self._scale_soft = scale_soft
+        self._stop_rule: StopRule | None = None
         self._changed = threading.Condition()  # re-entrant: ponderhit calls release
         self.pondering = pondering
         self.stopped = False
@@ -198,12 +229,12 @@ class TimeController:
         """The controller of a ``go`` (times in milliseconds, as sent).
 
         ``movetime`` also caps the search from its start, even while pondering;
-        the stable-best-move stop applies to clock searches only.
+        the scaled soft limit applies to clock searches only.
         """
         budget = go_limits(time_left_ms, increment_ms, moves_to_go, movetime_ms, move_overhead_ms, params)
         movetime = budget.hard if movetime_ms is not None else None
         return cls(budget, origin=origin, movetime=movetime, pondering=pondering,
-                   stop_when_stable=movetime_ms is None, clock=clock, params=params)
+                   scale_soft=movetime_ms is None, clock=clock, params=params)
 
     # --- the search thread ----------------------------------------------
     def begin(self) -> None:
@@ -214,20 +245,21 @@ class TimeController:
             if self.budget is not None and not self.pondering:
                 self.soft_deadline = max(self._origin + self.budget.soft, now + MIN_SEARCH_TIME)
                 self.hard_deadline = max(self._origin + self.budget.hard, now + MIN_SEARCH_TIME)
-                if self._stop_when_stable:
-                    self._stability = StabilityClock(self.soft_deadline - now, self._params)
+                if self._scale_soft:
+                    self._stop_rule = StopRule(self.soft_deadline - now, self._params)
             if self.movetime is not None:
                 self.hard_deadline = now + self.movetime
             self._changed.notify_all()
 
-    def iteration_done(self, best_move: str) -> bool:
-        """Record an iteration's best move; ``True`` when no new iteration should start."""
+    def iteration_done(self, best_move: str, score: int = 0, effort: float | None = None) -> bool:
+        """Record an iteration's best move, its score and its share of the root's nodes (``effort``);
+        ``True`` when no new iteration should start."""
         with self._changed:
             if self.stopped:
                 return True
             now = self._clock()
-            if self._stability is not None and self._stability.after_iteration(best_move, now - self.started):
-                return True
+            if self._stop_rule is not None:
+                return self._stop_rule.after_iteration(best_move, now - self.started, score, effort)
             return self.soft_deadline is not None and now >= self.soft_deadline
 
     def finish(self) -> None:

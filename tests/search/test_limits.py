@@ -7,8 +7,12 @@ import sys
 import threading
 import time
 
+import numpy as np
+
 import jitfish
+from jitfish.board.moves import move_from_to
 from jitfish.search import SearchLimits, Searcher
+from jitfish.search import buffers as B
 from jitfish.types import MAX_PLY
 
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"
@@ -24,6 +28,19 @@ def test_result_fields(fresh):
     board = jitfish.Board()
     for move in result.pv:  # the PV is a legal line
         board.push_uci(move)
+
+
+def test_root_moves_count_the_nodes_searched_under_them(fresh):
+    board = jitfish.Board(MIDDLEGAME)
+    result = fresh.search(board, SearchLimits(depth=7))
+    worker = fresh._workers[0]
+    spent = worker.control[B.C_ROOT_NODES:B.C_ROOT_NODES + B.ROOT_NODES_SIZE]
+    legal = {move_from_to(int(m)) for m in board.position.legal_moves()}
+    assert set(np.flatnonzero(spent)) <= legal
+    # Every node but the root's own visits (one per iteration and re-search) lies under a root move.
+    assert result.nodes - 100 < spent.sum() < result.nodes
+    best = board.parse_uci(result.best_move)
+    assert worker.effort(best) == spent[move_from_to(best)] / spent.sum() > 0.2
 
 
 def test_node_limit(fresh):

@@ -15,7 +15,7 @@ from jitfish.search.negamax import late_move_reductions
 def test_offsets_follow_the_field_list():
     assert [P.INDEX[field.name] for field in P.FIELDS] == list(range(P.PARAMS_SIZE))
     assert P.RFP_MARGIN == [field.name for field in P.FIELDS].index("RFP_MARGIN")
-    assert P.TM_STABLE_SCALE_2_PCT == P.PARAMS_SIZE - 1
+    assert P.TM_MAX_SCALE_PCT == P.PARAMS_SIZE - 1
 
 
 def test_shipped_values_are_the_search_constants_they_replaced():

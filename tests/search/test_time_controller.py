@@ -160,21 +160,29 @@ def test_stable_best_move_stops_a_clock_search_early(clock):
     timer = timer_for(clock, time_left_ms=30_000)  # soft limit 1 s
     assert timer.budget.soft == pytest.approx(1.0)
     timer.begin()
-    for elapsed in (0.1, 0.5, 0.55):
+    for elapsed in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6):
         clock.now = GO_AT + elapsed
         assert not timer.iteration_done("e2e4")
-    clock.now = GO_AT + 0.65  # the third repeat: stop at 0.6 of the soft limit
+    clock.now = GO_AT + 0.7  # the sixth repeat: stop at 0.65 of the soft limit
     assert timer.iteration_done("e2e4")
 
 
-def test_changing_best_move_uses_the_whole_soft_limit(clock):
+def test_changing_best_move_goes_past_the_soft_limit(clock):
     timer = timer_for(clock, time_left_ms=30_000)
     timer.begin()
-    for elapsed, move in ((0.2, "e2e4"), (0.4, "d2d4"), (0.6, "e2e4"), (0.8, "g1f3"), (0.95, "c2c4")):
+    for elapsed, move in ((0.2, "e2e4"), (0.4, "d2d4"), (0.6, "e2e4"), (0.8, "g1f3"), (1.2, "c2c4")):
         clock.now = GO_AT + elapsed
         assert not timer.iteration_done(move)
-    clock.now = GO_AT + 1.0
+    clock.now = GO_AT + 1.3  # 1.25 soft limits for a best move that just changed
     assert timer.iteration_done("d2d4")
+
+
+def test_the_best_moves_effort_reaches_the_stop_rule(clock):
+    timer = timer_for(clock, time_left_ms=30_000)
+    timer.begin()
+    clock.now = GO_AT + 0.7
+    assert not timer.iteration_done("e2e4", 0, 0.5)   # 1.25 * (2 - 1.5 * 0.5)
+    assert timer.iteration_done("e2e4", 0, 0.95)      # 1.15 * 0.575
 
 
 @pytest.mark.parametrize("go", [dict(movetime_ms=1_000), dict(time_left_ms=30_000, pondering=True)])

@@ -6,7 +6,7 @@ import pytest
 
 from jitfish.search.params import TM_MOVES_TO_GO, default_params, params_from_dict
 from jitfish.search.timeman import (
-    MIN_THINK, StabilityClock, TimeLimits, ponderhit_limits, time_limits,
+    MIN_THINK, StopRule, TimeLimits, ponderhit_limits, time_limits,
 )
 
 
@@ -21,10 +21,10 @@ def test_time_factors_come_from_the_parameter_array():
                               base=default_params())
     assert time_limits(60_000, 0, None, 0, params) == TimeLimits(soft=3.0, hard=7.5)
     assert time_limits(60_000, 0, None, 0) == TimeLimits(soft=2.0, hard=8.0)
-    stable = params_from_dict({"TM_STABLE_ITERATIONS_1": 1, "TM_STABLE_SCALE_1_PCT": 50}, base=default_params())
-    clock = StabilityClock(1.0, stable)
-    assert not clock.after_iteration("e2e4", 0.45)
-    assert clock.after_iteration("e2e4", 0.55)   # unchanged once: stop at half the soft limit
+    stable = params_from_dict({"TM_UNSTABLE_PCT": 100, "TM_STABLE_STEP_PCT": 40}, base=default_params())
+    rule = StopRule(1.0, stable)
+    assert not rule.after_iteration("e2e4", 0.55)
+    assert rule.after_iteration("e2e4", 0.65)   # unchanged once: stop at 0.6 of the soft limit
 
 
 # Worked by hand from the formula in jitfish/search/timeman.py with the shipped factors (30 moves to go;
@@ -81,17 +81,47 @@ def test_ponderhit_counts_pondering_against_soft_only():
     assert ponderhit_limits(limits, 10.0).soft == pytest.approx(0.25)
 
 
-def test_stable_best_move_stops_early():
-    clock = StabilityClock(soft=1.0)
-    assert not clock.after_iteration("e2e4", 0.1)
-    assert not clock.after_iteration("e2e4", 0.5)
-    assert not clock.after_iteration("e2e4", 0.55)
-    assert clock.after_iteration("e2e4", 0.65)  # three repeats: stop at 0.6 of soft
+# The shipped factors: 1.25 of the soft limit for a new best move, 0.1 less per iteration it stays, down to
+# 0.65; times 2 - 1.5 * (its share of the root's nodes), within [0.5, 2]; times 1 + (fall over two
+# iterations) / 100 cp, within [0.75, 1.5]; at most 2 in all.
+def test_a_stable_best_move_stops_sooner_each_iteration():
+    rule = StopRule(soft=1.0)
+    for scale in (1.25, 1.15, 1.05, 0.95, 0.85, 0.75, 0.65, 0.65):
+        assert not rule.after_iteration("e2e4", 0.0)
+        assert rule.scale() == pytest.approx(scale)
+    assert not rule.after_iteration("e2e4", 0.6)
+    assert rule.after_iteration("e2e4", 0.7)
 
 
-def test_changing_best_move_uses_the_whole_soft_limit():
-    clock = StabilityClock(soft=1.0)
-    for index, move in enumerate(["e2e4", "d2d4", "e2e4", "g1f3"]):
-        assert not clock.after_iteration(move, 0.2 * index)
-    assert not clock.after_iteration("c2c4", 0.95)
-    assert clock.after_iteration("d2d4", 1.0)
+def test_a_new_best_move_resets_the_scale():
+    rule = StopRule(soft=1.0)
+    for index, move in enumerate(["e2e4", "e2e4", "e2e4", "d2d4"]):
+        rule.after_iteration(move, 0.1 * index)
+    assert rule.stable_iterations == 0 and rule.scale() == pytest.approx(1.25)
+    assert not rule.after_iteration("c2c4", 1.2)   # past the soft limit, but the move keeps changing
+    assert rule.after_iteration("c2c4", 1.2)
+
+
+@pytest.mark.parametrize("share, factor", [(1.0, 0.5), (0.9, 0.65), (0.6, 1.1), (0.2, 1.7), (0.0, 2.0)])
+def test_the_best_moves_share_of_the_nodes_scales_the_limit(share, factor):
+    rule = StopRule(soft=1.0)
+    for _ in range(4):
+        rule.after_iteration("e2e4", 0.0)
+    assert rule.scale(share) == pytest.approx(0.95 * factor)
+    assert rule.scale(None) == pytest.approx(0.95)
+
+
+@pytest.mark.parametrize("scores, factor", [((30, 30, 30), 1.0), ((30, 20, 0), 1.3), ((30, 0, -170), 1.5),
+                                            ((0, 10, 20), 0.8), ((0, 100, 200), 0.75)])
+def test_a_falling_score_asks_for_more_time(scores, factor):
+    rule = StopRule(soft=1.0)
+    for score in scores:
+        rule.after_iteration("e2e4", 0.0, score)
+    assert rule.scale() == pytest.approx(1.05 * factor)
+
+
+def test_the_scale_is_capped():
+    rule = StopRule(soft=1.0)
+    for score in (0, -500, -1000):
+        rule.after_iteration("e2e4", 0.0, score)
+    assert rule.scale(0.0) == pytest.approx(2.0)   # 1.05 * 2 * 1.5 = 3.15, capped
