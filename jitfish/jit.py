@@ -167,17 +167,31 @@ WHILE_WAITING = "while waiting"   # this process, while the helper works: the ma
 COLD_START: dict[str, list] = {ENGINE_FIRST: [], HELPER: [], WHILE_WAITING: []}
 
 
-def kernel(function=None, *, hot: bool = False, inline: bool = False, cold_start: str | None = None):
+def kernel(function=None, *, hot: bool = False, inline: bool = False, llvm_inline: bool = False,
+           cold_start: str | None = None):
     """Compile ``function`` with the project's Numba flags.
 
     ``cold_start`` (``ENGINE_FIRST``, ``HELPER``, ``WHILE_WAITING``) registers a
     search callee for the cold-start split of :mod:`jitfish.compile`.
 
     ``inline=True`` pastes the function into its callers at Numba-IR level.
-    Calls between separately compiled kernels go through function pointers
-    that LLVM cannot inline, so the tiny helpers of the hot paths (piece
-    placement, slider lookups, move emission) are inlined this way; it costs
-    compile time, so keep it for small functions on the hot path.
+    The function is typed again at every call site, which costs compile time,
+    so keep it for the tiny helpers of the hot paths (piece placement, slider
+    lookups, move emission) and for the steps of the search, which take the
+    whole search context.
+
+    ``llvm_inline=True`` (Numba's ``forceinline`` option) compiles the kernel
+    once and has LLVM paste its machine code into every kernel that calls it.
+    LLVM inlines small kernels by itself; a larger one stays a call, and a
+    call copies every word of every array argument (seven for a 1-d array)
+    onto the stack.  In the search those copies cost more than they seem:
+    marking make and unmake, ``psq_delta``, the exact check test, ``see_ge``
+    and ``tt_store`` made ``bench`` about 15 % faster (docs/benchmarks.md).
+    Each marked kernel grows the code of every caller, so mark only kernels
+    with few call sites in the search: marking the move generator as well
+    gained nothing measurable, and the evaluation on top of it made ``bench``
+    slower again.  A test (``tests/test_jit.py``) checks that the option
+    still takes effect.
 
     ``hot=True`` also drops Numba's reference counting (``_nrt=False``): the
     kernel then may not allocate arrays, but calls between hot kernels pay no
@@ -190,6 +204,8 @@ def kernel(function=None, *, hot: bool = False, inline: bool = False, cold_start
         options["_nrt"] = False
     if inline:
         options["inline"] = "always"
+    if llvm_inline:
+        options["forceinline"] = True
 
     def decorate(fn):
         dispatcher = numba.njit(**options)(fn)

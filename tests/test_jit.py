@@ -11,6 +11,10 @@ the decorator gave it, for the signature the session already called it with.
 The other internal is ``numba.np.arrayobj.fix_integer_index``, wrapped so that
 Jitfish's kernels index arrays without Python's negative-index wraparound;
 small probe functions show that the wrap acts in Jitfish's code and only there.
+
+``forceinline`` (the decorator's ``llvm_inline``) is a Numba option its
+documentation does not describe: a probe that calls make and unmake must
+compile to code with no call to them left.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import jitfish
 import jitfish.jit
 from jitfish._version import __version__
 from jitfish.board import attacks, makemove, movegen, perft, zobrist
+from jitfish.board.tables import lookup_tables
 
 HOT_KERNELS = [perft.perft_kernel, movegen.generate_moves, movegen.is_in_check, movegen.pinned_pieces,
                makemove.make_move, makemove.unmake_move, attacks.is_square_attacked, attacks.attackers_to]
@@ -146,6 +151,37 @@ def test_plain_kernel_that_allocates_uses_reference_counting():
     assert copy(np.arange(4.0)) == 12.0
     assert "NRT_MemInfo" in ir
     assert any(call in ir for call in REFCOUNT_CALLS)
+
+
+def _play_and_take_back(bbs, state, undo, key_history, tables, move):
+    makemove.make_move(bbs, state, undo, key_history, tables, move)
+    makemove.unmake_move(bbs, state, undo, key_history, tables)
+
+
+def _play_and_take_back_plain(bbs, state, undo, key_history, tables, move):
+    _plain_make_move(bbs, state, undo, key_history, tables, move)
+
+
+_plain_make_move = uncached_copy(makemove.make_move, forceinline=False)
+
+
+def _calls(ir: str, mangled_prefix: str) -> int:
+    return sum(1 for line in ir.splitlines() if " call " in line and mangled_prefix in line)
+
+
+def test_llvm_inline_pastes_the_kernel_into_its_callers():
+    """``llvm_inline`` kernels (make and unmake here) leave no call in a caller's code, even when they come from
+    the on-disk cache; the control, the same kernel without the option, stays a call."""
+    exercise_board()
+    assert makemove.make_move.targetoptions["forceinline"] is True
+    p = jitfish.Board().position
+    args = (p.bbs, p.state, p.undo, p.key_history, lookup_tables(), np.int64(0))
+    signature = tuple(numba.typeof(a) for a in args)
+    ir = compiled_ir(numba.njit(_nrt=False)(_play_and_take_back), signature)
+    assert _calls(ir, "8makemove9make_move") == 0, "make_move is still called: forceinline no longer takes effect"
+    assert _calls(ir, "8makemove11unmake_move") == 0
+    plain = compiled_ir(numba.njit(_nrt=False)(_play_and_take_back_plain), signature)
+    assert _calls(plain, "8makemove9make_move") == 1
 
 
 # --- The cache directory ----------------------------------------------------------------

@@ -58,7 +58,7 @@ def _lift(bbs, state, piece, color, sq):
     state[L.MAILBOX + sq] = NO_PIECE
 
 
-@kernel(hot=True, cold_start=ENGINE_FIRST)
+@kernel(hot=True, llvm_inline=True, cold_start=ENGINE_FIRST)
 def make_move(bbs, state, undo, key_history, tables, move):
     """Play a legal ``move``."""
     us = state[L.SIDE_TO_MOVE]
@@ -129,7 +129,7 @@ def make_move(bbs, state, undo, key_history, tables, move):
     state[L.GAME_PLY] = ply + 1
 
 
-@kernel(hot=True, cold_start=HELPER)
+@kernel(hot=True, llvm_inline=True, cold_start=HELPER)
 def unmake_move(bbs, state, undo, key_history, tables):
     """Take back the last move made with :func:`make_move`."""
     ply = state[L.GAME_PLY] - 1

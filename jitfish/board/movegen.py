@@ -294,7 +294,7 @@ def is_in_check(bbs, state, tables):
     return is_square_attacked(king_sq, us ^ 1, bbs[L.OCCUPIED], bbs, tables)
 
 
-@kernel(hot=True, cold_start=ENGINE_FIRST)
+@kernel(hot=True, llvm_inline=True, cold_start=ENGINE_FIRST)
 def _gives_check_exactly(bbs, state, tables, move):
     """Whether the legal ``move`` checks the opponent's king, worked out from the occupancy it leaves.
 

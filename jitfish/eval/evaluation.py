@@ -140,7 +140,7 @@ def _changed_psq(weights, change):
     return _piece_square(weights, None, change >> SQUARE_BITS, change & SQUARE_MASK)
 
 
-@kernel(hot=True, cold_start=HELPER)
+@kernel(hot=True, llvm_inline=True, cold_start=HELPER)
 def psq_delta(state, weights, move):
     """How ``move`` (not yet made) changes :func:`psq_score`: the search keeps that score per ply.
 

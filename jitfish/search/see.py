@@ -41,7 +41,7 @@ def captured_type(state, move):
     return piece % 6
 
 
-@kernel(hot=True, cold_start=HELPER)
+@kernel(hot=True, llvm_inline=True, cold_start=HELPER)
 def see_ge(bbs, state, tables, move, threshold):
     """Whether the static exchange on ``move``'s target square gains at least ``threshold``."""
     if move_kind(move) == MOVE_CASTLING:

@@ -246,7 +246,7 @@ def bound_settles(bound, score, alpha, beta):
             or bound == BOUND_EXACT)
 
 
-@kernel(hot=True)
+@kernel(hot=True, llvm_inline=True)
 def tt_store(table, key, move, score, static_eval, depth, bound, ply, age):
     """Write an entry, replacing by depth and age (see module docstring)."""
     base = tt_bucket(table, key)
