@@ -184,14 +184,12 @@ def kernel(function=None, *, hot: bool = False, inline: bool = False, llvm_inlin
     once and has LLVM paste its machine code into every kernel that calls it.
     LLVM inlines small kernels by itself; a larger one stays a call, and a
     call copies every word of every array argument (seven for a 1-d array)
-    onto the stack.  In the search those copies cost more than they seem:
-    marking make and unmake, ``psq_delta``, the exact check test, ``see_ge``
-    and ``tt_store`` made ``bench`` about 15 % faster (docs/benchmarks.md).
-    Each marked kernel grows the code of every caller, so mark only kernels
-    with few call sites in the search: marking the move generator as well
-    gained nothing measurable, and the evaluation on top of it made ``bench``
-    slower again.  A test (``tests/test_jit.py``) checks that the option
-    still takes effect.
+    onto the stack.  In the search those copies cost more than they seem
+    (docs/benchmarks.md has the measured gain and the kernels tried).  Each
+    marked kernel grows the code of every caller, so mark only kernels with
+    few call sites in the search, and keep a mark only if alternated ``bench``
+    runs show it pays: marking too much made ``bench`` slower again.  A test
+    (``tests/test_jit.py``) checks that the option still takes effect.
 
     ``hot=True`` also drops Numba's reference counting (``_nrt=False``): the
     kernel then may not allocate arrays, but calls between hot kernels pay no

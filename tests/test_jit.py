@@ -158,11 +158,11 @@ def _play_and_take_back(bbs, state, undo, key_history, tables, move):
     makemove.unmake_move(bbs, state, undo, key_history, tables)
 
 
+_plain_make_move = uncached_copy(makemove.make_move, forceinline=False)
+
+
 def _play_and_take_back_plain(bbs, state, undo, key_history, tables, move):
     _plain_make_move(bbs, state, undo, key_history, tables, move)
-
-
-_plain_make_move = uncached_copy(makemove.make_move, forceinline=False)
 
 
 def _calls(ir: str, mangled_prefix: str) -> int:
