@@ -1,7 +1,8 @@
 """``python -m tuning.datagen``: self-play training data; ``pgn FILES…``: data from PGN; ``convert``: formats.
 
-    python -m tuning.datagen --positions 1000000 --seed 1 --nodes 5000 --workers 2
-    python -m tuning.datagen --games 100 --output games.bin       # run it again to resume
+    python -m tuning.datagen --positions 1000000 --seed 106 --data-dir data/nnue   # into the repository's data set
+    python -m tuning.datagen --games 100 --output games.bin --eval hce             # run it again to resume
+    python -m tuning.datagen check data/nnue                      # recount every file against the manifest
     python -m tuning.datagen pgn lichess.pgn --output lichess.gz  # [%eval] scores, else a search
     python -m tuning.datagen convert data.gz data.bin             # text to games, or back (.bin -> .gz)
 
@@ -19,9 +20,11 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from jitfish.nnue.format import SHIPPED_NETWORK
+from tuning.datagen import dataset
 from tuning.datagen.convert import convert
 from tuning.datagen.pgn import import_pgn
-from tuning.datagen.run import CHUNK_GAMES, default_output, generate
+from tuning.datagen.run import CHUNK_GAMES, Summary, default_output, generate, parts_dir
 from tuning.datagen.selfplay import DEFAULT_DEPTH_CAP, DEFAULT_NODES, GameSettings
 
 
@@ -47,8 +50,15 @@ def selfplay_parser() -> argparse.ArgumentParser:
     amount = parser.add_mutually_exclusive_group(required=True)
     amount.add_argument("--positions", type=_positive, help="play whole chunks until this many positions")
     amount.add_argument("--games", type=_positive, help="play this many games")
-    parser.add_argument("--output", type=Path,
-                        help="the game file to write (default ~/.cache/jitfish/data/selfplay-seedS-nodesN.bin)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--output", type=Path,
+                       help="the game file to write (default ~/.cache/jitfish/data/selfplay-seedS-nodesN.bin)")
+    where.add_argument("--data-dir", type=Path,
+                       help="write into this data set (e.g. data/nnue): its file and manifest row are rewritten "
+                            "after every finished chunk; the chunks are kept in ~/.cache/jitfish/data/")
+    parser.add_argument("--eval", default="default", metavar="FILE",
+                        help="the teacher: a network file, 'default' (the shipped network, the default) or "
+                             "'hce' (the hand-written evaluation)")
     parser.add_argument("--seed", type=int, default=1, help="the run's seed: same seed, same games (default 1)")
     parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1,
                         help="worker processes, one search each (default: every core)")
@@ -79,9 +89,55 @@ def convert_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def teacher_network(name: str) -> Path | None:
+    """The network file ``--eval`` names (``None`` for the hand-written evaluation)."""
+    if name == dataset.HCE_TEACHER:
+        return None
+    path = Path(SHIPPED_NETWORK if name == "default" else name).expanduser()
+    if not path.is_file():
+        raise ValueError(f"no such network file: {path}")
+    return path
+
+
+def _self_play(args: argparse.Namespace) -> tuple[Path, Summary]:
+    """Run (or resume) the self-play run the arguments describe; its output and summary."""
+    if args.nodes <= 0:
+        raise ValueError("--nodes must be positive for self-play")
+    network = teacher_network(args.eval)
+    teacher = dataset.teacher_name(network)
+    settings = GameSettings(args.nodes, args.depth_cap)
+    common = dict(seed=args.seed, settings=settings, games=args.games, positions=args.positions,
+                  workers=args.workers, chunk_games=args.chunk_games, keep_parts=args.keep_parts,
+                  progress=not args.quiet, network=network)
+    if args.data_dir is None:
+        output = args.output or default_output(args.seed, args.nodes)
+        return output, generate(output, **common)
+    args.data_dir.mkdir(parents=True, exist_ok=True)
+    output = args.data_dir / dataset.file_name(args.seed, args.nodes, teacher)
+    commit = dataset.build_commit()
+
+    def published(summary: Summary) -> None:
+        white, draws, black = summary.results
+        dataset.write_row(args.data_dir, dataset.FileRow(
+            output.name, summary.positions, summary.games, white, draws, black, args.seed, commit, teacher,
+            args.nodes, args.depth_cap))
+
+    parts = parts_dir(default_output(args.seed, args.nodes).with_name(output.name))
+    return output, generate(output, parts=parts, published=published, **{**common, "keep_parts": True})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv[:1] == ["check"]:
+            folder = Path(argv[1]) if len(argv) == 2 else None
+            if folder is None or not folder.is_dir():
+                raise ValueError("usage: python -m tuning.datagen check DIR (a data folder with a manifest)")
+            problems = dataset.check(folder)
+            for problem in problems:
+                print(problem)
+            print(", ".join(f"{name} {value:,}" for name, value in dataset.totals(folder).items()))
+            return 1 if problems else 0
         if argv[:1] == ["convert"]:
             args = convert_parser().parse_args(argv[1:])
             if not args.source.is_file():
@@ -95,14 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  progress=not args.quiet)
             print(f"wrote {args.output}")
         else:
-            args = selfplay_parser().parse_args(argv)
-            if args.nodes <= 0:
-                raise ValueError("--nodes must be positive for self-play")
-            output = args.output or default_output(args.seed, args.nodes)
-            summary = generate(output, seed=args.seed, settings=GameSettings(args.nodes, args.depth_cap),
-                               games=args.games, positions=args.positions, workers=args.workers,
-                               chunk_games=args.chunk_games, keep_parts=args.keep_parts,
-                               progress=not args.quiet)
+            output, summary = _self_play(selfplay_parser().parse_args(argv))
             print(f"wrote {output}")
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)

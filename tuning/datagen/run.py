@@ -32,12 +32,14 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Callable
 
 from tqdm import tqdm
 
 from jitfish import __version__
 from jitfish.eval.params import default_weights
 from jitfish.jit import cache_root, source_digest
+from tuning.datagen.dataset import teacher_name
 from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN, write_atomically
 from tuning.datagen.records import GAME_SUFFIX, write_games
 from tuning.datagen.selfplay import GameSettings, SelfPlayer, warm_up
@@ -103,8 +105,8 @@ def parts_dir(output: Path) -> Path:
 _worker: dict = {}
 
 
-def _start_worker(parts: Path, seed: int, settings: GameSettings) -> None:
-    _worker.update(parts=parts, seed=seed, settings=settings, player=SelfPlayer())
+def _start_worker(parts: Path, seed: int, settings: GameSettings, network: Path | None) -> None:
+    _worker.update(parts=parts, seed=seed, settings=settings, player=SelfPlayer(network=network))
 
 
 def _play_chunk(start: int, stop: int) -> Chunk:
@@ -192,8 +194,8 @@ def _save_manifest(parts: Path, settings: dict, done: dict[int, Chunk]) -> None:
     write_atomically(parts / MANIFEST, lambda path: path.write_text(json.dumps(manifest, indent=1) + "\n"))
 
 
-def _merge(parts: Path, chunks: list[Chunk], output: Path) -> int:
-    """Write the chunks' games to ``output``, one chunk file after the other; the positions written."""
+def _merge(parts: Path, chunks: list[Chunk], output: Path) -> None:
+    """Write the chunks' games to ``output``, one chunk file after the other."""
     def write(temporary: Path) -> None:
         with open(temporary, "wb") as merged:
             for chunk in chunks:
@@ -201,32 +203,42 @@ def _merge(parts: Path, chunks: list[Chunk], output: Path) -> int:
                     shutil.copyfileobj(part, merged)
 
     write_atomically(output, write)
-    return sum(chunk.positions for chunk in chunks)
 
 
 def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSettings(), games: int | None = None,
              positions: int | None = None, workers: int = 1, chunk_games: int = CHUNK_GAMES,
-             keep_parts: bool = False, progress: bool = True) -> Summary:
-    """Play (or resume) the run and write its games to ``output``; ``games`` or ``positions`` says how much."""
+             keep_parts: bool = False, progress: bool = True, network: str | Path | None = None,
+             parts: str | Path | None = None, published: Callable[[Summary], None] | None = None) -> Summary:
+    """Play (or resume) the run and write its games to ``output``; ``games`` or ``positions`` says how much.
+
+    ``network`` is the teacher (a network file; ``None``: the hand-written evaluation), recorded in the
+    run's settings by its hash.  ``parts`` is the folder of finished chunks (default ``OUTPUT.parts``).
+    With ``published``, ``output`` is rewritten after every chunk that extends the finished run of
+    chunks from chunk 0, and ``published`` is called with what it then holds, so that the output is
+    always a whole, valid file of everything finished so far.
+    """
     if (games is None) == (positions is None):
         raise ValueError("give exactly one of games or positions")
     if (games if games is not None else positions) <= 0 or workers <= 0 or chunk_games <= 0:
         raise ValueError("games, positions, workers and chunk size must be positive")
     started = time.perf_counter()
     output = Path(output).expanduser()
-    parts = parts_dir(output)
+    parts = parts_dir(output) if parts is None else Path(parts).expanduser()
     parts.mkdir(parents=True, exist_ok=True)
-    recorded = {"seed": seed, **asdict(settings), "chunk_games": chunk_games, "engine": engine_identity()}
+    network = None if network is None else Path(network).resolve()
+    recorded = {"seed": seed, **asdict(settings), "chunk_games": chunk_games, "engine": engine_identity(),
+                "teacher": teacher_name(network)}
     plan = _Plan(chunk_games, games, positions, _load_manifest(parts, recorded))
     new_games = new_positions = 0
     bar = tqdm(total=games or positions, initial=plan.progress(), unit=" games" if games else " positions",
                disable=not progress, dynamic_ncols=True)
     if workers == 1:
-        pool = _InProcess(_start_worker, (parts, seed, settings))
+        pool = _InProcess(_start_worker, (parts, seed, settings, network))
     else:
-        warm_up()  # compile (or load) once here, so that the workers only load the cache
+        warm_up(network)  # compile (or load) once here, so that the workers only load the cache
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_start_worker, initargs=(parts, seed, settings))
+                                   initializer=_start_worker, initargs=(parts, seed, settings, network))
+    written_chunks = plan.output_chunks()
     with pool, bar:
         playing: dict[Future, int] = {}
         while True:
@@ -243,12 +255,24 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
                 new_games += done.stop - done.start
                 new_positions += done.positions
                 bar.update(plan.progress() - bar.n)
+                if published is not None and len(plan.output_chunks()) > len(written_chunks):
+                    written_chunks = plan.output_chunks()
+                    _merge(parts, written_chunks, output)
+                    published(_summary(written_chunks, new_games, new_positions, started))
     chunks = plan.output_chunks()
-    written = _merge(parts, chunks, output)
+    _merge(parts, chunks, output)
     if not keep_parts:
         for path in parts.iterdir():
             path.unlink()
         parts.rmdir()
+    summary = _summary(chunks, new_games, new_positions, started)
+    if published is not None:
+        published(summary)
+    return summary
+
+
+def _summary(chunks: list[Chunk], new_games: int, new_positions: int, started: float) -> Summary:
+    """The summary of an output holding ``chunks``."""
     results = tuple(sum(getattr(c, name) for c in chunks) for name in RESULT_NAMES.values())
-    return Summary(sum(c.stop - c.start for c in chunks), written, results, new_games, new_positions,
-                   time.perf_counter() - started)
+    return Summary(sum(c.stop - c.start for c in chunks), sum(c.positions for c in chunks), results,
+                   new_games, new_positions, time.perf_counter() - started)

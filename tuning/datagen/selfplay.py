@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import chess
 
@@ -39,6 +40,8 @@ from jitfish.board.moves import move_to_uci
 from jitfish.board.position import STARTING_FEN, Position
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.params import default_weights
+from jitfish.nnue.format import read_network
+from jitfish.nnue.inference import kernel_network
 from jitfish.search import SearchLimits
 from jitfish.search.driver import _Worker
 from jitfish.search.params import checked_params, default_params
@@ -145,14 +148,18 @@ def adjudicate(scores: list[int], ply: int) -> tuple[str, float] | None:
 
 
 class SelfPlayer:
-    """One thread's search buffers (the driver's :class:`~jitfish.search.driver._Worker`), reused from game to game."""
+    """One thread's search buffers (the driver's :class:`~jitfish.search.driver._Worker`), reused from game to game.
 
-    def __init__(self, hash_mb: int = HASH_MB) -> None:
+    ``network`` is the teacher: the network file whose evaluation the searches use (``None``: the
+    hand-written evaluation).
+    """
+
+    def __init__(self, hash_mb: int = HASH_MB, network: str | Path | None = None) -> None:
         self.params = checked_params(default_params())
         self.weights = default_weights()
         self.tables = lookup_tables()
         self.tt = new_table(hash_mb)
-        self.worker = _Worker(self.params, None)
+        self.worker = _Worker(self.params, None if network is None else kernel_network(read_network(network)))
         self.age = 0
 
     def clear(self) -> None:
@@ -220,6 +227,6 @@ def play(p: Position, move: int) -> None:
     make_move(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), move)
 
 
-def warm_up() -> None:
-    """Load (or compile) every kernel a game and its record use: a tiny game."""
-    SelfPlayer(hash_mb=1).play_game(0, 0, GameSettings(nodes=50, depth_cap=2)).record()
+def warm_up(network: str | Path | None = None) -> None:
+    """Load (or compile) every kernel a game with the teacher ``network`` and its record use: a tiny game."""
+    SelfPlayer(hash_mb=1, network=network).play_game(0, 0, GameSettings(nodes=50, depth_cap=2)).record()

@@ -1,0 +1,84 @@
+"""The repository's data set: the manifest adds up, and self-play into a data folder keeps it adding up."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jitfish.nnue.format import SHIPPED_NETWORK
+from tuning.datagen import dataset
+from tuning.datagen.__main__ import main
+from tuning.datagen.records import game_positions, read_games, unpack
+from tuning.datagen.run import generate
+from tuning.datagen.selfplay import GameSettings
+
+DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "nnue"
+
+
+def test_the_repositorys_manifest_matches_its_files():
+    assert dataset.check(DATA_DIR) == []
+    totals = dataset.totals(DATA_DIR)
+    assert totals["positions"] >= 1_058_009          # the two files the set started with
+    assert totals["positions by hce"] == 1_058_009
+
+
+def test_a_wrong_count_a_missing_file_and_a_file_without_a_row_are_reported(tmp_path):
+    generate(tmp_path / "a.bin", seed=3, settings=GameSettings(nodes=200, depth_cap=4), games=2, progress=False)
+    counts = dataset.count(tmp_path / "a.bin")
+    assert counts["games"] == 2 and counts["positions"] > 0
+    assert dataset.check(tmp_path) == ["a.bin: a game file with no row in the manifest"]
+    row = dataset.FileRow("a.bin", counts["positions"] + 1, 2, counts["white_wins"], counts["draws"],
+                          counts["black_wins"], 3, "abc", "hce", 200, 4)
+    dataset.write_row(tmp_path, row)
+    assert dataset.check(tmp_path) == [f"a.bin: positions {counts['positions'] + 1} in the manifest, "
+                                       f"{counts['positions']} in the file"]
+    (tmp_path / "a.bin").unlink()
+    assert dataset.check(tmp_path) == ["a.bin: in the manifest, but no such file"]
+
+
+def _labels(path: Path) -> list[tuple[str, int, float]]:
+    return [unpack(row) for record in read_games(path) for row in game_positions(*record)]
+
+
+def test_the_network_teacher_is_recorded_by_its_hash_and_labels_otherwise(tmp_path):
+    """Self-play into a data folder with the shipped network and with the hand-written evaluation: each
+    file has its row, named by its teacher, and the same games' openings get other labels."""
+    common = ["--games", "2", "--nodes", "300", "--seed", "5", "--workers", "1", "--chunk-games", "1",
+              "--quiet", "--data-dir", str(tmp_path)]
+    assert main(common) == 0                       # the default teacher: the shipped network
+    assert main(common + ["--eval", "hce"]) == 0
+    teacher = dataset.teacher_name(SHIPPED_NETWORK)
+    assert teacher.startswith("nnue-") and len(teacher) == 17
+    rows = {row.teacher: row for row in dataset.read_manifest(tmp_path)}
+    assert set(rows) == {teacher, "hce"}
+    assert rows[teacher].file == dataset.file_name(5, 300, teacher)
+    assert (rows[teacher].nodes, rows[teacher].seed, rows[teacher].games) == (300, 5, 2)
+    assert dataset.check(tmp_path) == []
+    by_network, by_hce = (_labels(tmp_path / rows[name].file) for name in (teacher, "hce"))
+    assert by_network[0][0] == by_hce[0][0]        # the same first position (the same opening)...
+    assert by_network[0][1] != by_hce[0][1]        # ...scored by another evaluation
+    assert main(["check", str(tmp_path)]) == 0
+
+
+def test_a_data_folder_run_publishes_every_finished_chunk(tmp_path):
+    seen = []
+    generate(tmp_path / "d.bin", seed=4, settings=GameSettings(nodes=200, depth_cap=4), games=3, chunk_games=1,
+             progress=False, published=lambda summary: seen.append((summary.games, dataset.count(tmp_path / "d.bin"))))
+    assert [games for games, _ in seen] == [1, 2, 3, 3]
+    assert all(counts["games"] == games for games, counts in seen)
+
+
+def test_check_and_a_missing_network_are_reported_on_one_line(tmp_path, capsys):
+    assert main(["check", str(tmp_path / "none")]) == 2
+    assert main(["--games", "1", "--eval", str(tmp_path / "missing.nnue"), "--output", str(tmp_path / "x.bin")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("error: usage: python -m tuning.datagen check DIR")
+    assert err[1] == f"error: no such network file: {tmp_path / 'missing.nnue'}"
+
+
+def test_a_manifest_that_is_not_one_is_refused(tmp_path):
+    (tmp_path / dataset.MANIFEST).write_text(json.dumps({"rows": []}))
+    with pytest.raises(ValueError, match="not a data manifest"):
+        dataset.read_manifest(tmp_path)
