@@ -55,7 +55,7 @@ def selfplay_parser() -> argparse.ArgumentParser:
                        help="the game file to write (default ~/.cache/jitfish/data/selfplay-seedS-nodesN.bin)")
     where.add_argument("--data-dir", type=Path,
                        help="write into this data set (e.g. data/nnue): its file and manifest row are rewritten "
-                            "after every finished chunk; the chunks are kept in ~/.cache/jitfish/data/")
+                            "after every finished chunk; the chunks for resuming are kept beside it in FILE.parts/")
     parser.add_argument("--eval", default="default", metavar="FILE",
                         help="the teacher: a network file, 'default' (the shipped network, the default) or "
                              "'hce' (the hand-written evaluation)")
@@ -122,8 +122,12 @@ def _self_play(args: argparse.Namespace) -> tuple[Path, Summary]:
             output.name, summary.positions, summary.games, white, draws, black, args.seed, commit, teacher,
             args.nodes, args.depth_cap))
 
-    parts = parts_dir(default_output(args.seed, args.nodes).with_name(output.name))
-    return output, generate(output, parts=parts, published=published, **{**common, "keep_parts": True})
+    held = {row.file: row.games for row in dataset.read_manifest(args.data_dir)}.get(output.name, 0)
+    parts = parts_dir(output)
+    if held and not parts.is_dir():
+        raise ValueError(f"{output} holds {held} games whose chunks are not in {parts}: "
+                         f"start another seed rather than play them again")
+    return output, generate(output, published=published, **{**common, "keep_parts": True})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

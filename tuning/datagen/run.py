@@ -208,12 +208,11 @@ def _merge(parts: Path, chunks: list[Chunk], output: Path) -> None:
 def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSettings(), games: int | None = None,
              positions: int | None = None, workers: int = 1, chunk_games: int = CHUNK_GAMES,
              keep_parts: bool = False, progress: bool = True, network: str | Path | None = None,
-             parts: str | Path | None = None, published: Callable[[Summary], None] | None = None) -> Summary:
+             published: Callable[[Summary], None] | None = None) -> Summary:
     """Play (or resume) the run and write its games to ``output``; ``games`` or ``positions`` says how much.
 
     ``network`` is the teacher (a network file; ``None``: the hand-written evaluation), recorded in the
-    run's settings by its hash.  ``parts`` is the folder of finished chunks (default ``OUTPUT.parts``).
-    With ``published``, ``output`` is rewritten after every chunk that extends the finished run of
+    run's settings by its hash.  With ``published``, ``output`` is rewritten after every chunk that extends the finished run of
     chunks from chunk 0, and ``published`` is called with what it then holds, so that the output is
     always a whole, valid file of everything finished so far.
     """
@@ -223,7 +222,7 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
         raise ValueError("games, positions, workers and chunk size must be positive")
     started = time.perf_counter()
     output = Path(output).expanduser()
-    parts = parts_dir(output) if parts is None else Path(parts).expanduser()
+    parts = parts_dir(output)
     parts.mkdir(parents=True, exist_ok=True)
     network = None if network is None else Path(network).resolve()
     recorded = {"seed": seed, **asdict(settings), "chunk_games": chunk_games, "engine": engine_identity(),

@@ -82,3 +82,19 @@ def test_a_manifest_that_is_not_one_is_refused(tmp_path):
     (tmp_path / dataset.MANIFEST).write_text(json.dumps({"rows": []}))
     with pytest.raises(ValueError, match="not a data manifest"):
         dataset.read_manifest(tmp_path)
+
+
+def test_a_file_whose_chunks_are_gone_is_not_played_again(tmp_path, capsys):
+    """On a fresh machine the chunks are gone but the file and its row are there: the same command must
+    not start the run again from game 0 over the file."""
+    command = ["--games", "1", "--nodes", "200", "--seed", "6", "--workers", "1", "--quiet", "--eval", "hce",
+               "--data-dir", str(tmp_path)]
+    assert main(command) == 0
+    name = dataset.file_name(6, 200, "hce")
+    for part in (tmp_path / (name + ".parts")).iterdir():
+        part.unlink()
+    (tmp_path / (name + ".parts")).rmdir()
+    before = (tmp_path / name).read_bytes()
+    assert main(command) == 2
+    assert "start another seed" in capsys.readouterr().err
+    assert (tmp_path / name).read_bytes() == before
