@@ -40,7 +40,7 @@ from jitfish.board.position import STARTING_FEN, Position
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.params import default_weights
 from jitfish.search import SearchLimits
-from jitfish.search.driver import _Worker
+from jitfish.search.driver import SearchWorker
 from jitfish.search.params import checked_params, default_params
 from jitfish.search.tt import AGE_MASK, new_table
 from tuning.datagen.kernels import CHECKMATE, ENDING_NAMES, PLAYING, play_move, sorted_legal_moves
@@ -145,14 +145,14 @@ def adjudicate(scores: list[int], ply: int) -> tuple[str, float] | None:
 
 
 class SelfPlayer:
-    """One thread's search buffers (the driver's :class:`~jitfish.search.driver._Worker`), reused from game to game."""
+    """One thread's search buffers (a :class:`~jitfish.search.driver.SearchWorker`), reused from game to game."""
 
     def __init__(self, hash_mb: int = HASH_MB) -> None:
         self.params = checked_params(default_params())
         self.weights = default_weights()
         self.tables = lookup_tables()
         self.tt = new_table(hash_mb)
-        self.worker = _Worker(self.params, None)
+        self.worker = SearchWorker(self.params, None)
         self.age = 0
 
     def clear(self) -> None:
@@ -163,7 +163,7 @@ class SelfPlayer:
 
     def search(self, p: Position, soft_nodes: int, depth_cap: int) -> tuple[int, int]:
         """``(best move, score for the side to move)`` of a position with a legal move: the driver's
-        node-limited iterative deepening (``_Worker.iterate_nodes``) on this player's table."""
+        node-limited iterative deepening (``SearchWorker.iterate_nodes``) on this player's table."""
         self.age = (self.age + 1) & AGE_MASK
         self.worker.prepare(p, self.age, soft_nodes * HARD_NODES_FACTOR, [])
         best_move, score = self.worker.iterate_nodes(self.tt, self.weights, self.params, soft_nodes, depth_cap)
