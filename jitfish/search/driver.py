@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,6 +49,16 @@ from jitfish.search.tt import AGE_MASK, hashfull as _hashfull, new_table, probe
 from jitfish.syzygy import new_settings, probe_arrays
 from jitfish.syzygy.layout import PROBE_DEPTH, PROBE_HITS, PROBE_PIECES, PROBE_RULE50
 from jitfish.types import INF, MATE_BOUND, MAX_PLY, mate_moves
+
+if TYPE_CHECKING:
+    from jitfish.board.board import Board
+    from jitfish.board.position import Position
+    from jitfish.search.context import SearchContext
+    from jitfish.syzygy import Tablebase
+
+# What search() reports: each iteration's lines, and the root move the main thread is on.
+InfoCallback = Callable[["SearchInfo"], None]
+CurrmoveCallback = Callable[[int, str, int], None]   # (depth, move, its number among the root moves)
 
 POLL_NODES = 1024
 MAX_DEPTH = MAX_PLY - 8
@@ -117,7 +128,7 @@ class SearchWorker:
     node-limited deepening); :attr:`pv`, :attr:`nodes` and :attr:`stopped` read the result.
     """
 
-    def __init__(self, params: np.ndarray, network: KernelNetwork | None, tablebase=None) -> None:
+    def __init__(self, params: np.ndarray, network: KernelNetwork | None, tablebase: Tablebase | None = None) -> None:
         # The buffers of jitfish.search.buffers; the views name parts of ``work``.
         self.control = np.zeros(B.CONTROL_SIZE, dtype=np.int64)
         self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
@@ -127,13 +138,13 @@ class SearchWorker:
         self.set_reductions(params)
         self.set_network(network)
         self.set_tablebase(tablebase)
-        self.position = None
+        self.position: Position  # the root, searched in place: set by prepare()
 
     def set_network(self, network: KernelNetwork | None) -> None:
         """Evaluate with ``network`` (None: the hand-written evaluation), with a stack of accumulators of our own."""
         self.network = network_arrays(network)
 
-    def set_tablebase(self, tablebase) -> None:
+    def set_tablebase(self, tablebase: Tablebase | None) -> None:
         """Probe ``tablebase`` (None: no tables) with a probe scratch and settings of our own; without tables
         the search's context has none (the search compiled without a prober: jitfish.search.context)."""
         self.syzygy = probe_arrays(tablebase)
@@ -148,7 +159,8 @@ class SearchWorker:
         """Rebuild the late-move reduction table from ``params`` (in Python: nothing recompiles)."""
         self.work[B.LMR:B.LMR + B.LMR_SIDE * B.LMR_SIDE] = N.late_move_reductions(params)
 
-    def prepare(self, position, age: int, node_limit: int, root_moves: list[int], tb_settings=None) -> None:
+    def prepare(self, position: Position, age: int, node_limit: int, root_moves: list[int],
+                tb_settings: np.ndarray | None = None) -> None:
         """Set up a search of ``position``, probing as ``tb_settings`` says (the searcher's, hits at zero;
         None: no probing)."""
         self.position = position
@@ -168,25 +180,27 @@ class SearchWorker:
         total = int(spent.sum())
         return int(spent[move_from_to(move)]) / total if total else None
 
-    def evaluate_root(self, weights) -> None:
+    def evaluate_root(self, weights: np.ndarray) -> None:
         """Set up ply 0's evaluation state: the search keeps the material and piece-square
         score (and the network's accumulators) move by move from the root's."""
         mg, eg = psq_score(self.position.bbs, weights)
         self.stack["psq_mg"][B.STACK_ROOT], self.stack["psq_eg"][B.STACK_ROOT] = mg, eg
         prepare_root(self.network, self.stack, self.position.bbs)
 
-    def context(self, tt, weights, params):
+    def context(self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray) -> SearchContext:
         """The search context of this thread's position (:mod:`jitfish.search.context`)."""
         return new_context(self.position, lookup_tables(), weights, self.network, params, tt, self.work,
                            self.control, self.stack, self.tables_in_context)
 
-    def search_root(self, tt, weights, params, alpha: int, beta: int, depth: int) -> int:
+    def search_root(self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray, alpha: int, beta: int,
+                    depth: int) -> int:
         """One call of the search kernel at the root with the window ``(alpha, beta)``: its score."""
         self.evaluate_root(weights)
         ctx = self.context(tt, weights, params)
         return int(N.negamax(ctx, alpha, beta, depth, 0, 0))
 
-    def aspiration(self, tt, weights, params, depth: int, previous: int) -> tuple[int, bool]:
+    def aspiration(self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray, depth: int,
+                   previous: int) -> tuple[int, bool]:
         """One iteration: a window around the previous score, widened on failure, full at last;
         ``(score, whether a stop cut it short)``."""
         delta = int(params[ASPIRATION_DELTA])
@@ -210,7 +224,7 @@ class SearchWorker:
             if delta > ASPIRATION_MAX_DELTA:
                 alpha, beta = -INF, INF
 
-    def finish_first_iteration(self, tt, weights, params) -> tuple[int, bool]:
+    def finish_first_iteration(self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray) -> tuple[int, bool]:
         """Redo depth 1 past a stop that came before it finished (a deadline already gone when the search
         began, a tiny node limit, an early ``stop``): it takes about a millisecond, and the move played is
         then one a search chose, not merely the first legal move.  The stop is set again afterwards."""
@@ -224,7 +238,8 @@ class SearchWorker:
             control[B.C_NODE_LIMIT] = node_limit
             control[B.C_STOP] = 1
 
-    def iterate_nodes(self, tt, weights, params, soft_nodes: int, max_depth: int) -> tuple[int, int]:
+    def iterate_nodes(self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray, soft_nodes: int,
+                      max_depth: int) -> tuple[int, int]:
         """The search prepared here, node-limited and quiet: :meth:`Searcher.search`'s iterative deepening
         for one line, no clock, reports or PV strings; no iteration starts once ``soft_nodes`` are
         searched, the hard limit is the one :meth:`prepare` set.  ``(best move, its score)``; the move is
@@ -270,7 +285,7 @@ class _SearchRun:
     max_depth: int
     limits: SearchLimits
     multipv: int                  # lines searched, at most the number of root moves
-    on_info: Callable[[SearchInfo], None] | None
+    on_info: InfoCallback | None
     started: float                # time.perf_counter() at the call
     chess960: bool
     timer: TimeController         # the search's clock (its owner's: see the module's docstring)
@@ -304,7 +319,7 @@ class Searcher:
         self._network = network
         self._workers = [SearchWorker(self._params, network) for _ in range(max(1, threads))]
         self._run: _SearchRun | None = None  # the search in progress
-        self.tablebase = None              # the Syzygy tables probed (set_tablebase)
+        self.tablebase: Tablebase | None = None   # the Syzygy tables probed (set_tablebase)
         self._tb_settings = new_settings()   # probing off until set_tablebase
 
     # --- configuration -------------------------------------------------
@@ -360,7 +375,7 @@ class Searcher:
             for worker in self._workers:
                 worker.set_reductions(self._params)
 
-    def set_tablebase(self, tablebase, probe_limit: int, probe_depth: int, rule50: bool) -> None:
+    def set_tablebase(self, tablebase: Tablebase | None, probe_limit: int, probe_depth: int, rule50: bool) -> None:
         """Probe ``tablebase`` (a :class:`jitfish.syzygy.Tablebase`, or None for none) from the next search on:
         positions of at most ``probe_limit`` pieces, at ``probe_depth`` or deeper, cursed wins as draws if
         ``rule50`` (the options ``SyzygyProbeLimit``, ``SyzygyProbeDepth``, ``Syzygy50MoveRule``)."""
@@ -405,8 +420,9 @@ class Searcher:
             run.raise_stop_flags()
 
     # --- the search ----------------------------------------------------
-    def search(self, board, limits: SearchLimits | None = None, on_info=None, multipv: int = 1,
-               on_currmove=None, timer: TimeController | None = None) -> SearchResult:
+    def search(self, board: Board, limits: SearchLimits | None = None, on_info: InfoCallback | None = None,
+               multipv: int = 1, on_currmove: CurrmoveCallback | None = None,
+               timer: TimeController | None = None) -> SearchResult:
         """Search ``board`` (left unchanged) within ``limits``; blocks until done or stopped.
 
         ``on_currmove(depth, move, number)``, if given, hears which root move
@@ -432,7 +448,7 @@ class Searcher:
         if not legal_moves:
             in_check = board.is_check()
             return SearchResult("0000", None, None if in_check else 0, 0 if in_check else None, [], 0, 0, 0,
-                                time.perf_counter() - started, score=-N.INF if in_check else 0)
+                                time.perf_counter() - started, score=-INF if in_check else 0)
 
         self._age = (self._age + 1) & AGE_MASK
         node_limit = int(limits.nodes) if limits.nodes else (1 << 62)
@@ -479,14 +495,14 @@ class Searcher:
         result.time = time.perf_counter() - started
         return result
 
-    def _tb_hits(self, workers) -> int | None:
+    def _tb_hits(self, workers: list[SearchWorker]) -> int | None:
         """Tablebase probes answered by ``workers`` in this search, or None when no tables are probed."""
         if not self._tb_settings[PROBE_PIECES]:
             return None
         return int(sum(w.tb_settings[PROBE_HITS] for w in workers))
 
     @staticmethod
-    def _report_current_moves(run: _SearchRun, on_currmove, finished: threading.Event) -> None:
+    def _report_current_moves(run: _SearchRun, on_currmove: CurrmoveCallback, finished: threading.Event) -> None:
         """Relay the main thread's root move (read from its control array) while it searches."""
         last = 0
         delay = max(0.0, CURRMOVE_AFTER - (time.perf_counter() - run.started))
@@ -571,7 +587,7 @@ class Searcher:
             score_cp=cp, score_mate=mate, pv=[move_to_uci(m, chess960) for m in best_pv],
             depth=completed_depth, seldepth=seldepth, nodes=0, time=0.0, score=best_score, infos=infos)
 
-    def _extend_pv(self, position, pv: list[int]) -> list[int]:
+    def _extend_pv(self, position: Position, pv: list[int]) -> list[int]:
         """Add a ponder move from the TT when the PV is a single move."""
         if len(pv) != 1:
             return pv
@@ -583,8 +599,9 @@ class Searcher:
         return pv
 
 
-def search(board, depth=None, movetime=None, nodes=None, mate=None, searchmoves=None, multipv=1,
-           hash_mb=16, threads=1, on_info=None) -> SearchResult:
+def search(board: Board, depth: int | None = None, movetime: float | None = None, nodes: int | None = None,
+           mate: int | None = None, searchmoves: list[str] | None = None, multipv: int = 1, hash_mb: int = 16,
+           threads: int = 1, on_info: InfoCallback | None = None) -> SearchResult:
     """Search ``board`` once with a fresh table: ``jitfish.search(board, depth=8)``."""
     limits = SearchLimits(depth=depth, movetime=movetime, nodes=nodes, mate=mate, searchmoves=searchmoves)
     if depth is None and movetime is None and nodes is None and mate is None:
