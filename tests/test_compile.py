@@ -36,7 +36,7 @@ def test_helper_compiles_the_signatures_the_search_calls():
     ctx = worker.context(searcher._tt, searcher._weights, searcher._params)
     real = {numba.typeof(value) for value in (ctx, *ctx)} | {numba.int64, numba.uint64}
     signatures = jit_compile._search_callee_signatures()
-    for name, (kernel, signature) in signatures.items():
+    for name, (_, signature) in signatures.items():
         assert set(signature) <= real, (name, set(signature) - real)
     split = [name for role in COLD_START for name in jit_compile._split(role)]
     assert sorted(split) == sorted(signatures)

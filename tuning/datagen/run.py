@@ -204,7 +204,8 @@ def _merge(parts: Path, chunks: list[Chunk], output: Path) -> int:
     return sum(chunk.positions for chunk in chunks)
 
 
-def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSettings(), games: int | None = None,
+def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSettings(),  # noqa: B008 (frozen)
+             games: int | None = None,
              positions: int | None = None, workers: int = 1, chunk_games: int = CHUNK_GAMES,
              keep_parts: bool = False, progress: bool = True) -> Summary:
     """Play (or resume) the run and write its games to ``output``; ``games`` or ``positions`` says how much."""
