@@ -45,7 +45,7 @@ from typing import Callable
 ENTRY_FILES = {
     "search": "negamax.negamax-*.nbi",
     "eval": "evaluation.trace_evaluation-*.nbi",
-    "perft": "perft.perft_kernel-*.nbi",
+    "perft": "perft._perft_kernel-*.nbi",
     "tablebases": "probe.probe_batch-*.nbi",
 }
 # The helper's priority below this process (POSIX ``nice``).

@@ -100,7 +100,6 @@ class Engine:
     def stop(self) -> None:
         """End the running search (or release a finished ponder/infinite one)."""
         self._timer.stop()
-        self.searcher.stop()
 
     def ponderhit(self) -> None:
         """The opponent played the pondered move: the search becomes a timed one."""

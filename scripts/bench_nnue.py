@@ -82,7 +82,7 @@ def _refresh_loop(positions, weights, biases, out, repeats):
 
 @kernel(hot=True)
 def _update_loop(features, weights, accumulator, repeats):
-    for repeat in range(repeats):
+    for _ in range(repeats):
         for index in range(features.shape[0] - 1):
             sub_feature(accumulator, weights, features[index])
             add_feature(accumulator, weights, features[index + 1])
@@ -92,7 +92,7 @@ def _update_loop(features, weights, accumulator, repeats):
 @kernel(hot=True)
 def _evaluate_loop(accumulators, output_weights, output_bias, qa, qb, scale, screlu, repeats):
     total = 0
-    for repeat in range(repeats):
+    for _ in range(repeats):
         for index in range(accumulators.shape[0]):
             total += evaluate_accumulators(accumulators[index, 0], accumulators[index, 1], output_weights,
                                            output_bias, qa, qb, scale, screlu)
@@ -175,13 +175,16 @@ def main() -> None:
             for index, bbs in enumerate(positions):
                 for perspective in (0, 1):
                     refresh_accumulator(bbs, net.weights, net.biases, perspective, accumulators[index, perspective])
-            evaluations = best_rate(lambda r: _evaluate_loop(accumulators, *net[2:], r), len(fens), args.seconds)
+            evaluations = best_rate(lambda r: _evaluate_loop(accumulators, *net[2:], r),  # noqa: B023 (called now)
+                                    len(fens), args.seconds)
             name = "screlu" if activation == SCRELU else "crelu"
             print(f"hidden {hidden:4d} {name:6s}: {evaluations / 1e6:6.2f} M evaluations/s")
         out = np.empty(hidden, dtype=np.int16)
-        refreshes = best_rate(lambda r: _refresh_loop(positions, net.weights, net.biases, out, r),
+        # best_rate calls each lambda before the loop moves on, so the loop's variables are the ones meant.
+        refreshes = best_rate(lambda r: _refresh_loop(positions, net.weights, net.biases, out, r),  # noqa: B023
                               len(fens), args.seconds)
-        updates = best_rate(lambda r: _update_loop(features, net.weights, out, r), len(features) - 1, args.seconds)
+        updates = best_rate(lambda r: _update_loop(features, net.weights, out, r),  # noqa: B023
+                            len(features) - 1, args.seconds)
         print(f"hidden {hidden:4d}       : {refreshes / 1e6:6.2f} M refreshes/s (one perspective), "
               f"{updates / 1e6:6.2f} M updates/s (one sub + one add)")
 

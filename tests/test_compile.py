@@ -31,12 +31,12 @@ def test_helper_compiles_the_signatures_the_search_calls():
     from jitfish.jit import COLD_START, HELPER
 
     searcher = Searcher(hash_mb=1)
-    worker = searcher._workers[0]
+    worker = searcher.workers[0]
     worker.position = jitfish.Board("r3k2r/pp3ppp/8/3q4/8/8/PPP2PPP/R2QK2R w KQkq - 0 1").position.copy()
     ctx = worker.context(searcher._tt, searcher._weights, searcher._params)
     real = {numba.typeof(value) for value in (ctx, *ctx)} | {numba.int64, numba.uint64}
     signatures = jit_compile._search_callee_signatures()
-    for name, (kernel, signature) in signatures.items():
+    for name, (_, signature) in signatures.items():
         assert set(signature) <= real, (name, set(signature) - real)
     split = [name for role in COLD_START for name in jit_compile._split(role)]
     assert sorted(split) == sorted(signatures)

@@ -37,7 +37,7 @@ from jitfish._version import __version__
 from jitfish.board import attacks, makemove, movegen, perft, zobrist
 from jitfish.board.tables import lookup_tables
 
-HOT_KERNELS = [perft.perft_kernel, movegen.generate_moves, movegen.is_in_check, movegen.pinned_pieces,
+HOT_KERNELS = [perft._perft_kernel, movegen.generate_moves, movegen.is_in_check, movegen.pinned_pieces,
                makemove.make_move, makemove.unmake_move, attacks.is_square_attacked, attacks.attackers_to]
 PLAIN_KERNELS = [zobrist.compute_key, attacks.build_attack_tables]
 REFCOUNT_CALLS = ("NRT_incref", "NRT_decref")
@@ -115,8 +115,8 @@ def test_decorator_sets_the_flags():
 
 def test_kernels_run_from_the_project_cache_directory():
     exercise_board()
-    kernel = perft.perft_kernel
-    assert kernel.signatures, "perft_kernel was never called"
+    kernel = perft._perft_kernel
+    assert kernel.signatures, "_perft_kernel was never called"
     assert kernel.stats.cache_path.startswith(str(jitfish.jit.CACHE_DIR))
     # Either this process compiled and saved it, or it loaded it: the cache is in use either way.
     assert sum(kernel.stats.cache_hits.values()) + sum(kernel.stats.cache_misses.values()) >= 1

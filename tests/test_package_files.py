@@ -22,3 +22,10 @@ def test_the_wheel_takes_only_the_jitfish_package_and_its_data():
     for pattern in config["package-data"]["jitfish"]:
         assert not pattern.endswith((".pgn", ".pgn.gz")), pattern
     assert not (REPO / "records" / "__init__.py").exists()
+
+
+def test_the_wheel_marks_the_package_as_typed():
+    """PEP 561: ``py.typed`` ships, so that a type checker reads jitfish's own annotations."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "py.typed" in config["package-data"]["jitfish"]
+    assert (REPO / "jitfish" / "py.typed").is_file()

@@ -5,11 +5,12 @@ restarts the engine through this adapter by itself (``tuning/backends/pychess.py
 
     python -m tuning.xboard_edit_adapter /usr/games/fairymax
 
-It passes everything through and, only if the engine declares ``setboard=0``, declares ``setboard=1`` on the engine's behalf, and turns ``setboard FEN`` into the
-protocol's edit-mode sequence (``edit``, ``#``, one ``Pa2``-style line per piece, ``c`` to switch colour, ``.``;
-``a2a3`` first when Black is to move, as the xboard protocol document prescribes). Edit mode cannot express
-en-passant squares or castling rights beyond "king and rook on their home squares"; the EPD openings used here
-have neither issue worth a test game. cutechess-cli needs no adapter: it uses edit mode itself.
+It passes everything through and, only if the engine declares ``setboard=0``, declares ``setboard=1`` on the
+engine's behalf, and turns ``setboard FEN`` into the protocol's edit-mode sequence (``edit``, ``#``, one
+``Pa2``-style line per piece, ``c`` to switch colour, ``.``; ``a2a3`` first when Black is to move, as the xboard
+protocol document prescribes). Edit mode cannot express en-passant squares or castling rights beyond "king and rook
+on their home squares"; the EPD openings used here have neither issue worth a test game. cutechess-cli needs no
+adapter: it uses edit mode itself.
 """
 
 from __future__ import annotations

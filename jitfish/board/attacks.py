@@ -162,12 +162,6 @@ def between(a, b, tables):
     return tables[L.BETWEEN + a * 64 + b]
 
 
-@kernel(hot=True, inline=True)
-def line_through(a, b, tables):
-    """The whole rank, file or diagonal through ``a`` and ``b``, else empty."""
-    return tables[L.LINE + a * 64 + b]
-
-
 @kernel(hot=True)
 def attackers_to(sq, occupied, bbs, tables):
     """All pieces of both colours attacking ``sq`` given ``occupied``.

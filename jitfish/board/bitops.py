@@ -7,7 +7,6 @@ instructions.
 
 from __future__ import annotations
 
-import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
@@ -36,12 +35,6 @@ def lsb(typingctx, bitboard):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return signature, codegen
-
-
-@kernel(hot=True, inline=True)
-def square_bb(sq):
-    """The bitboard of one square."""
-    return ONE << np.uint64(sq)
 
 
 @kernel(hot=True, inline=True)

@@ -193,5 +193,5 @@ class Board:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self.fen() == other.fen()
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable: a board is not hashable
 

@@ -25,8 +25,9 @@ assert MAX_PERFT_DEPTH < L.SEARCH_HEADROOM  # perft's plies must fit above a ful
 
 
 @kernel(hot=True)
-def perft_kernel(bbs, state, undo, key_history, tables, depth, bulk, moves, counts, cursors):
-    """Leaf count below the position to ``depth``; ``moves``/``counts``/``cursors`` are per-ply buffers."""
+def _perft_kernel(bbs, state, undo, key_history, tables, depth, bulk, moves, counts, cursors):  # type: ignore[no-untyped-def]
+    """Leaf count below the position to ``depth``; ``moves``/``counts``/``cursors`` are per-ply buffers.
+    Private: :func:`perft_position` is its typed wrapper."""
     if depth <= 0:
         return 1
     if bulk and depth == 1:
@@ -65,7 +66,7 @@ def perft_position(position: Position, depth: int, bulk: bool = True) -> int:
     moves = np.zeros((MAX_PERFT_DEPTH + 1) * MAX_MOVES, dtype=np.int32)
     counts = np.zeros(MAX_PERFT_DEPTH + 1, dtype=np.int64)
     cursors = np.zeros(MAX_PERFT_DEPTH + 1, dtype=np.int64)
-    return int(perft_kernel(position.bbs, position.state, position.undo, position.key_history,
+    return int(_perft_kernel(position.bbs, position.state, position.undo, position.key_history,
                             lookup_tables(), depth, bulk, moves, counts, cursors))
 
 

@@ -14,10 +14,11 @@ puts the two parts together.
 
 Each term's helper adds the (mg, eg) contribution of one colour;
 :func:`evaluate_white` sums them from white's point of view and
-:func:`evaluate` tapers by game phase (its weights and total are in the
-weight file) and returns the score for the side to move.  Material and piece-square tables (:func:`psq_score`) change little
-from move to move, so the search keeps them per ply with :func:`psq_delta`
-and calls :func:`evaluate_with_psq` for the rest.
+:func:`evaluate` tapers by game phase (its weights and total are in the weight
+file) and returns the score for the side to move.  Material and piece-square
+tables (:func:`psq_score`) change little from move to move, so the search
+keeps them per ply with :func:`psq_delta` and calls :func:`evaluate_with_psq`
+for the rest.
 
 A black piece uses the square mirrored vertically (``sq ^ 56``) and the
 relative rank, so the evaluation is colour-symmetric by construction:

@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from jitfish.board.squares import SQUARE_NAMES
+from jitfish.shipped import read_once
 
 WEIGHTS_FILE = Path(__file__).resolve().parent / "weights.json"
 
@@ -232,21 +233,13 @@ def weights_to_dict(weights: np.ndarray) -> dict[str, list]:
     return data
 
 
-@functools.cache
-def _default_weights() -> np.ndarray:
-    weights = load_weights(WEIGHTS_FILE)
-    weights.setflags(write=False)
-    return weights
-
-
-def default_weights() -> np.ndarray:
-    """The shipped weights (read once per process; read-only)."""
-    return _default_weights()
-
-
 def load_weights(path: str | Path) -> np.ndarray:
+    """The weight array of a file written by :func:`save_weights`."""
     with open(path) as handle:
         return weights_from_dict(json.load(handle))
+
+
+default_weights = read_once(load_weights, WEIGHTS_FILE, "evaluation weights")
 
 
 def save_weights(weights: np.ndarray, path: str | Path = WEIGHTS_FILE) -> None:

@@ -14,11 +14,12 @@ several places (``generate_moves``, ``see_ge``, the picker's ``_order``) keep
 taking just the arrays they read, because a call copies every array it is
 passed.
 
-Two searches, one source.  Without tables the ``syzygy`` field is the
-empty tuple ``NO_TABLES``, with tables it holds their arrays: the two
-contexts are two types, so Numba compiles negamax once for each, and its
-tablebase step (``negamax.tablebase_score``) is chosen by the type.  The search without tables, which every start compiles, then holds
-no prober: a cold start compiles the prober only when tables are set
+Two searches, one source.  Without tables the ``syzygy`` field is the empty
+tuple ``NO_TABLES``, with tables it holds their arrays: the two contexts are
+two types, so Numba compiles negamax once for each, and its tablebase step
+(``negamax.tablebase_score``) is chosen by the type.  The search without
+tables, which every start compiles, then holds no prober: a cold start
+compiles the prober only when tables are set
 (:func:`jitfish.compile.warm_tablebases`), not on every first start.
 Quiescence never probes; it gets the context without tables
 (:func:`without_tables`), so it is compiled once for both.

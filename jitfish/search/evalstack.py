@@ -4,13 +4,13 @@
 and piece-square score the stack keeps move by move (:func:`jitfish.search.buffers.set_child_psq`); a
 network reads the accumulators this module keeps, one pair per ply, updated lazily from the moves made.
 
-A network's first layer sums a weight row per piece on the board, so a move changes it by two to four
-rows (:func:`jitfish.board.moves.move_changes`), never by a full recount.  The search keeps the pair of accumulators (one per
-perspective, :mod:`jitfish.nnue.inference`) of every ply of its current line in ``network``'s stack, and
-when it makes a move it only notes in the child's record of the search stack which pieces the move removes and
-adds (:func:`note_move`); the child's accumulators are computed when the child is evaluated
-(:func:`evaluate_network_at`), from the nearest ancestor's that are ready, one ply at a time.  Nodes that
-are never evaluated (most of those cut off by the TT or by a null move) then cost nothing.
+A network's first layer sums a weight row per piece on the board, so a move changes it by two to four rows
+(:func:`jitfish.board.moves.move_changes`), never by a full recount.  The search keeps the pair of accumulators
+(one per perspective, :mod:`jitfish.nnue.inference`) of every ply of its current line in ``network``'s stack,
+and when it makes a move it only notes in the child's record of the search stack which pieces the move removes
+and adds (:func:`note_move`); the child's accumulators are computed when the child is evaluated
+(:func:`evaluate_network_at`), from the nearest ancestor's that are ready, one ply at a time.  Nodes that are
+never evaluated (most of those cut off by the TT or by a null move) then cost nothing.
 
 Invariants:
 

@@ -29,12 +29,13 @@ change); :mod:`jitfish.search.timeman` reads the ``TM_*`` slots.
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 from typing import Mapping, NamedTuple
 
 import numpy as np
+
+from jitfish.shipped import read_once
 
 PARAMS_FILE = Path(__file__).resolve().parent / "search_params.json"
 
@@ -209,13 +210,4 @@ def save_params(params: np.ndarray, path: str | Path = PARAMS_FILE) -> None:
         handle.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
-@functools.cache
-def _default_params() -> np.ndarray:
-    params = load_params(PARAMS_FILE)
-    params.setflags(write=False)
-    return params
-
-
-def default_params() -> np.ndarray:
-    """The shipped parameters (read once per process; read-only: copy before changing)."""
-    return _default_params()
+default_params = read_once(load_params, PARAMS_FILE, "search parameters")

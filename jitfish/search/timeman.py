@@ -200,7 +200,7 @@ class TimeController:
 
     Thread use: the protocol calls ``stop`` and ``ponderhit``; the search
     thread ``begin``, ``iteration_done``, ``finish`` and ``wait_released``; the
-    searcher's watchdog ``wait_for_hard_deadline``.
+    searcher's watchdog ``wait_for_stop``.
     """
 
     def __init__(self, budget: TimeLimits | None = None, *, origin: float | None = None,
@@ -274,13 +274,14 @@ class TimeController:
             while self.pondering and not self.stopped:
                 self._changed.wait()
 
-    def wait_for_hard_deadline(self) -> bool:
-        """Block until the hard deadline passes (``True``) or the search stops or ends (``False``)."""
+    def wait_for_stop(self) -> bool:
+        """Block until the search must stop, its hard deadline passed or :meth:`stop` called (``True``),
+        or until it ends by itself (``False``)."""
         with self._changed:
-            while not (self.stopped or self.finished):
+            while not self.finished:
                 deadline = self.hard_deadline
                 remaining = None if deadline is None else deadline - self._clock()
-                if remaining is not None and remaining <= 0:
+                if self.stopped or (remaining is not None and remaining <= 0):
                     return True
                 self._changed.wait(remaining)
             return False

@@ -99,7 +99,8 @@ def _tree(args: argparse.Namespace) -> int:
 
 def add_teach_parser(commands) -> None:
     """Register ``teach`` and its subcommands on the main parser's subcommands."""
-    from jitfish.teach.ladder import ALGORITHM_NAMES, DEFAULT_MINIMAX_BUDGET, MAX_LADDER_DEPTH
+    from jitfish.teach.ladder import DEFAULT_MINIMAX_BUDGET, MAX_LADDER_DEPTH
+    from jitfish.teach.report import ALGORITHM_NAMES
 
     teach = commands.add_parser("teach", help="search algorithms side by side, for learning")
     modes = teach.add_subparsers(dest="mode", required=True)

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from jitfish.teach.ladder import _Buffers, format_value
+from jitfish.teach.ladder import _Buffers
+from jitfish.teach.report import format_value
 from jitfish.types import MATE
 
 POSITIONS_FILE = Path(__file__).resolve().parent / "data" / "horizon.epd"

@@ -28,12 +28,12 @@ slow to run.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from jitfish.board.moves import MAX_MOVES, move_to_uci
-from jitfish.types import INF, mate_moves
+from jitfish.teach.report import ALGORITHM_NAMES, BY_NAME, DepthResult, LadderReport
+from jitfish.types import INF
 
 MAX_LADDER_DEPTH = 12
 DEFAULT_MINIMAX_BUDGET = 5_000_000   # nodes: minimax is skipped at depths whose tree is larger
@@ -41,121 +41,6 @@ ASPIRATION_WINDOW = 50               # centipawns each side of the previous iter
 ASPIRATION_MIN_DEPTH = 4             # shallower iterations swing too much for a narrow window (as the engine)
 TT_ENTRIES = 1 << 18
 PERFT_BUDGET = 10_000_000            # the minimax tree is counted (by perft) while a level is smaller
-
-
-@dataclass(frozen=True)
-class Algorithm:
-    name: str
-    title: str
-    exact: bool
-    differs_because: str = ""
-
-
-ALGORITHMS = (
-    Algorithm("minimax", "plain minimax (negamax, no pruning)", True),
-    Algorithm("alphabeta", "alpha-beta, moves in generator order", True),
-    Algorithm("ordering", "alpha-beta + move ordering (MVV-LVA, killers)", True),
-    Algorithm("deepening", "+ iterative deepening and a transposition table", True),
-    Algorithm("pvs", "PVS (NegaScout) + aspiration windows", True),
-    Algorithm("pruning", "+ null move and late-move reductions", False,
-              "null move and reductions cut or shorten lines on the word of a shallower search, "
-              "which is not exact"),
-    Algorithm("quiescence", "+ quiescence search", False,
-              "its leaves are worth more than a static evaluation: captures are played out first"),
-    Algorithm("engine", "Jitfish's own search (the above and more)", False,
-              "the engine prunes (futility, late moves, SEE), extends checks and searches captures"),
-)
-ALGORITHM_NAMES = tuple(a.name for a in ALGORITHMS)
-BY_NAME = {a.name: a for a in ALGORITHMS}
-
-
-@dataclass
-class DepthResult:
-    """One algorithm at one depth."""
-    algorithm: str
-    depth: int
-    nodes: int
-    leaves: int
-    time: float          # seconds
-    value: int           # centipawns for the side to move, or a mate score
-    pv: list[str]
-
-    @property
-    def best_move(self) -> str:
-        return self.pv[0] if self.pv else "-"
-
-
-@dataclass
-class LadderReport:
-    """The measurements of one ladder run (or the sums over a suite)."""
-    fens: list[str]
-    depth: int
-    algorithms: list[str]
-    minimax_tree: dict[int, int]                          # depth -> nodes of the full tree (perft sums)
-    results: dict[tuple[str, int], DepthResult] = field(default_factory=dict)
-    skipped: dict[tuple[str, int], str] = field(default_factory=dict)
-    disagreements: list[str] = field(default_factory=list)   # filled for suites (per position)
-
-    def __str__(self) -> str:
-        from jitfish.teach.report import format_report
-
-        return format_report(self)
-
-    def get(self, algorithm: str, depth: int) -> DepthResult | None:
-        return self.results.get((algorithm, depth))
-
-    def nodes(self, algorithm: str) -> list[tuple[int, int]]:
-        """(depth, nodes) for every depth the algorithm ran."""
-        return [(d, r.nodes) for d in range(1, self.depth + 1) if (r := self.get(algorithm, d))]
-
-    def branching_factor(self, algorithm: str, depth: int) -> float | None:
-        """Effective branching factor: nodes at ``depth`` over nodes at ``depth - 1``."""
-        here, below = self.get(algorithm, depth), self.get(algorithm, depth - 1)
-        if here is None or below is None or below.nodes == 0:
-            return None
-        return here.nodes / below.nodes
-
-    def tree_fraction(self, algorithm: str, depth: int) -> float | None:
-        """The nodes visited as a fraction of the minimax tree's (above 1 is possible: re-searches, quiescence)."""
-        result = self.get(algorithm, depth)
-        return None if result is None else result.nodes / self.minimax_tree[depth]
-
-    def reference_value(self, depth: int) -> int | None:
-        """Minimax's value at ``depth``, or that of the first exact rung that ran (they are equal)."""
-        for algorithm in ALGORITHMS:
-            result = self.get(algorithm.name, depth)
-            if algorithm.exact and result is not None:
-                return result.value
-        return None
-
-    def flags(self) -> list[str]:
-        """Where a rung's value differs from minimax's, and why (an exact rung that differs is a bug)."""
-        lines = list(self.disagreements)
-        if len(self.fens) != 1:
-            return lines
-        for depth in range(1, self.depth + 1):
-            reference = self.reference_value(depth)
-            for name in self.algorithms:
-                result = self.get(name, depth)
-                if result is None or reference is None or result.value == reference:
-                    continue
-                algorithm = BY_NAME[name]
-                said = f"depth {depth}: {name} gives {format_value(result.value)}, minimax {format_value(reference)}"
-                if algorithm.exact:
-                    lines.append(f"ERROR {said}: this search is exact and must agree")
-                else:
-                    lines.append(f"{said}: {algorithm.differs_because}")
-        return lines
-
-
-def format_value(value: int) -> str:
-    """Centipawns with a sign, ``#N`` for mate in N moves, ``#-N`` when mated in N, ``mated`` when mated now."""
-    mate = mate_moves(value)
-    if mate == 0:
-        return "mated"
-    if mate is not None:
-        return f"#{mate}" if mate > 0 else f"#-{-mate}"
-    return f"{value:+d}"
 
 
 class _Buffers:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jitfish.teach.ladder import LadderReport
+from jitfish.teach.report import LadderReport
 
 
 def plot_nodes(report: LadderReport, path: str | None = None, title: str | None = None):

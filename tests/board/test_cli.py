@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import chess
-import pytest
 
 import jitfish
 from tests.reference import reference_divide

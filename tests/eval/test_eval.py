@@ -24,7 +24,8 @@ WAC_POSITIONS = 60  # the first positions of Win At Chess
 
 
 def _positions() -> list[str]:
-    fens = [l.split(" bm")[0].split(" am")[0] for l in (DATA / "win_at_chess.epd").read_text().splitlines()[:WAC_POSITIONS]]
+    lines = (DATA / "win_at_chess.epd").read_text().splitlines()[:WAC_POSITIONS]
+    fens = [line.split(" bm")[0].split(" am")[0] for line in lines]
     fens = [" ".join(f.split()[:4]) + " 0 1" for f in fens if f.strip()]
     fens += [jitfish.STARTING_FEN, "8/8/1p1k4/1P6/2K5/8/8/8 w - - 0 1",
              "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"]

@@ -97,7 +97,8 @@ def test_a_mirrored_position_has_the_features_of_the_board_mirrored_left_to_righ
     positions = load_positions(SAMPLE, limit=200)
     mirrors = with_mirrors(positions)
     assert len(mirrors) == 400
-    assert np.array_equal(mirrors.score[200:], positions.score) and np.array_equal(mirrors.result[200:], positions.result)
+    assert np.array_equal(mirrors.score[200:], positions.score)
+    assert np.array_equal(mirrors.result[200:], positions.result)
     inputs = batch(mirrors, np.arange(200, 400))
     ends = np.append(inputs.offsets[1:], len(inputs.us_features))
     for fen, start, end in zip(fens, inputs.offsets, ends):

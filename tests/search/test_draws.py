@@ -9,7 +9,7 @@ from jitfish.search import SearchLimits
 from tests.search.conftest import DATA
 
 
-STALEMATES = [l.strip() for l in (DATA / "stalemate0.fen").read_text().splitlines() if l.strip()]
+STALEMATES = [line.strip() for line in (DATA / "stalemate0.fen").read_text().splitlines() if line.strip()]
 
 
 @pytest.mark.parametrize("fen", STALEMATES)

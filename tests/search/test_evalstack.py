@@ -9,7 +9,6 @@ import random
 import chess
 import numba
 import numpy as np
-import pytest
 
 import jitfish
 from jitfish.board import layout as L

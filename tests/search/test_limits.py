@@ -13,6 +13,7 @@ import jitfish
 from jitfish.board.moves import move_from_to
 from jitfish.search import SearchLimits, Searcher
 from jitfish.search import buffers as B
+from jitfish.search.timeman import TimeController
 from jitfish.types import MAX_PLY
 
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"
@@ -33,7 +34,7 @@ def test_result_fields(fresh):
 def test_root_moves_count_the_nodes_searched_under_them(fresh):
     board = jitfish.Board(MIDDLEGAME)
     result = fresh.search(board, SearchLimits(depth=7))
-    worker = fresh._workers[0]
+    worker = fresh.workers[0]
     spent = worker.control[B.C_ROOT_NODES:B.C_ROOT_NODES + B.ROOT_NODES_SIZE]
     legal = {move_from_to(int(m)) for m in board.position.legal_moves()}
     assert set(np.flatnonzero(spent)) <= legal
@@ -99,7 +100,7 @@ def test_stop_from_another_thread(fresh):
     thread.start()
     time.sleep(0.5)
     assert thread.is_alive()
-    worker = fresh._workers[0]
+    worker = fresh.workers[0]
     fresh.stop()
     nodes_after_the_flag = worker.nodes      # every node counted from here on began after the flag was set
     thread.join(5)
@@ -108,15 +109,43 @@ def test_stop_from_another_thread(fresh):
     assert jitfish.Board(MIDDLEGAME).is_legal(results[0].best_move)
 
 
-def test_ponderhit_turns_infinite_into_timed(fresh):
-    results = []
+def _search_in_a_thread(searcher: Searcher, timer: TimeController) -> tuple[threading.Thread, list]:
+    results: list = []
     thread = threading.Thread(target=lambda: results.append(
-        fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(infinite=True))))
+        searcher.search(jitfish.Board(MIDDLEGAME), SearchLimits(), timer=timer)))
     thread.start()
+    return thread, results
+
+
+def test_a_released_clock_turns_an_infinite_search_into_a_timed_one(fresh):
+    """What ``ponderhit`` does: the caller's clock gets deadlines, and the search keeps them."""
+    timer = TimeController(pondering=True)
+    thread, results = _search_in_a_thread(fresh, timer)
     time.sleep(0.2)
-    fresh.ponderhit(soft_time=0.1, hard_time=0.2)
-    thread.join(2)
+    timer.release(0.1, 0.2)
+    thread.join(5)
     assert not thread.is_alive() and results
+
+
+def test_stopping_the_callers_clock_stops_the_search(fresh):
+    """The engine stops the clock it gave the search, and only that: the watchdog raises the threads' flags."""
+    timer = TimeController(pondering=True)
+    thread, results = _search_in_a_thread(fresh, timer)
+    time.sleep(0.3)
+    assert thread.is_alive()
+    timer.stop()
+    thread.join(5)
+    assert not thread.is_alive()
+    assert fresh.workers[0].stopped
+    assert jitfish.Board(MIDDLEGAME).is_legal(results[0].best_move)
+
+
+def test_a_clock_stopped_before_the_search_gives_a_searched_move(fresh):
+    """A ``stop`` that comes before the search begins (the engine's book or tablebase step): depth 1 only."""
+    timer = TimeController()
+    timer.stop()
+    result = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(), timer=timer)
+    assert result.depth == 1 and jitfish.Board(MIDDLEGAME).is_legal(result.best_move)
 
 
 def test_deterministic_with_fresh_table():

@@ -1,4 +1,5 @@
-"""The search parameter array: its file round-trips, the loader rejects bad names and values, the LMR table follows it."""
+"""The search parameter array: its file round-trips, the loader rejects bad names and values, the LMR table
+follows it."""
 
 from __future__ import annotations
 

@@ -123,5 +123,5 @@ def test_searcher_work_array_holds_the_reduction_table():
     searcher = Searcher(hash_mb=1)
     searcher.search(jitfish.Board(), jitfish.SearchLimits(depth=4))
     searcher.clear()
-    work = searcher._workers[0].work
+    work = searcher.workers[0].work
     assert (work[LMR:LMR + LMR_SIDE * LMR_SIDE] == late_move_reductions()).all()

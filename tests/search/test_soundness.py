@@ -61,13 +61,13 @@ def _fill_with_unrelated_searches(searcher: Searcher) -> None:
 
 
 def _fill_heuristics(searcher: Searcher, values) -> None:
-    for worker in searcher._workers:
+    for worker in searcher.workers:
         worker.heuristics[:] = values(HEURISTICS_SIZE)
 
 
 def _root_search(searcher: Searcher, fen: str, alpha: int, beta: int, depth: int) -> int:
     """One call of the kernel at the root with the window (alpha, beta)."""
-    worker = searcher._workers[0]
+    worker = searcher.workers[0]
     worker.prepare(jitfish.Board(fen).position.copy(), 1, 1 << 62, [])
     return worker.search_root(searcher._tt, searcher._weights, searcher._params, alpha, beta, depth)
 

@@ -90,16 +90,23 @@ def test_hard_deadline_is_reported_once_passed(clock):
     timer = timer_for(clock, movetime_ms=500)
     timer.begin()
     clock.advance(0.6)
-    assert timer.wait_for_hard_deadline()
+    assert timer.wait_for_stop()
 
 
-def test_stop_ends_the_search_and_the_watchdog_without_a_deadline(clock):
+def test_stop_ends_the_search_and_wakes_the_watchdog_before_the_deadline(clock):
     timer = timer_for(clock, time_left_ms=60_000)
     timer.begin()
     timer.stop()
     assert timer.iteration_done("e2e4")
-    assert not timer.wait_for_hard_deadline()
+    assert timer.wait_for_stop()   # the watchdog stops the kernels
     timer.wait_released()  # returns at once: not pondering
+
+
+def test_a_search_that_ends_by_itself_releases_the_watchdog(clock):
+    timer = timer_for(clock, time_left_ms=60_000)
+    timer.begin()
+    timer.finish()
+    assert not timer.wait_for_stop()
 
 
 def test_pondering_runs_no_clock_until_ponderhit(clock):

@@ -22,7 +22,7 @@ def test_the_file_holds_positions_at_odd_and_shallow_depths():
 @pytest.mark.parametrize("fen, depth, comment", POSITIONS, ids=[c.split()[0] for _, _, c in POSITIONS])
 def test_without_quiescence_the_search_ends_in_a_gain_answered_past_the_horizon(fen, depth, comment):
     result = horizon(fen, depth)
-    blind, seeing = result.without_quiescence, result.with_quiescence
+    blind = result.without_quiescence
     # The move the comment names first is the one the horizon-blind search plays, and quiescence avoids it.
     assert comment.startswith(blind.san[0].lstrip(".")) or comment.startswith("..." + blind.san[0])
     assert result.differs

@@ -10,10 +10,8 @@ from __future__ import annotations
 import pytest
 
 import jitfish
-from jitfish.teach.ladder import (
-    ALGORITHM_NAMES, BY_NAME, _Buffers, _run_deepening, _run_fixed, format_value, ladder, ladder_suite,
-    minimax_tree_sizes,
-)
+from jitfish.teach.ladder import _Buffers, _run_deepening, _run_fixed, ladder, ladder_suite, minimax_tree_sizes
+from jitfish.teach.report import ALGORITHM_NAMES, BY_NAME, format_value
 from jitfish.teach.plot import plot_nodes
 from jitfish.types import MATE
 from tests.teach.conftest import suite_positions

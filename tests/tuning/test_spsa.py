@@ -1,4 +1,5 @@
-"""SPSA (``tuning.spsa``): its gain schedule, its update on hand-computed cases, clamping, resuming, the file it writes."""
+"""SPSA (``tuning.spsa``): its gain schedule, its update on hand-computed cases, clamping, resuming, the file it
+writes."""
 
 from __future__ import annotations
 

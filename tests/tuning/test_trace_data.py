@@ -72,7 +72,10 @@ def test_the_command_writes_loadable_weights_and_a_plot(data_file, tmp_path, cap
     assert "epoch   3" in capsys.readouterr().out
     tuned, shipped = load_weights(output), default_weights()
     frozen = frozen_mask(FROZEN + ("tempo",))
-    pairs = lambda w: w[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
+
+    def pairs(w):
+        return w[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
+
     assert np.array_equal(pairs(tuned)[frozen], pairs(shipped)[frozen])
     assert not np.array_equal(pairs(tuned), pairs(shipped))
     first_constant = min(CONSTANT_OFFSETS.values())

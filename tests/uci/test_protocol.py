@@ -411,7 +411,8 @@ def test_long_search_reports_currmove_and_currmovenumber_of_legal_root_moves(uci
     lines = uci.read_until("bestmove", 30)
     reports = [line.split() for line in lines if " currmove " in line]
     assert reports, lines
-    legal = {move.uci() for move in chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves}
+    after_e4 = chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    legal = {move.uci() for move in after_e4.legal_moves}
     for words in reports:
         assert words[0:2] == ["info", "depth"] and int(words[2]) >= 1
         assert words[3] == "currmove" and words[4] in legal

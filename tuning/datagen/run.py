@@ -205,7 +205,8 @@ def _merge(parts: Path, chunks: list[Chunk], output: Path) -> None:
     write_atomically(output, write)
 
 
-def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSettings(), games: int | None = None,
+def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSettings(),  # noqa: B008 (frozen)
+             games: int | None = None,
              positions: int | None = None, workers: int = 1, chunk_games: int = CHUNK_GAMES,
              keep_parts: bool = False, progress: bool = True, network: str | Path | None = None,
              published: Callable[[Summary], None] | None = None) -> Summary:

@@ -43,7 +43,7 @@ from jitfish.eval.params import default_weights
 from jitfish.nnue.format import read_network
 from jitfish.nnue.inference import kernel_network
 from jitfish.search import SearchLimits
-from jitfish.search.driver import _Worker
+from jitfish.search.driver import SearchWorker
 from jitfish.search.params import checked_params, default_params
 from jitfish.search.tt import AGE_MASK, new_table
 from tuning.datagen.kernels import CHECKMATE, ENDING_NAMES, PLAYING, play_move, sorted_legal_moves
@@ -148,7 +148,7 @@ def adjudicate(scores: list[int], ply: int) -> tuple[str, float] | None:
 
 
 class SelfPlayer:
-    """One thread's search buffers (the driver's :class:`~jitfish.search.driver._Worker`), reused from game to game.
+    """One thread's search buffers (a :class:`~jitfish.search.driver.SearchWorker`), reused from game to game.
 
     ``network`` is the teacher: the network file whose evaluation the searches use (``None``: the
     hand-written evaluation).
@@ -159,7 +159,7 @@ class SelfPlayer:
         self.weights = default_weights()
         self.tables = lookup_tables()
         self.tt = new_table(hash_mb)
-        self.worker = _Worker(self.params, None if network is None else kernel_network(read_network(network)))
+        self.worker = SearchWorker(self.params, None if network is None else kernel_network(read_network(network)))
         self.age = 0
 
     def clear(self) -> None:
@@ -170,7 +170,7 @@ class SelfPlayer:
 
     def search(self, p: Position, soft_nodes: int, depth_cap: int) -> tuple[int, int]:
         """``(best move, score for the side to move)`` of a position with a legal move: the driver's
-        node-limited iterative deepening (``_Worker.iterate_nodes``) on this player's table."""
+        node-limited iterative deepening (``SearchWorker.iterate_nodes``) on this player's table."""
         self.age = (self.age + 1) & AGE_MASK
         self.worker.prepare(p, self.age, soft_nodes * HARD_NODES_FACTOR, [])
         best_move, score = self.worker.iterate_nodes(self.tt, self.weights, self.params, soft_nodes, depth_cap)

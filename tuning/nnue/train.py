@@ -10,14 +10,14 @@ weight often called lambda.  Epoch ``e`` (0-based) steps with ``lr * lr_decay **
 schedule that depends on the epoch alone, so that raising ``--epochs`` extends a run without changing
 its past.  Every epoch visits every training position once, in a fresh permutation of the whole set.
 After each optimiser step the weights are clipped (``WEIGHT_CLIP``) so that they quantise into int16.
-With ``validation`` the data set's last positions are held out and their loss is measured after each
-epoch; with ``mirror`` every training position is also trained on mirrored left to right
-(:func:`tuning.nnue.data.with_mirrors`), which on our data is worth about as much as twice the positions.  After each epoch the run writes
-``DIR/epoch-NNNN.pt`` (model, optimiser, settings, the data's digest, losses) and ``DIR/loss.png``.  Run
-again with the same settings and data, it continues after its last checkpoint (``--epochs`` may be
-raised to extend it); other settings or other data are refused rather than mixed into one network.  The
-same data, settings and seed give the same network (one thread; with more, float sums may differ in
-their last bits).
+With ``validation`` the data set's last positions are held out and their loss is measured after each epoch;
+with ``mirror`` every training position is also trained on mirrored left to right
+(:func:`tuning.nnue.data.with_mirrors`), which on our data is worth about as much as twice the positions.
+After each epoch the run writes ``DIR/epoch-NNNN.pt`` (model, optimiser, settings, the data's digest,
+losses) and ``DIR/loss.png``.  Run again with the same settings and data, it continues after its last
+checkpoint (``--epochs`` may be raised to extend it); other settings or other data are refused rather than
+mixed into one network.  The same data, settings and seed give the same network (one thread; with more, float
+sums may differ in their last bits).
 """
 
 from __future__ import annotations
@@ -108,7 +108,8 @@ def save_run(run: Run, out_dir: Path, data_digest: str) -> Path:
     path = checkpoint_path(out_dir, run.epochs_done)
     temporary = path.with_name(path.name + ".tmp")
     torch.save({"settings": dataclasses.asdict(run.settings), "model": run.model.state_dict(),
-                "optimiser": run.optimiser.state_dict(), "losses": run.losses, "validation_losses": run.validation_losses,
+                "optimiser": run.optimiser.state_dict(), "losses": run.losses,
+                "validation_losses": run.validation_losses,
                 "data_digest": data_digest},
                temporary)
     temporary.replace(path)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import chess
 import pytest
 
@@ -82,7 +84,8 @@ def test_games_end_as_their_result_says(games):
         board = _replayed(game.opening + game.moves)
         on_board = {"checkmate": board.is_checkmate, "stalemate": board.is_stalemate,
                     "insufficient material": board.is_insufficient_material,
-                    "fifty-move rule": board.is_fifty_moves, "threefold repetition": lambda: board.is_repetition(3)}
+                    "fifty-move rule": board.is_fifty_moves,
+                    "threefold repetition": functools.partial(board.is_repetition, 3)}
         if game.ending in on_board:
             assert on_board[game.ending]()
             mated = board.turn == chess.WHITE

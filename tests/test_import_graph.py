@@ -1,0 +1,124 @@
+"""The import graph of the source: no circle in ``jitfish/``, and no private name imported across packages.
+
+Read from the source (``ast``), so that an import inside a function counts as
+much as one at the top of a module: a local import that only hides a circle
+is still a circle.  Imports under ``if TYPE_CHECKING:`` are left out, since
+they never run.  A private name (``_x``) may be imported only by a module of
+the package (the folder) that defines it; ``jitfish/``, ``tuning/`` and
+``scripts/`` are checked, the tests are not (they may test private parts).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECKED_FOR_PRIVATE_IMPORTS = ("jitfish", "tuning", "scripts")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules(top: str) -> dict[str, Path]:
+    return {_module_name(path): path for path in sorted((ROOT / top).rglob("*.py"))}
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(path: Path) -> list[tuple[str, str | None, int]]:
+    """``(module, name or None, line)`` of every absolute import that can run."""
+    found: list[tuple[str, str | None, int]] = []
+
+    class Visitor(ast.NodeVisitor):
+        def visit_If(self, node: ast.If) -> None:
+            for child in node.orelse if _is_type_checking(node.test) else [*node.body, *node.orelse]:
+                self.visit(child)
+
+        def visit_Import(self, node: ast.Import) -> None:
+            found.extend((alias.name, None, node.lineno) for alias in node.names)
+
+        def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+            if node.level == 0 and node.module is not None:
+                found.extend((node.module, alias.name, node.lineno) for alias in node.names)
+
+    Visitor().visit(ast.parse(path.read_text(), str(path)))
+    return found
+
+
+def _package(module: str, modules: dict[str, Path]) -> str:
+    """The package (folder) a module belongs to: a package's ``__init__`` is its own."""
+    return module if modules[module].name == "__init__.py" else module.rpartition(".")[0]
+
+
+def _graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {module: set() for module in modules}
+    for module, path in modules.items():
+        for imported, name, _ in _imports(path):
+            target = f"{imported}.{name}" if name is not None and f"{imported}.{name}" in modules else imported
+            if target in modules and target != module:
+                graph[module].add(target)
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for successor in graph[node]:
+            if successor not in index:
+                visit(successor)
+                low[node] = min(low[node], low[successor])
+            elif successor in stack:
+                low[node] = min(low[node], index[successor])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return circles
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_circle_in_jitfish():
+    assert _circles(_graph(_modules("jitfish"))) == []
+
+
+@pytest.mark.parametrize("top", CHECKED_FOR_PRIVATE_IMPORTS)
+def test_no_private_name_is_imported_from_another_package(top):
+    modules = _modules(top)
+    jitfish_modules = _modules("jitfish") if top != "jitfish" else modules
+    known = {**jitfish_modules, **modules}
+    crossings = []
+    for module, path in modules.items():
+        for imported, name, line in _imports(path):
+            if name is None or not name.startswith("_") or name.startswith("__") or imported not in known:
+                continue
+            if _package(imported, known) != _package(module, known):
+                crossings.append(f"{path.relative_to(ROOT)}:{line}: from {imported} import {name}")
+    assert crossings == []
