@@ -213,9 +213,9 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
     """Play (or resume) the run and write its games to ``output``; ``games`` or ``positions`` says how much.
 
     ``network`` is the teacher (a network file; ``None``: the hand-written evaluation), recorded in the
-    run's settings by its hash.  With ``published``, ``output`` is rewritten after every chunk that extends the finished run of
-    chunks from chunk 0, and ``published`` is called with what it then holds, so that the output is
-    always a whole, valid file of everything finished so far.
+    run's settings by its hash.  With ``published``, ``output`` is rewritten after every chunk that
+    extends the finished run of chunks from chunk 0, and ``published`` is called with what it then
+    holds, so that the output is always a whole, valid file of everything finished so far.
     """
     if (games is None) == (positions is None):
         raise ValueError("give exactly one of games or positions")
