@@ -56,8 +56,8 @@ class Policy:
 
 
 POLICIES = {
-    "random": Policy("random", 300, math.sqrt(2), "uniform random playouts to the end of the game (or {plies} plies, "
-                                    "then the evaluation)"),
+    "random": Policy("random", 300, math.sqrt(2), "uniform random playouts to the end of the game, or "
+                                                  "{plies} plies then the evaluation"),
     "eval": Policy("eval", 2, 0.7, "{plies} random plies, then the evaluation"),
 }
 
@@ -157,7 +157,7 @@ class MctsReport:
     def san_of(self, uci: str) -> str:
         return self.san[self.moves.index(uci)]
 
-    def text(self, top: int = 4) -> str:
+    def text(self, top: int = 3) -> str:
         from jitfish.teach.ladder import format_value
 
         plies = POLICIES[self.policy].description.format(plies=self.playout_plies)
