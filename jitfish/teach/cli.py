@@ -130,9 +130,11 @@ def _mcts(args: argparse.Namespace) -> int:
     if args.plot:
         require("matplotlib", "jitfish teach mcts --plot")
     if args.fen:
-        entries = [(args.fen, args.iterations or DEFAULT_MCTS_ITERATIONS, "")]
+        entries = [(args.fen, DEFAULT_MCTS_ITERATIONS, "")]
     else:
-        entries = [(fen, args.iterations or iterations, comment) for fen, iterations, comment in load_positions()]
+        entries = load_positions()
+    if args.iterations is not None:
+        entries = [(fen, args.iterations, comment) for fen, _, comment in entries]
     policies = list(POLICIES) if args.policy == "both" else [args.policy]
     reports = []
     for fen, iterations, comment in entries:
