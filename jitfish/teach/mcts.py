@@ -43,6 +43,7 @@ from jitfish.types import INF, MATE, MATE_BOUND
 
 UCB1_EXPLORATION = math.sqrt(2)        # UCB1's constant for scores in [0, 1] (Auer et al.)
 DEFAULT_SEED = 1
+MAX_ITERATIONS = 1_000_000             # the tree holds a node per iteration: 56 bytes each
 MAX_ALPHABETA_DEPTH = 12
 POSITIONS_FILE = Path(__file__).resolve().parent / "data" / "mcts.epd"
 
@@ -245,8 +246,8 @@ def mcts(position, iterations: int = 10_000, policy: str = "eval", exploration: 
 
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; choose from {', '.join(POLICIES)}")
-    if not 1 <= iterations <= 10_000_000:
-        raise ValueError(f"iterations must be between 1 and 10,000,000, got {iterations}")
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise ValueError(f"iterations must be between 1 and {MAX_ITERATIONS:,}, got {iterations}")
     exploration = POLICIES[policy].exploration if exploration is None else exploration
     if not exploration >= 0 or math.isinf(exploration):
         raise ValueError(f"the exploration constant must be a finite number >= 0, got {exploration}")

@@ -231,5 +231,4 @@ def uct_search(bbs, state, undo, key_history, tables, weights, moves, tree, rewa
                 index += 1
             checkpoint_nodes[next_checkpoint] = counters[NODES]
             next_checkpoint += 1
-    return tree[0, MOVE_COUNT]
 

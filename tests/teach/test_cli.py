@@ -60,9 +60,13 @@ def test_importing_jitfish_and_building_the_command_line_loads_no_teaching_kerne
              "assert 'jitfish.teach' not in sys.modules, 'import jitfish loaded teach'\n"
              "jitfish.cli.build_parser()\n"
              "assert 'jitfish.teach.kernels' not in sys.modules\n"
+             "assert 'jitfish.teach.mcts_kernels' not in sys.modules\n"
              "from jitfish import teach\n"
              "teach.alphabeta_tree(teach.TEXTBOOK_TREE)\n"
+             "teach.star1_tree(teach.CHANCE_TREE)\n"
+             "teach.uct_tree(teach.TEXTBOOK_TREE, 50)\n"
              "assert 'jitfish.teach.kernels' not in sys.modules\n"
+             "assert 'jitfish.teach.mcts_kernels' not in sys.modules\n"
              "print('ok')\n")
     result = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
