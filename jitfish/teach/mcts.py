@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from jitfish.board.moves import MAX_MOVES, move_to_uci
+from jitfish.teach.positions import read_positions
 from jitfish.teach.toytree import Node, build_tree, minimax_value
 from jitfish.types import INF, MATE, MATE_BOUND
 
@@ -285,16 +286,7 @@ def mcts(position, iterations: int = 10_000, policy: str = "eval", exploration: 
 
 def load_positions(path: str | Path = POSITIONS_FILE) -> list[tuple[str, int, str]]:
     """(FEN, iterations, comment) from a positions file: ``FEN; iterations N; comment``; ``#`` starts a comment."""
-    entries = []
-    for number, raw in enumerate(Path(path).read_text().splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        fields = [f.strip() for f in line.split(";")]
-        if len(fields) < 3 or not fields[1].startswith("iterations "):
-            raise ValueError(f"{path}:{number}: expected 'FEN; iterations N; comment'")
-        entries.append((fields[0], int(fields[1].split()[1]), "; ".join(fields[2:])))
-    return entries
+    return read_positions(path, "iterations")
 
 
 # ----------------------------------------------------------------------------
