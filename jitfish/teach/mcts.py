@@ -163,7 +163,7 @@ class MctsReport:
         from jitfish.teach.ladder import format_value
 
         plies = POLICIES[self.policy].description.format(plies=self.playout_plies)
-        width = 26 * top - 2
+        width = 24 * top - 2
         lines = [f"Position: {self.fen}",
                  f"UCT, policy {self.policy} ({plies}), exploration {self.exploration:.2f}, seed {self.seed}",
                  "",
@@ -171,7 +171,8 @@ class MctsReport:
                  f"alpha-beta with as many positions"]
         for k, iterations in enumerate(self.checkpoints):
             shares, means = self.shares(k), self.means(k)
-            cells = "  ".join(f"{self.san[i]:<7} {shares[i]:4.0%} ({means[i]:.2f})" for i in self.ranking(k)[:top])
+            cells = "  ".join(f"{self.san[i]:<7} {shares[i]:4.0%} {_mean_text(means[i]):<8}"
+                              for i in self.ranking(k)[:top])
             reference = self.alphabeta_at(self.nodes[k])
             versus = "-" if reference is None else \
                 f"depth {reference.depth}: {self.san_of(reference.best_move)} ({format_value(reference.value)})"
@@ -191,6 +192,10 @@ class MctsReport:
 
     def __str__(self) -> str:
         return self.text()
+
+
+def _mean_text(mean: float) -> str:
+    return "(-)" if np.isnan(mean) else f"({mean:.2f})"
 
 
 def _alphabeta_iterations(board, budget: int) -> list[AlphaBetaIteration]:

@@ -53,7 +53,7 @@ def test_on_the_quiet_position_mcts_with_the_evaluation_plays_within_50_cp_of_al
     assert 0 <= report.choice_loss <= QUIET_TOLERANCE
     if seed == 1:   # the page's example: Nxe5 leads while Black's random replies rarely recapture
         assert report.san_of(report.best_move) == report.san_of(report.alphabeta_choice.best_move) == "Nc3"
-        assert report.shares()[report.moves.index(report.best_move)] >= 0.25
+        assert round(report.shares()[report.moves.index(report.best_move)], 1) == 0.3
         assert [report.san_of(report.choice(report.checkpoints.index(n))) for n in (1000, 2000, 5000)] == \
             ["Nxe5"] * 3
 
