@@ -29,10 +29,11 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 # The sources compiled code can depend on.  Protocol, CLI and tooling code is
 # left out so that editing it does not throw away every compiled kernel.
 # ``teach`` is left out too: the engine never calls its kernels, and editing a
-# lesson should not cost every user of the engine a cold compile.  Its kernels
-# all live in one file (``teach/kernels.py``), so Numba's own check (a cached
-# function is recompiled when its file changes) covers them; what they call in
-# ``board`` and ``eval`` is digested here.  Of ``nnue`` only the two files
+# lesson should not cost every user of the engine a cold compile.  Each of its
+# kernel files (``teach/kernels.py``, ``teach/mcts_kernels.py``) calls no kernel
+# of another ``teach`` file, so Numba's own check (a cached function is
+# recompiled when its file changes) covers them; what they call in ``board``
+# and ``eval`` is digested here.  Of ``nnue`` only the two files
 # kernels read are digested (the inference kernels and the feature constants
 # they compile in), so that editing the trainer's NumPy code costs nothing.
 # ``syzygy`` is digested whole: the search calls its prober, whose kernels

@@ -1,4 +1,4 @@
-"""Teaching mode: minimax, alpha-beta, PVS and quiescence side by side, measured and drawn.
+"""Teaching mode: minimax, alpha-beta, PVS and quiescence side by side, measured and drawn; MCTS and expectiminimax.
 
 Notebook use::
 
@@ -8,10 +8,15 @@ Notebook use::
     teach.plot_nodes(report, "nodes.png")
     print(teach.horizon("R7/P4k2/8/8/8/8/r7/6K1 w - - 0 1", depth=3).text())
     teach.draw_tree(teach.alphabeta_tree(teach.TEXTBOOK_TREE), "tree.png")
+    report = teach.mcts("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", 10_000, "eval")
+    print(report)                        # root visits and means as iterations grow, alpha-beta beside them
+    teach.plot_visits(report, "visits.png")
+    teach.draw_tree(teach.star1_tree(teach.CHANCE_TREE, (-3, 3)), "chance.png")
 
 Names load on first use: importing :mod:`jitfish` or this package compiles
-nothing.  The teaching kernels (:mod:`jitfish.teach.kernels`) compile, or
-load from Numba's cache, the first time a search runs.
+nothing.  The teaching kernels (:mod:`jitfish.teach.kernels`,
+:mod:`jitfish.teach.mcts_kernels`) compile, or load from Numba's cache, the
+first time a search runs.
 """
 
 from __future__ import annotations
@@ -37,6 +42,14 @@ _LAZY = {
     "alphabeta_tree": "jitfish.teach.toytree",
     "tree_from_position": "jitfish.teach.toytree",
     "draw_tree": "jitfish.teach.toytree",
+    "mcts": "jitfish.teach.mcts",
+    "uct_tree": "jitfish.teach.mcts",
+    "POLICIES": "jitfish.teach.mcts",
+    "MctsReport": "jitfish.teach.mcts",
+    "plot_visits": "jitfish.teach.plot",
+    "CHANCE_TREE": "jitfish.teach.chance",
+    "build_chance_tree": "jitfish.teach.chance",
+    "star1_tree": "jitfish.teach.chance",
 }
 
 

@@ -1,4 +1,4 @@
-"""``jitfish teach ladder|horizon|tree``: the teaching mode from the command line."""
+"""``jitfish teach ladder|horizon|tree|mcts``: the teaching mode from the command line."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from jitfish.extras import require
 
 EXAMPLE_FEN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+DEFAULT_MCTS_ITERATIONS = 10_000
 
 
 def _read_suite(path: str, limit: int | None) -> list[str]:
@@ -74,18 +75,26 @@ def _horizon(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parse_tree(text: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"--leaves must be nested JSON lists of numbers: {error}") from None
+
+
 def _tree(args: argparse.Namespace) -> int:
     from jitfish.teach.toytree import TEXTBOOK_TREE, alphabeta_tree, draw_tree, minimax_value, tree_from_position
 
     if args.out:
         require("matplotlib", "jitfish teach tree --out")
+    if args.chance:
+        return _chance_tree(args)
+    if args.bounds:
+        raise ValueError("--bounds are the utilities' range for --chance trees")
     if args.fen:
         tree = tree_from_position(args.fen, args.depth, args.width)
     else:
-        try:
-            tree = json.loads(args.leaves) if args.leaves else TEXTBOOK_TREE
-        except json.JSONDecodeError as error:
-            raise ValueError(f"--leaves must be nested JSON lists of numbers: {error}") from None
+        tree = _parse_tree(args.leaves) if args.leaves else TEXTBOOK_TREE
     result = alphabeta_tree(tree)
     print(f"minimax value {minimax_value(result.root):g}, alpha-beta value {result.value:g}")
     print(f"leaves visited: {len(result.visited_leaves)} of {len(result.root.leaves())}")
@@ -97,9 +106,55 @@ def _tree(args: argparse.Namespace) -> int:
     return 0
 
 
+def _chance_tree(args: argparse.Namespace) -> int:
+    from jitfish.teach.chance import CHANCE_BOUNDS, CHANCE_TREE, build_chance_tree, describe, leaf_bounds, star1_tree
+    from jitfish.teach.toytree import draw_tree
+
+    if args.fen:
+        raise ValueError("--chance takes the textbook tree or --leaves, not --fen")
+    root = build_chance_tree(_parse_tree(args.leaves) if args.leaves else CHANCE_TREE)
+    bounds = tuple(args.bounds) if args.bounds else leaf_bounds(root) if args.leaves else CHANCE_BOUNDS
+    result = star1_tree(root, bounds)
+    print(describe(result, bounds))
+    if args.out:
+        draw_tree(result, args.out, title=f"expectiminimax {result.value:g}; Star1 with utilities in "
+                                          f"[{bounds[0]:g}, {bounds[1]:g}] prunes the grey leaves")
+        print(f"Tree drawn to {args.out}")
+    return 0
+
+
+def _mcts(args: argparse.Namespace) -> int:
+    from jitfish.teach.mcts import POLICIES, load_positions, mcts
+    from jitfish.teach.plot import plot_visits
+
+    if args.plot:
+        require("matplotlib", "jitfish teach mcts --plot")
+    if args.fen:
+        entries = [(args.fen, DEFAULT_MCTS_ITERATIONS, "")]
+    else:
+        entries = load_positions()
+    if args.iterations is not None:
+        entries = [(fen, args.iterations, comment) for fen, _, comment in entries]
+    policies = list(POLICIES) if args.policy == "both" else [args.policy]
+    reports = []
+    for fen, iterations, comment in entries:
+        for policy in policies:
+            if comment:
+                print(f"# {comment}")
+            report = mcts(fen, iterations, policy, args.exploration, args.seed, args.playout_plies)
+            print(report.text())
+            print()
+            reports.append(report)
+    if args.plot:
+        plot_visits(reports, args.plot, columns=len(policies))
+        print(f"Plot written to {args.plot}")
+    return 0
+
+
 def add_teach_parser(commands) -> None:
     """Register ``teach`` and its subcommands on the main parser's subcommands."""
     from jitfish.teach.ladder import DEFAULT_MINIMAX_BUDGET, MAX_LADDER_DEPTH
+    from jitfish.teach.mcts import DEFAULT_SEED, POLICIES
     from jitfish.teach.report import ALGORITHM_NAMES
 
     teach = commands.add_parser("teach", help="search algorithms side by side, for learning")
@@ -124,7 +179,27 @@ def add_teach_parser(commands) -> None:
     tree.add_argument("--fen", help="build the tree from this position instead")
     tree.add_argument("--depth", type=int, default=2, help="plies of the position tree (1-4)")
     tree.add_argument("--width", type=int, default=3, help="moves per node of the position tree (1-6)")
+    tree.add_argument("--chance", action="store_true",
+                      help="expectiminimax: a chance level after each player's, its children [probability, "
+                           "subtree] pairs (default: a lecture-style tree with utilities in [-3, 3])")
+    tree.add_argument("--bounds", type=float, nargs=2, metavar=("LOW", "HIGH"),
+                      help="with --chance: every utility lies in [LOW, HIGH] (default: the leaves' range)")
     tree.add_argument("--out", help="draw the tree to this PNG or SVG file")
     tree.set_defaults(handler=_reporting_errors(_tree))
+    mcts = modes.add_parser("mcts", help="Monte Carlo tree search (UCT) beside alpha-beta")
+    mcts.add_argument("--fen", help="position (default: the shipped positions: quiet, mate in 2, trap)")
+    mcts.add_argument("--iterations", type=int,
+                      help=f"UCT iterations (default: the shipped positions' own, {DEFAULT_MCTS_ITERATIONS:,} "
+                           "with --fen)")
+    mcts.add_argument("--policy", choices=[*POLICIES, "both"], default="both",
+                      help="simulation: random playouts to the end, or a few random plies then the evaluation")
+    mcts.add_argument("--exploration", type=float, help="UCB1's constant c (default: " + ", ".join(
+        f"{p.exploration:.2f} {p.name}" for p in POLICIES.values()) + ")")
+    mcts.add_argument("--playout-plies", type=int, help="random plies before the evaluation (default: " + ", ".join(
+        f"{p.playout_plies} {p.name}" for p in POLICIES.values()) + ")")
+    mcts.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                      help=f"the same seed gives the same search (default {DEFAULT_SEED})")
+    mcts.add_argument("--plot", help="write a PNG (or SVG) of the root moves' visit shares against iterations")
+    mcts.set_defaults(handler=_reporting_errors(_mcts))
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jitfish.teach.ladder import _Buffers
+from jitfish.teach.positions import read_positions
 from jitfish.teach.report import format_value
 from jitfish.types import MATE
 
@@ -108,13 +109,4 @@ def horizon(position, depth: int = 2) -> HorizonResult:
 
 def load_positions(path: str | Path = POSITIONS_FILE) -> list[tuple[str, int, str]]:
     """(FEN, depth, comment) from a horizon file: ``FEN; depth N; comment``, ``#`` starts a comment line."""
-    entries = []
-    for number, raw in enumerate(Path(path).read_text().splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        fields = [f.strip() for f in line.split(";")]
-        if len(fields) < 2 or not fields[1].startswith("depth "):
-            raise ValueError(f"{path}:{number}: expected 'FEN; depth N; comment'")
-        entries.append((fields[0], int(fields[1].split()[1]), "; ".join(fields[2:])))
-    return entries
+    return read_positions(path, "depth")

@@ -22,8 +22,10 @@ Why all the kernels share one file: Numba invalidates a cached kernel when
 (the helper's old machine code stays linked into it).  The engine's sources
 are digested into the cache directory's name (``jitfish.jit.KERNEL_SOURCES``);
 the teaching kernels are not, so that editing them never throws away the
-engine's compiled code.  Keeping every teaching kernel and helper here means
-Numba's own per-file check covers them all.
+engine's compiled code.  Keeping every kernel and helper of these searches
+here means Numba's own per-file check covers them all.  (UCT lives in
+:mod:`jitfish.teach.mcts_kernels` under the same rule: it calls no kernel
+of this file.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""Nodes against depth for each algorithm, on a log scale, with the full minimax tree for scale."""
+"""The teaching mode's charts: the ladder's nodes against depth, and MCTS's visit shares against iterations."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from jitfish.teach.report import LadderReport
 
@@ -30,6 +32,55 @@ def plot_nodes(report: LadderReport, path: str | None = None, title: str | None 
     where = f"{len(report.fens)} positions" if len(report.fens) > 1 else report.fens[0]
     axes.set_title(title or f"Nodes against depth: {where}", fontsize=9)
     axes.legend(fontsize=8)
+    figure.tight_layout()
+    if path is not None:
+        figure.savefig(path, dpi=80)
+        plt.close(figure)
+    return figure
+
+
+VISITS_SHOWN = 5   # root moves drawn per chart (the most visited at the end, and alpha-beta's choice)
+
+
+def plot_visits(reports, path: str | None = None, columns: int = 2):
+    """Each root move's share of MCTS's visits against iterations, one chart per :class:`MctsReport`.
+
+    The moves most visited at the end are drawn, and alpha-beta's choice
+    (thick, dashed) whether or not MCTS liked it.  Several reports share one
+    figure, ``columns`` charts a row.  Saves to ``path`` (PNG or SVG by
+    extension) when given; returns the figure.
+    """
+    from jitfish.extras import require
+
+    matplotlib = require("matplotlib", "drawing MCTS's visits")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    reports = [reports] if not isinstance(reports, (list, tuple)) else list(reports)
+    columns = min(columns, len(reports))
+    rows = -(-len(reports) // columns)
+    figure, grid = plt.subplots(rows, columns, figsize=(5.2 * columns, 3.6 * rows), squeeze=False)
+    for axes, report in zip(grid.flat, reports):
+        reference = report.alphabeta_choice
+        shown = report.ranking()[:VISITS_SHOWN]
+        key = report.moves.index(reference.best_move) if reference is not None else None
+        if key is not None and key not in shown:
+            shown.append(key)
+        shares = np.array([report.shares(k) for k in range(len(report.checkpoints))])
+        for index in shown:
+            is_key = index == key
+            axes.plot(report.checkpoints, shares[:, index], linewidth=3 if is_key else 1.5,
+                      linestyle="--" if is_key else "-", marker=None if is_key else ".",
+                      label=report.san[index] + (" (alpha-beta)" if is_key else ""))
+        axes.set_xscale("log")
+        axes.set_ylim(0, min(1.0, max(0.25, 1.1 * shares[:, shown].max())))
+        axes.set_xlabel("iterations")
+        axes.set_ylabel("share of the root's visits")
+        axes.grid(True, alpha=0.3)
+        axes.set_title(f"{report.policy} playouts, c = {report.exploration:.2f}\n{report.fen}", fontsize=8)
+        axes.legend(fontsize=7, loc="upper left")
+    for axes in list(grid.flat)[len(reports):]:
+        axes.set_axis_off()
     figure.tight_layout()
     if path is not None:
         figure.savefig(path, dpi=80)

@@ -24,11 +24,17 @@ from dataclasses import dataclass, field
 
 TEXTBOOK_TREE = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 INFINITY = float("inf")
+AT_MOST, AT_LEAST = "\u2264", "\u2265"
 
 
 @dataclass
 class Node:
-    """A node of a toy tree; the search fills in ``value``, ``window``, ``visited`` and ``pruned``."""
+    """A node of a toy tree; the search fills in ``value``, ``window``, ``visited`` and ``pruned``.
+
+    A chance node (``chance``, see :mod:`jitfish.teach.chance`) is a roll of
+    the dice: its children carry their ``probability``, and ``maximizing``
+    says whose move follows the roll.
+    """
     maximizing: bool
     children: list["Node"] = field(default_factory=list)
     value: float | None = None        # given for leaves; computed for interior nodes
@@ -37,6 +43,9 @@ class Node:
     window: tuple[float, float] | None = None   # (alpha, beta) when alpha-beta entered the node
     visited: bool = False
     pruned: bool = False               # in a subtree alpha-beta cut off
+    chance: bool = False
+    probability: float | None = None   # of this outcome, when the parent is a chance node
+    note: str = ""                     # drawn beneath the node (a chance node's bound, say)
 
     @property
     def is_leaf(self) -> bool:
@@ -67,11 +76,17 @@ def _as_tree(tree) -> Node:
 
 
 def minimax_value(tree) -> float:
-    """The minimax value: MAX takes the largest child value, MIN the smallest."""
+    """The minimax value: MAX takes the largest child value, MIN the smallest.
+
+    A chance node takes the mean of its children's values weighted by their
+    probabilities, which makes this *expectiminimax*.
+    """
     node = _as_tree(tree)
     if node.is_leaf:
         return node.value
     values = [minimax_value(child) for child in node.children]
+    if node.chance:
+        return sum(child.probability * value for child, value in zip(node.children, values))
     return max(values) if node.maximizing else min(values)
 
 
@@ -89,29 +104,45 @@ class ToyResult:
         return [leaf for leaf in self.root.leaves() if leaf.pruned]
 
 
-def alphabeta_tree(tree) -> ToyResult:
-    """Alpha-beta over a toy tree, left to right; every node learns whether it was visited or pruned."""
+def alphabeta_tree(tree, bounds: tuple[float, float] = (-INFINITY, INFINITY)) -> ToyResult:
+    """Alpha-beta over a toy tree, left to right; every node learns whether it was visited or pruned.
+
+    ``bounds`` (lowest, highest) are what every leaf value is known to lie
+    within.  Plain minimax trees need none; at chance nodes they are what
+    lets the search cut (see :func:`_star1`).
+    """
     root = build_tree(tree) if not isinstance(tree, Node) else tree
     for node in root.walk():
         node.visited = node.pruned = False
         node.window = None
+        node.note = ""
         if not node.is_leaf:
             node.value = None
-    value = _alphabeta(root, -INFINITY, INFINITY)
+    value = _alphabeta(root, -INFINITY, INFINITY, *bounds)
     return ToyResult(value, root)
 
 
-def _alphabeta(node: Node, alpha: float, beta: float) -> float:
+def _prune_after(node: Node, index: int) -> None:
+    """Mark the children after ``index`` (and all below them) as pruned."""
+    for skipped in node.children[index + 1:]:
+        for below in skipped.walk():
+            below.pruned = True
+
+
+def _alphabeta(node: Node, alpha: float, beta: float, low: float, high: float) -> float:
     # 1. Record the visit and the window (alpha, beta) the node is searched with.
     node.visited = True
     node.window = (alpha, beta)
     if node.is_leaf:
         return node.value
+    if node.chance:
+        node.value = _star1(node, alpha, beta, low, high)
+        return node.value
     # 2. MAX raises alpha, MIN lowers beta; once alpha >= beta the other player
     #    already has a better choice higher up, so the remaining children cannot matter.
     best = -INFINITY if node.maximizing else INFINITY
     for i, child in enumerate(node.children):
-        value = _alphabeta(child, alpha, beta)
+        value = _alphabeta(child, alpha, beta, low, high)
         if node.maximizing:
             best = max(best, value)
             alpha = max(alpha, best)
@@ -120,12 +151,42 @@ def _alphabeta(node: Node, alpha: float, beta: float) -> float:
             beta = min(beta, best)
         if alpha >= beta:
             # 3. Cut-off: mark the children not searched (and all below them) as pruned.
-            for skipped in node.children[i + 1:]:
-                for below in skipped.walk():
-                    below.pruned = True
+            _prune_after(node, i)
             break
     node.value = best
     return best
+
+
+def _star1(node: Node, alpha: float, beta: float, low: float, high: float) -> float:
+    """A chance node searched with Ballard's Star1: cut once the children seen settle the comparison.
+
+    With every value in [low, high], after the children searched so far
+    (their probability-weighted sum ``seen``) the node's value lies between
+    ``seen + rest * low`` and ``seen + rest * high``, where ``rest`` is the
+    probability of the children not yet searched.  If the upper end is at
+    most alpha, or the lower end at least beta, the rest cannot matter.  Each
+    child is searched with the window in which its value would still leave
+    the question open, so the cut-offs reach into the children's subtrees.
+    Returned at a cut: the bound (upper or lower), written in ``node.note``.
+    """
+    seen = 0.0
+    for i, child in enumerate(node.children):
+        p = child.probability
+        rest = sum(later.probability for later in node.children[i + 1:])
+        # 1. The child's values at or below which the node fails low, and at or above which it fails high.
+        at_most = rest * high if rest else 0.0      # (0 * infinity would be NaN)
+        at_least = rest * low if rest else 0.0
+        fails_low = (alpha - seen - at_most) / p
+        fails_high = (beta - seen - at_least) / p
+        value = _alphabeta(child, max(fails_low, low), min(fails_high, high), low, high)
+        seen += p * value
+        # 2. Cut: the children not searched cannot bring the node back inside (alpha, beta).
+        if value <= fails_low or value >= fails_high:
+            _prune_after(node, i)
+            bound = seen + (at_most if value <= fails_low else at_least)
+            node.note = f"{AT_MOST if value <= fails_low else AT_LEAST} {bound:g}"
+            return bound
+    return seen
 
 
 def tree_from_position(position, depth: int = 2, width: int = 3) -> Node:
@@ -197,12 +258,23 @@ def _show(value: float | None) -> str:
     return f"{value:g}"
 
 
+def _marker(node: Node) -> tuple[str, str]:
+    """The marker and face colour of a node: leaf square, MAX up-triangle, MIN down-triangle, chance circle."""
+    if node.is_leaf:
+        return "s", "white"
+    if node.chance:
+        return "o", "#fff2b3"
+    return ("^", "#cfe3ff") if node.maximizing else ("v", "#ffd9cc")
+
+
 def draw_tree(result: ToyResult | Node, path: str | None = None, title: str | None = None):
     """Draw a searched tree: MAX as up-triangles, MIN as down-triangles, pruned branches grey and cut in red.
 
-    Visited interior nodes show their value and, beneath, the window
-    ``[alpha, beta]`` they were searched with.  Saves to ``path`` (PNG or SVG
-    by extension) when given; returns the matplotlib figure.
+    Chance nodes are circles, with each outcome's probability on its edge
+    and, beneath, the bound a cut-off rested on (``note``).  Visited interior
+    nodes show their value and the window ``[alpha, beta]`` they were
+    searched with.  Saves to ``path`` (PNG or SVG by extension) when given;
+    returns the matplotlib figure.
     """
     from jitfish.extras import require
 
@@ -224,15 +296,18 @@ def draw_tree(result: ToyResult | Node, path: str | None = None, title: str | No
             if child.pruned and not node.pruned:   # the branch where the cut-off happened
                 mx, my = (x + cx) / 2, (y + cy) / 2
                 axes.plot([mx - 0.15, mx + 0.15], [my - 0.08, my + 0.08], color="red", linewidth=3, zorder=3)
-            if child.label:
-                axes.text((x + cx) / 2, (y + cy) / 2, child.label, fontsize=8, ha="right", va="bottom",
+            label = child.label or ("" if child.probability is None else f"{child.probability:g}")
+            if label:
+                axes.text((x + cx) / 2, (y + cy) / 2, label, fontsize=8, ha="right", va="bottom",
                           color="0.4" if child.pruned else "navy")
-        marker = "s" if node.is_leaf else ("^" if node.maximizing else "v")
-        face = "0.92" if node.pruned else ("white" if node.is_leaf else ("#cfe3ff" if node.maximizing else "#ffd9cc"))
+        marker, face = _marker(node)
+        face = "0.92" if node.pruned else face
         axes.scatter([x], [y], s=1000, marker=marker, facecolor=face,
                      edgecolor="0.7" if node.pruned else "black", zorder=2)
         axes.text(x, y, _show(node.value), ha="center", va="center", fontsize=8,
                   color="0.6" if node.pruned else "black", zorder=4)
+        if node.note:
+            axes.text(x, y - 0.3, node.note, ha="center", va="top", fontsize=8, color="darkred", zorder=5)
         if node.window is not None and not node.is_leaf:
             axes.text(x + 0.22, y + 0.05, f"[{_show(node.window[0])}, {_show(node.window[1])}]", ha="left",
                       va="bottom", fontsize=7, color="0.3", zorder=5,

@@ -24,3 +24,13 @@ def suite_positions() -> list[tuple[str, int]]:
             fen, count = line.split(";D4")
             positions.append((fen.strip(), int(count)))
     return positions
+
+
+@pytest.fixture(scope="session")
+def uct_kernels() -> None:
+    """The UCT kernel, loaded or compiled once per session (and the teaching searches it is compared with)."""
+    from jitfish.teach.ladder import warm_up
+    from jitfish.teach.mcts import mcts
+
+    warm_up(engine=False)
+    mcts("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 10)

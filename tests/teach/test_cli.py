@@ -60,10 +60,48 @@ def test_importing_jitfish_and_building_the_command_line_loads_no_teaching_kerne
              "assert 'jitfish.teach' not in sys.modules, 'import jitfish loaded teach'\n"
              "jitfish.cli.build_parser()\n"
              "assert 'jitfish.teach.kernels' not in sys.modules\n"
+             "assert 'jitfish.teach.mcts_kernels' not in sys.modules\n"
              "from jitfish import teach\n"
              "teach.alphabeta_tree(teach.TEXTBOOK_TREE)\n"
+             "teach.star1_tree(teach.CHANCE_TREE)\n"
+             "teach.uct_tree(teach.TEXTBOOK_TREE, 50)\n"
              "assert 'jitfish.teach.kernels' not in sys.modules\n"
+             "assert 'jitfish.teach.mcts_kernels' not in sys.modules\n"
              "print('ok')\n")
     result = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_teach_tree_chance_prints_the_values_and_leaf_counts_and_draws_it(tmp_path):
+    out = tmp_path / "chance.png"
+    result = run_jitfish("teach", "tree", "--chance", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "expectiminimax value 1.5" in result.stdout
+    assert "alpha-beta without bounds 10, Star1 with utilities in [-3, 3] 8 (value 1.5)" in result.stdout
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_teach_tree_chance_takes_a_users_tree_and_bounds():
+    tree = "[[[0.9, [2, 2]], [0.1, [3, 3]]], [[0.9, [1, 1]], [0.1, [4, 4]]]]"
+    result = run_jitfish("teach", "tree", "--chance", "--leaves", tree, "--bounds", "0", "4")
+    assert result.returncode == 0, result.stderr
+    assert "the root's moves are worth 2.1, 1.3" in result.stdout
+    assert "Star1 with utilities in [0, 4]" in result.stdout
+    wrong = run_jitfish("teach", "tree", "--chance", "--leaves", "[[[0.5, 1], [0.6, 2]]]")
+    assert wrong.returncode == 2 and wrong.stderr.startswith("error: at [0]: the probabilities")
+    stray = run_jitfish("teach", "tree", "--bounds", "0", "4")
+    assert stray.returncode == 2 and "--chance" in stray.stderr
+
+
+@pytest.mark.usefixtures("uct_kernels")
+def test_teach_mcts_reports_both_policies_on_a_position(tmp_path):
+    plot = tmp_path / "visits.png"
+    result = run_jitfish("teach", "mcts", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--iterations", "200",
+                         "--plot", str(plot))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("MCTS plays Ra8# after 200 iterations") == 2
+    assert "policy random" in result.stdout and "policy eval" in result.stdout
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    bad = run_jitfish("teach", "mcts", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--iterations", "0")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: iterations")
