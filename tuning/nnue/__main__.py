@@ -121,7 +121,8 @@ def export_and_check(model: NnueModel, scale: int, output: Path, data: Path | No
                      sigmas: float) -> int:
     net = quantise(model, DEFAULT_QA, DEFAULT_QB, scale)
     write_network(output, net)
-    print(f"wrote {output} ({net.activation_name}, hidden {net.hidden}, QA {net.qa}, QB {net.qb}, scale {net.scale})")
+    print(f"wrote {output} ({net.activation_name}, hidden {net.hidden}, {net.buckets} output bucket"
+          f"{'s' if net.buckets > 1 else ''}, QA {net.qa}, QB {net.qb}, scale {net.scale})")
     if data is None:
         return 0
     report = check_network(model, net, data, positions, sigmas)
