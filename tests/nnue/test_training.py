@@ -18,22 +18,27 @@ from tuning.datagen.records import unpack_fen  # noqa: E402
 from tuning.nnue import train as training  # noqa: E402
 from tuning.nnue.__main__ import main  # noqa: E402
 from tuning.nnue.check import check_network, integer_scores  # noqa: E402
-from tuning.nnue.data import and_mirrors, batch, load_positions, with_mirrors  # noqa: E402
+from tuning.nnue.data import and_mirrors, batch, load_positions, split, with_mirrors  # noqa: E402
 from tests.nnue.networks import random_network  # noqa: E402
-from tuning.nnue.model import NnueModel, dequantised, quantise  # noqa: E402
+from tuning.nnue.model import dequantised, quantise  # noqa: E402
 from tuning.nnue.train import (  # noqa: E402
     TrainSettings, best_checkpoint, checkpoint_path, last_checkpoint, learning_rate, load_run, mean_error, new_run,
-    resolve_device, save_run, scored_rows, split, train, train_epoch,
+    resolve_device, scored_rows, train, train_epoch,
 )
 
 SETTINGS = TrainSettings(hidden=16, batch_size=64, lr=3e-3, validation=0.1, seed=2)
 
 
-@pytest.fixture(scope="module")
-def two_epochs(tmp_path_factory):
+def trained(tmp_path_factory, settings: TrainSettings, epochs: int) -> tuple[training.Run, object]:
+    """A run of ``epochs`` on the sample, one thread, in a fresh folder; and the folder."""
     torch.set_num_threads(1)
     out_dir = tmp_path_factory.mktemp("run")
-    return train(SAMPLE, SETTINGS, epochs=2, out_dir=out_dir, quiet=True), out_dir
+    return train(SAMPLE, settings, epochs=epochs, out_dir=out_dir, quiet=True), out_dir
+
+
+@pytest.fixture(scope="module")
+def two_epochs(tmp_path_factory):
+    return trained(tmp_path_factory, SETTINGS, 2)
 
 
 def test_two_epochs_lower_the_loss_and_leave_checkpoints_and_a_plot(two_epochs):
@@ -161,9 +166,7 @@ RECIPE = dataclasses.replace(SETTINGS, activation="screlu", buckets=8, optimiser
 
 @pytest.fixture(scope="module")
 def recipe_run(tmp_path_factory):
-    torch.set_num_threads(1)
-    out_dir = tmp_path_factory.mktemp("recipe")
-    return train(SAMPLE, RECIPE, epochs=3, out_dir=out_dir, quiet=True), out_dir
+    return trained(tmp_path_factory, RECIPE, 3)
 
 
 def test_the_recipe_trains_a_bucketed_screlu_network_whose_file_passes_the_check(recipe_run):
@@ -239,7 +242,8 @@ def test_the_run_exports_its_best_epoch_by_held_out_loss(tmp_path, monkeypatch, 
     best = quantise(load_run(checkpoint_path(out, 2))[0].model)
     exported = read_network(out / "network.nnue")
     assert np.array_equal(exported.output_weights, best.output_weights) and exported.buckets == 8
-    assert not np.array_equal(exported.output_weights, quantise(load_run(checkpoint_path(out, 3))[0].model).output_weights)
+    last = quantise(load_run(checkpoint_path(out, 3))[0].model)
+    assert not np.array_equal(exported.output_weights, last.output_weights)
 
 
 def test_the_device_is_the_gpu_when_there_is_one_and_is_not_a_setting(tmp_path, two_epochs):

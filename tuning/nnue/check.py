@@ -15,10 +15,11 @@ Two comparisons on the same positions, in centipawns for the side to move:
                             + 1 / (12 (QA QB)^2))
 
    over the 2N hidden neurons (``V`` the output weights of the position's bucket), with ``k`` the
-   position's pieces (``k + 1`` rounded terms per accumulator), ``a_j`` the accumulator, ``h_j`` the activation and ``f'`` its slope (0 where clipped; 1 for crelu,
-   ``2 a`` for screlu, inside).  The check fails if a position differs by more than ``sigmas * sigma``
-   plus comparison 1's bound (the floors) (``DEFAULT_SIGMAS`` standard deviations unless told): the error is a sum
-   of hundreds of small independent terms, so a bigger one means the export lost more than its rounding.
+   position's pieces (``k + 1`` rounded terms per accumulator), ``a_j`` the accumulator, ``h_j`` the
+   activation and ``f'`` its slope (0 where clipped; 1 for crelu, ``2 a`` for screlu, inside).  The
+   check fails if a position differs by more than ``sigmas * sigma`` plus comparison 1's bound (the
+   floors) (``DEFAULT_SIGMAS`` standard deviations unless told): the error is a sum of hundreds of small
+   independent terms, so a bigger one means the export lost more than its rounding.
 """
 
 from __future__ import annotations
