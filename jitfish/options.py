@@ -56,8 +56,10 @@ def _load_network(engine: Engine, path: str) -> str:
 def _set_eval_file(engine: Engine, path: str) -> None:
     """Load the network of ``path`` (empty: the one shipped in the package); ``OSError``/``ValueError`` keep
     the one loaded."""
+    from jitfish.nnue.format import network_shape
+
     path = _load_network(engine, path)
-    engine.callbacks.on_message(f"network {path}: 768 -> {engine.network.hidden} -> 1")
+    engine.callbacks.on_message(f"network {path}: {network_shape(engine.network.hidden, engine.network.buckets)}")
     _search_with(engine, engine.settings.use_nnue)
 
 

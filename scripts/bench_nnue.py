@@ -58,7 +58,7 @@ calls = {
     "add_feature": lambda: I.add_feature(acc[0], net.weights, 3),
     "sub_feature": lambda: I.sub_feature(acc[0], net.weights, 3),
     "refresh_accumulator": lambda: I.refresh_accumulator(bbs, net.weights, net.biases, 0, acc[0]),
-    "evaluate_accumulators": lambda: I.evaluate_accumulators(acc[0], acc[1], *net[2:]),
+    "evaluate_accumulators": lambda: I.evaluate_accumulators(acc[0], acc[1], 2, *net[2:]),
     "nnue_evaluate": lambda: I.nnue_evaluate(bbs, 0, *net),
 }
 seconds = {"import": imported}
@@ -90,12 +90,12 @@ def _update_loop(features, weights, accumulator, repeats):
 
 
 @kernel(hot=True)
-def _evaluate_loop(accumulators, output_weights, output_bias, qa, qb, scale, screlu, repeats):
+def _evaluate_loop(accumulators, pieces, output_weights, output_bias, qa, qb, scale, screlu, repeats):
     total = 0
     for _ in range(repeats):
         for index in range(accumulators.shape[0]):
-            total += evaluate_accumulators(accumulators[index, 0], accumulators[index, 1], output_weights,
-                                           output_bias, qa, qb, scale, screlu)
+            total += evaluate_accumulators(accumulators[index, 0], accumulators[index, 1], pieces[index],
+                                           output_weights, output_bias, qa, qb, scale, screlu)
     return total
 
 
@@ -124,12 +124,12 @@ def compile_seconds() -> dict[str, float]:
 def search_rounds(path: str, rounds: int, depth: int) -> None:
     from statistics import median
 
-    from jitfish.nnue.format import read_network
+    from jitfish.nnue.format import network_shape, read_network
     from jitfish.search.bench import run_bench
 
     network = kernel_network(read_network(path))
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; bench depth {depth}, "
-          f"network 768 -> {network.hidden} -> 1")
+          f"network {network_shape(network.hidden, network.buckets)}")
     speeds: dict[str, list[float]] = {"network": [], "hand-written": []}
     for round_number in range(1, rounds + 1):
         for name, net in (("network", network), ("hand-written", None)):
@@ -153,6 +153,8 @@ def main() -> None:
         search_rounds(args.search, args.rounds, args.depth)
         return
 
+    import chess
+
     import jitfish
     from jitfish.nnue.format import CRELU, SCRELU
     from tests.nnue.networks import random_network
@@ -166,6 +168,7 @@ def main() -> None:
 
     fens = [fen for fen, _, _ in read_data(SAMPLE, check_position=False)][:args.positions]
     positions = np.stack([jitfish.Board(fen).position.bbs for fen in fens])
+    pieces = np.array([len(chess.Board(fen).piece_map()) for fen in fens], dtype=np.int64)
     rng = np.random.default_rng(0)
     features = rng.integers(0, 768, 1000)
     for hidden in args.hidden:
@@ -175,7 +178,7 @@ def main() -> None:
             for index, bbs in enumerate(positions):
                 for perspective in (0, 1):
                     refresh_accumulator(bbs, net.weights, net.biases, perspective, accumulators[index, perspective])
-            evaluations = best_rate(lambda r: _evaluate_loop(accumulators, *net[2:], r),  # noqa: B023 (called now)
+            evaluations = best_rate(lambda r: _evaluate_loop(accumulators, pieces, *net[2:], r),  # noqa: B023
                                     len(fens), args.seconds)
             name = "screlu" if activation == SCRELU else "crelu"
             print(f"hidden {hidden:4d} {name:6s}: {evaluations / 1e6:6.2f} M evaluations/s")

@@ -51,21 +51,9 @@ from tuning.datagen.records import unpack_fen  # noqa: E402
 from tuning.nnue.check import integer_scores  # noqa: E402
 from tuning.nnue.data import and_mirrors, batches, data_digest, load_positions_cached, split, with_mirrors  # noqa: E402
 from tuning.nnue.model import quantise  # noqa: E402
-from tuning.nnue.train import TrainSettings, new_run, output, train_epoch  # noqa: E402
-
-DEFAULT_WITHIN = 600          # centipawns: the held-out positions compared, as in the first networks' report
-SCORING_BATCH = 8192
-
-
-@torch.no_grad()
-def network_error(run, positions, rows: np.ndarray) -> float:
-    """Mean |network - search| in centipawns over ``rows``."""
-    run.model.eval()
-    total = 0.0
-    for inputs in batches(positions, rows, SCORING_BATCH):
-        scores = output(run.model, inputs).double() * run.settings.scale
-        total += float(torch.abs(scores - torch.from_numpy(inputs.score)).sum())
-    return total / len(rows)
+from tuning.nnue.train import (  # noqa: E402
+    HELD_OUT_WITHIN, SCORING_BATCH, TrainSettings, mean_error, new_run, scored_rows, train_epoch,
+)
 
 
 def integer_error(net, positions, rows: np.ndarray) -> float:
@@ -140,7 +128,7 @@ def main() -> None:
     parser.add_argument("--validation", type=float, default=0.1)
     parser.add_argument("--mirror", action="store_true",
                         help="also train on every training position mirrored left to right (files a <-> h)")
-    parser.add_argument("--within", type=int, default=DEFAULT_WITHIN)
+    parser.add_argument("--within", type=int, default=HELD_OUT_WITHIN)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", type=Path, help="export each network's best epoch here, and score its integers")
@@ -155,7 +143,7 @@ def main() -> None:
     if sizes[-1] > len(training):
         parser.error(f"the data set has {len(training)} training positions, fewer than {sizes[-1]}")
     trained_on = with_mirrors(positions) if args.mirror else positions
-    held_out = validation[np.abs(positions.score[validation]) <= args.within]
+    held_out = scored_rows(positions, validation, args.within)
     handwritten = cached_handwritten_error(
         positions, held_out, cache / f"handwritten-{data_digest(args.data)}-{args.validation:g}-{args.within}.json")
     result = {"data": [str(path) for path in args.data], "positions": len(positions),
@@ -178,7 +166,7 @@ def main() -> None:
                 errors, best_state, started = [], None, time.process_time()
                 for _ in range(-(-args.samples // size)):
                     run.losses.append(train_epoch(run, trained_on, rows, quiet=True))
-                    errors.append(network_error(run, positions, held_out))
+                    errors.append(mean_error(run.model, settings.scale, positions, held_out))
                     if errors[-1] == min(errors):
                         best_state = copy.deepcopy(run.model.state_dict())
                     print(f"{label(row)}  epoch {run.epochs_done:3d}  loss {run.losses[-1]:.6f}  "

@@ -1,25 +1,31 @@
-"""The network file, format version 1: a 16-byte header, then the quantised arrays, all little-endian.
+"""The network file: a header, then the quantised arrays, all little-endian; versions 1 and 2.
 
-=======  ============  =====================================================================
-offset   type          field
-=======  ============  =====================================================================
-0        4 bytes       magic ``JFNN``
-4        uint16        format version (1)
-6        uint16        hidden size N (1..4096; 128 or 256 in practice)
-8        uint16        activation: 0 clipped ReLU, 1 squared clipped ReLU
-10       uint16        QA, the scale of the feature weights and biases (255)
-12       uint16        QB, the scale of the output weights (64)
-14       uint16        output scale: centipawns per unit of the float network's output (400)
-16       int16[768N]   feature weights, feature-major: the N weights of feature f at ``16 + 2 N f``
-..       int16[N]      feature biases
-..       int16[2N]     output weights: N for the side to move's half, then N for the other side's
-..       int32         output bias (scaled by QA * QB)
-=======  ============  =====================================================================
+Version 2 (what :func:`write_network` writes)::
 
-A file is exactly ``16 + 2 * (768 N + N + 2 N) + 4`` bytes long; anything else is refused.  The float
-network's values are the stored integers divided by QA (feature weights and biases), QB (output weights)
-and QA * QB (output bias); :mod:`jitfish.nnue.reference` says how the integers are combined.
-Fields are listed once in ``HEADER_FIELDS``; the header's layout is derived from that list.
+    offset  type                 field
+    0       4 bytes              magic ``JFNN``
+    4       uint16               format version (2)
+    6       uint16               hidden size N (1..4096)
+    8       uint16               activation: 0 clipped ReLU, 1 squared clipped ReLU
+    10      uint16               QA, the scale of the feature weights and biases (255)
+    12      uint16               QB, the scale of the output weights (64)
+    14      uint16               output scale: centipawns per unit of the float network's output (400)
+    16      uint16               output buckets K (1..32)
+    18      int16[768N]          feature weights, feature-major: the N weights of feature f at ``18 + 2 N f``
+    ..      int16[N]             feature biases
+    ..      int16[K x 2N]        output weights, bucket by bucket: N for the side to move's half, then N
+                                 for the other side's
+    ..      int32[K]             output biases (scaled by QA * QB), one per bucket
+
+Version 1 (every network shipped before buckets, E-1 included) is the same without the buckets field:
+its 16-byte header ends at the output scale and it holds one bucket.  The reader takes the layout from
+the version field, never from the file's length, and refuses any other version.
+
+A file is exactly its header plus ``2 * (768 N + N + 2 K N) + 4 K`` bytes long; anything else is refused.
+The float network's values are the stored integers divided by QA (feature weights and biases), QB
+(output weights) and QA * QB (output biases); :mod:`jitfish.nnue.reference` says how the integers are
+combined, and :func:`output_bucket` which bucket's output weights score a position.  Each version's
+fields are listed once in ``HEADER_FIELDS``; the headers' layouts are derived from those lists.
 """
 
 from __future__ import annotations
@@ -34,14 +40,15 @@ import numpy as np
 from jitfish.nnue.features import FEATURE_COUNT
 
 MAGIC = b"JFNN"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2                  # what write_network writes; read_network also reads version 1
 MAX_HIDDEN = 4096
+MAX_BUCKETS = 32
 CRELU, SCRELU = 0, 1
 ACTIVATION_NAMES = ("crelu", "screlu")
 DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE = 255, 64, 400
 SHIPPED_NETWORK = Path(__file__).with_name("default.nnue")   # the network the package ships (README, NNUE)
 
-HEADER_FIELDS = (
+_VERSION_1_FIELDS = (
     ("magic", "4s"),
     ("version", "H"),
     ("hidden", "H"),
@@ -50,8 +57,23 @@ HEADER_FIELDS = (
     ("qb", "H"),
     ("scale", "H"),
 )
-HEADER = struct.Struct("<" + "".join(code for _, code in HEADER_FIELDS))
+HEADER_FIELDS = {1: _VERSION_1_FIELDS, 2: _VERSION_1_FIELDS + (("buckets", "H"),)}
+HEADERS = {version: struct.Struct("<" + "".join(code for _, code in fields))
+           for version, fields in HEADER_FIELDS.items()}
+PREFIX = struct.Struct("<4sH")      # magic and version: what every version's header starts with
 INT16, INT32 = np.dtype("<i2"), np.dtype("<i4")
+
+# Output buckets: a position is scored by the output weights of bucket
+#     clamp((pieces - 2) * K // 32, 0, K - 1)
+# with ``pieces`` every piece on the board, kings included.  Eight buckets are (pieces - 2) // 4, as in
+# Bullet's ``MaterialCount<8>``: 2-5 pieces bucket 0, ..., 30-32 pieces bucket 7; one bucket is always 0.
+BUCKET_PIECES = 32                  # the most pieces a position holds: K buckets share 32 piece counts
+
+
+def output_bucket(pieces, buckets: int):
+    """The output bucket of a position with ``pieces`` pieces (an int or a NumPy array of them) in a
+    network of ``buckets`` buckets; the engine's kernel is :func:`jitfish.nnue.inference.output_bucket`."""
+    return np.clip((np.asarray(pieces, dtype=np.int64) - 2) * buckets // BUCKET_PIECES, 0, buckets - 1)
 
 
 def _int_array(name: str, values: object, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
@@ -67,7 +89,7 @@ def _int_array(name: str, values: object, shape: tuple[int, ...], dtype: np.dtyp
     return np.require(array, dtype=dtype, requirements="C")
 
 
-def _check_header(hidden: int, activation: int, qa: int, qb: int, scale: int) -> None:
+def _check_header(hidden: int, activation: int, qa: int, qb: int, scale: int, buckets: int) -> None:
     if not 1 <= hidden <= MAX_HIDDEN:
         raise ValueError(f"hidden size {hidden} is not in 1..{MAX_HIDDEN}")
     if activation not in (CRELU, SCRELU):
@@ -75,16 +97,21 @@ def _check_header(hidden: int, activation: int, qa: int, qb: int, scale: int) ->
     for name, value in (("QA", qa), ("QB", qb), ("output scale", scale)):
         if not 1 <= value <= 0xFFFF:
             raise ValueError(f"{name} {value} is not in 1..65535")
+    if not 1 <= buckets <= MAX_BUCKETS:
+        raise ValueError(f"output buckets {buckets} is not in 1..{MAX_BUCKETS}")
 
 
 @dataclass(frozen=True)
 class Network:
-    """A quantised network: the arrays of the file and the constants that give them meaning."""
+    """A quantised network: the arrays of the file and the constants that give them meaning.
+
+    ``output_weights`` and ``output_bias`` may be given for one bucket as ``[2N]`` and an int; they are
+    kept as ``[K, 2N]`` and ``[K]``."""
 
     feature_weights: np.ndarray     # int16 [768, N]
     feature_bias: np.ndarray        # int16 [N]
-    output_weights: np.ndarray      # int16 [2N], the side to move's half first
-    output_bias: int                # int32
+    output_weights: np.ndarray      # int16 [K, 2N], each bucket's side to move's half first
+    output_bias: np.ndarray         # int32 [K]
     activation: int = CRELU
     qa: int = DEFAULT_QA
     qb: int = DEFAULT_QB
@@ -95,51 +122,76 @@ class Network:
         if weights.ndim != 2:
             raise ValueError(f"feature_weights must be [{FEATURE_COUNT}, N], not {weights.shape}")
         hidden = weights.shape[1]
-        _check_header(hidden, self.activation, self.qa, self.qb, self.scale)
+        output_weights = np.asarray(self.output_weights)
+        output_weights = output_weights.reshape(1, -1) if output_weights.ndim == 1 else output_weights
+        buckets = output_weights.shape[0]
+        _check_header(hidden, self.activation, self.qa, self.qb, self.scale, buckets)
         set_field = object.__setattr__   # the dataclass is frozen: the arrays are normalised once, here
         set_field(self, "feature_weights", _int_array("feature_weights", weights, (FEATURE_COUNT, hidden), INT16))
         set_field(self, "feature_bias", _int_array("feature_bias", self.feature_bias, (hidden,), INT16))
-        set_field(self, "output_weights", _int_array("output_weights", self.output_weights, (2 * hidden,), INT16))
-        set_field(self, "output_bias", int(_int_array("output_bias", self.output_bias, (), INT32)))
+        set_field(self, "output_weights", _int_array("output_weights", output_weights, (buckets, 2 * hidden),
+                                                     INT16))
+        set_field(self, "output_bias", _int_array("output_bias", np.atleast_1d(self.output_bias), (buckets,),
+                                                  INT32))
 
     @property
     def hidden(self) -> int:
         return self.feature_weights.shape[1]
 
     @property
+    def buckets(self) -> int:
+        return self.output_weights.shape[0]
+
+    @property
     def activation_name(self) -> str:
         return ACTIVATION_NAMES[self.activation]
 
 
-def file_size(hidden: int) -> int:
-    """The exact length in bytes of a version-1 file with ``hidden`` hidden neurons."""
-    return HEADER.size + INT16.itemsize * (FEATURE_COUNT * hidden + hidden + 2 * hidden) + INT32.itemsize
+def network_shape(hidden: int, buckets: int) -> str:
+    """A network's shape in words, as UCI's ``EvalFile`` reports it: ``768 -> 64 -> 1``, and for several
+    output buckets ``768 -> 64 -> 1 x 8 buckets``."""
+    return f"{FEATURE_COUNT} -> {hidden} -> 1" + (f" x {buckets} buckets" if buckets > 1 else "")
+
+
+def file_size(hidden: int, buckets: int = 1, version: int = FORMAT_VERSION) -> int:
+    """The exact length in bytes of a file of ``version`` with ``hidden`` neurons and ``buckets`` buckets."""
+    return (HEADERS[version].size + INT16.itemsize * (FEATURE_COUNT * hidden + hidden + 2 * buckets * hidden)
+            + INT32.itemsize * buckets)
 
 
 def network_to_bytes(net: Network) -> bytes:
-    header = HEADER.pack(MAGIC, FORMAT_VERSION, net.hidden, net.activation, net.qa, net.qb, net.scale)
+    header = HEADERS[FORMAT_VERSION].pack(MAGIC, FORMAT_VERSION, net.hidden, net.activation, net.qa, net.qb,
+                                          net.scale, net.buckets)
     return b"".join((header, net.feature_weights.tobytes(), net.feature_bias.tobytes(),
-                     net.output_weights.tobytes(), np.array(net.output_bias, dtype=INT32).tobytes()))
+                     net.output_weights.tobytes(), net.output_bias.tobytes()))
 
 
 def network_from_bytes(data: bytes, source: str = "network") -> Network:
     """The network in ``data``; ``ValueError`` naming ``source`` and what is wrong with a bad one."""
-    if len(data) < HEADER.size:
-        raise ValueError(f"{source}: truncated: {len(data)} bytes, the header alone is {HEADER.size}")
-    header = dict(zip((name for name, _ in HEADER_FIELDS), HEADER.unpack_from(data)))
-    if header["magic"] != MAGIC:
-        raise ValueError(f"{source}: not a Jitfish network: magic {header['magic']!r}, expected {MAGIC!r}")
-    if header["version"] != FORMAT_VERSION:
-        raise ValueError(f"{source}: format version {header['version']}, this reader knows {FORMAT_VERSION}")
+    if len(data) < PREFIX.size:
+        raise ValueError(f"{source}: truncated: {len(data)} bytes, too short for a header")
+    magic, version = PREFIX.unpack_from(data)
+    if magic != MAGIC:
+        raise ValueError(f"{source}: not a Jitfish network: magic {magic!r}, expected {MAGIC!r}")
+    if version not in HEADERS:
+        raise ValueError(f"{source}: format version {version}, this reader knows "
+                         f"{', '.join(map(str, HEADERS))}")
+    layout = HEADERS[version]
+    if len(data) < layout.size:
+        raise ValueError(f"{source}: truncated: {len(data)} bytes, the version-{version} header alone is "
+                         f"{layout.size}")
+    header = dict(zip((name for name, _ in HEADER_FIELDS[version]), layout.unpack_from(data)))
+    hidden, buckets = header["hidden"], header.get("buckets", 1)
     try:
-        _check_header(header["hidden"], header["activation"], header["qa"], header["qb"], header["scale"])
+        _check_header(hidden, header["activation"], header["qa"], header["qb"], header["scale"], buckets)
     except ValueError as error:
         raise ValueError(f"{source}: {error}") from None
-    hidden, expected = header["hidden"], file_size(header["hidden"])
+    expected = file_size(hidden, buckets, version)
     if len(data) != expected:
         problem = "truncated" if len(data) < expected else "trailing bytes"
-        raise ValueError(f"{source}: {problem}: {len(data)} bytes, hidden size {hidden} needs {expected}")
-    offset = HEADER.size
+        raise ValueError(f"{source}: {problem}: {len(data)} bytes, hidden size {hidden} with {buckets} "
+                         f"bucket{'s' if buckets > 1 else ''} needs {expected}")
+    offset = layout.size
 
     def take(count: int, dtype: np.dtype) -> np.ndarray:
         nonlocal offset
@@ -148,8 +200,9 @@ def network_from_bytes(data: bytes, source: str = "network") -> Network:
         return array
 
     return Network(feature_weights=take(FEATURE_COUNT * hidden, INT16).reshape(FEATURE_COUNT, hidden),
-                   feature_bias=take(hidden, INT16), output_weights=take(2 * hidden, INT16),
-                   output_bias=int(take(1, INT32)[0]), activation=header["activation"],
+                   feature_bias=take(hidden, INT16),
+                   output_weights=take(2 * buckets * hidden, INT16).reshape(buckets, 2 * hidden),
+                   output_bias=take(buckets, INT32), activation=header["activation"],
                    qa=header["qa"], qb=header["qb"], scale=header["scale"])
 
 
@@ -165,7 +218,7 @@ def shipped_network() -> Network:
 
 
 def write_network(path: str | Path, net: Network) -> None:
-    """Write ``net`` to ``path`` atomically (a temporary file beside it, then a rename)."""
+    """Write ``net`` to ``path`` atomically (a temporary file beside it, then a rename), as version 2."""
     path = Path(path)
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_bytes(network_to_bytes(net))

@@ -9,8 +9,10 @@ as arguments (never module globals: Numba would freeze them into the machine cod
   :func:`sub_feature` change it by one weight row, the incremental update of make/unmake (a quiet move is
   one sub and one add per perspective, a capture one more sub, castling two pairs, a promotion a pawn sub
   and a piece add).  They are plain loops over the hidden size, which LLVM vectorises.
-* :func:`evaluate_accumulators` is steps 2-4 of the formula; :func:`nnue_evaluate` refreshes both
-  perspectives and evaluates, for tests and the ``eval`` command (the search will keep its accumulators).
+* :func:`evaluate_accumulators` is steps 2-4 of the formula, with the output weights of the bucket the
+  position's piece count picks (:func:`output_bucket`: a multiply, a shift and a clamp, so a network of one
+  bucket costs nearly nothing more); :func:`nnue_evaluate` refreshes both perspectives and evaluates, for
+  tests and the ``eval`` command (the search keeps its accumulators, :mod:`jitfish.search.evalstack`).
 
 Accumulators are ``int16``.  The reference accumulates in int32, which is exact for any int16 weights;
 int16 is exact whenever the true value of every neuron fits in int16, because the updates are additions
@@ -34,12 +36,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from jitfish.board.bitops import lsb, pop_lsb
+from jitfish.board import layout as L
+from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.board import Board
 from jitfish.board.squares import BLACK, EMPTY, PIECE_TYPE_COUNT, WHITE
 from jitfish.jit import kernel
 from jitfish.nnue.features import SQUARE_COUNT, VERTICAL_FLIP
-from jitfish.nnue.format import SCRELU, Network
+from jitfish.nnue.format import BUCKET_PIECES, SCRELU, Network
 
 ACCUMULATOR_DTYPE = np.int16
 ACCUMULATOR_LIMIT = int(np.iinfo(ACCUMULATOR_DTYPE).max)
@@ -86,11 +89,25 @@ def refresh_accumulator(bbs, weights, biases, perspective, out):
                 pieces = pop_lsb(pieces)
 
 
+@kernel(hot=True, inline=True)
+def output_bucket(pieces, buckets):
+    """The output bucket of a position of ``pieces`` pieces: :func:`jitfish.nnue.format.output_bucket`."""
+    return min(max((pieces - 2) * buckets // BUCKET_PIECES, 0), buckets - 1)
+
+
+@kernel(hot=True, inline=True)
+def piece_count(bbs):
+    """Every piece on the board of ``bbs``, kings included: what picks the output bucket."""
+    return popcount(bbs[L.OCCUPIED])
+
+
 @kernel(hot=True)
-def evaluate_accumulators(us_acc, them_acc, output_weights, output_bias, qa, qb, scale, screlu):
+def evaluate_accumulators(us_acc, them_acc, pieces, output_weights, output_bias, qa, qb, scale, screlu):
     """Steps 2-4 of :mod:`jitfish.nnue.reference`: the score in centipawns for the side to move, whose
-    accumulator is ``us_acc`` (the first half of ``output_weights`` reads it), ``them_acc`` the other's."""
+    accumulator is ``us_acc`` (the first half of a bucket's output weights reads it), ``them_acc`` the
+    other's, in a position of ``pieces`` pieces; ``output_weights`` is ``[K, 2N]``, ``output_bias`` ``[K]``."""
     hidden = us_acc.shape[0]
+    bucket = output_bucket(pieces, output_weights.shape[0])
     total = np.int64(0)
     for i in range(hidden):
         us = min(max(np.int64(us_acc[i]), 0), qa)
@@ -98,10 +115,10 @@ def evaluate_accumulators(us_acc, them_acc, output_weights, output_bias, qa, qb,
         if screlu:
             us *= us
             them *= them
-        total += us * np.int64(output_weights[i]) + them * np.int64(output_weights[hidden + i])
+        total += us * np.int64(output_weights[bucket, i]) + them * np.int64(output_weights[bucket, hidden + i])
     if screlu:
         total //= qa
-    return (total + output_bias) * scale // (qa * qb)
+    return (total + output_bias[bucket]) * scale // (qa * qb)
 
 
 @kernel
@@ -110,8 +127,8 @@ def nnue_evaluate(bbs, side_to_move, weights, biases, output_weights, output_bia
     accumulators = np.empty((2, biases.shape[0]), dtype=ACCUMULATOR_DTYPE)
     refresh_accumulator(bbs, weights, biases, side_to_move, accumulators[0])
     refresh_accumulator(bbs, weights, biases, side_to_move ^ 1, accumulators[1])
-    return evaluate_accumulators(accumulators[0], accumulators[1], output_weights, output_bias,
-                                 qa, qb, scale, screlu)
+    return evaluate_accumulators(accumulators[0], accumulators[1], piece_count(bbs), output_weights,
+                                 output_bias, qa, qb, scale, screlu)
 
 
 class KernelNetwork(NamedTuple):
@@ -120,8 +137,8 @@ class KernelNetwork(NamedTuple):
 
     weights: np.ndarray         # int16 [768, N], C order
     biases: np.ndarray          # int16 [N]
-    output_weights: np.ndarray  # int16 [2N]
-    output_bias: int
+    output_weights: np.ndarray  # int16 [K, 2N], one row per output bucket
+    output_bias: np.ndarray     # int64 [K]
     qa: int
     qb: int
     scale: int
@@ -130,6 +147,10 @@ class KernelNetwork(NamedTuple):
     @property
     def hidden(self) -> int:
         return self.biases.shape[0]
+
+    @property
+    def buckets(self) -> int:
+        return self.output_weights.shape[0]
 
     def new_accumulators(self) -> np.ndarray:
         """Zeroed accumulators for both perspectives: ``int16 [2, N]``, row ``p`` for perspective ``p``."""
@@ -154,7 +175,7 @@ def kernel_network(net: Network) -> KernelNetwork:
     return KernelNetwork(np.array(net.feature_weights, dtype=np.int16, order="C"),
                          np.array(net.feature_bias, dtype=np.int16, order="C"),
                          np.array(net.output_weights, dtype=np.int16, order="C"),
-                         int(net.output_bias), int(net.qa), int(net.qb), int(net.scale),
+                         np.array(net.output_bias, dtype=np.int64), int(net.qa), int(net.qb), int(net.scale),
                          net.activation == SCRELU)
 
 

@@ -37,7 +37,7 @@ from jitfish.board.moves import NO_CHANGE, SQUARE_BITS, SQUARE_MASK, move_change
 from jitfish.board.squares import PIECE_TYPE_COUNT
 from jitfish.jit import kernel
 from jitfish.nnue.inference import (
-    ACCUMULATOR_DTYPE, KernelNetwork, evaluate_accumulators, feature_index, refresh_accumulator,
+    ACCUMULATOR_DTYPE, KernelNetwork, evaluate_accumulators, feature_index, piece_count, refresh_accumulator,
 )
 from jitfish.eval.evaluation import evaluate_with_psq
 from jitfish.search.buffers import STACK_ROOT
@@ -125,14 +125,15 @@ def _make_ready(network, stack, ply):
 
 
 @kernel(hot=True, inline=True)
-def evaluate_network_at(network, stack, state, ply):
-    """The network's score of the position at ``ply`` in centipawns for the side to move."""
+def evaluate_network_at(network, stack, bbs, state, ply):
+    """The network's score of the position at ``ply`` (``bbs``, ``state``) in centipawns for the side to
+    move; its piece count picks the output bucket."""
     if stack[ply + STACK_ROOT].nn_ready == 0:
         _make_ready(network, stack, ply)
     side = state[L.SIDE_TO_MOVE]
     stack = network[8]
-    return evaluate_accumulators(stack[ply, side], stack[ply, 1 - side], network[2], network[3], network[4],
-                                 network[5], network[6], network[7])
+    return evaluate_accumulators(stack[ply, side], stack[ply, 1 - side], piece_count(bbs), network[2],
+                                 network[3], network[4], network[5], network[6], network[7])
 
 
 @kernel(hot=True, inline=True)
@@ -140,7 +141,7 @@ def evaluate_at(ctx, ply):
     """The static evaluation at ``ply`` for the side to move (``ctx``: the search context): the network's if
     there is one, else the hand-written one from the material and piece-square score kept on the stack."""
     if network_hidden(ctx.network) > 0:
-        return evaluate_network_at(ctx.network, ctx.stack, ctx.state, ply)
+        return evaluate_network_at(ctx.network, ctx.stack, ctx.bbs, ctx.state, ply)
     record = ctx.stack[ply + STACK_ROOT]
     return evaluate_with_psq(ctx.bbs, ctx.state, ctx.tables, ctx.weights, record.psq_mg, record.psq_eg)
 
@@ -166,9 +167,8 @@ def prepare_root(network, stack, bbs):
 
 def no_network() -> KernelNetwork:
     """The placeholder that selects the hand-written evaluation: a network with no hidden neuron."""
-    empty = np.zeros(0, dtype=np.int16)
-    return KernelNetwork(np.zeros((2 * PIECE_TYPE_COUNT * 64, 0), dtype=np.int16), empty, empty, 0, 1, 1, 1,
-                         False)
+    return KernelNetwork(np.zeros((2 * PIECE_TYPE_COUNT * 64, 0), dtype=np.int16), np.zeros(0, dtype=np.int16),
+                         np.zeros((1, 0), dtype=np.int16), np.zeros(1, dtype=np.int64), 1, 1, 1, False)
 
 
 def network_arrays(net: KernelNetwork | None) -> tuple:
@@ -176,5 +176,5 @@ def network_arrays(net: KernelNetwork | None) -> tuple:
     :func:`no_network`'s) and a stack of accumulators of its own."""
     net = no_network() if net is None else net
     stack = np.zeros((STACK_PLIES, 2, net.hidden), dtype=ACCUMULATOR_DTYPE)
-    return (net.weights, net.biases, net.output_weights, np.int64(net.output_bias), np.int64(net.qa),
+    return (net.weights, net.biases, net.output_weights, net.output_bias, np.int64(net.qa),
             np.int64(net.qb), np.int64(net.scale), np.bool_(net.screlu), stack)

@@ -1,23 +1,26 @@
-"""The Numba inference kernels against the NumPy reference: feature indices, whole evaluations on every
-sample position, incremental updates over random games, and the int16 accumulator's limit."""
+"""The Numba inference kernels against the NumPy reference: feature indices, output buckets, whole
+evaluations on every sample position, incremental updates over random and real games (networks of one and
+of eight output buckets), and the int16 accumulator's limit."""
 
 from __future__ import annotations
 
 import random
 
 import chess
+import chess.pgn
 import numpy as np
 import pytest
 
 import jitfish
 from jitfish.board.squares import BLACK, WHITE
 from jitfish.nnue import features, reference
-from jitfish.nnue.format import CRELU, SCRELU, Network, shipped_network
+from jitfish.nnue.format import CRELU, SCRELU, Network, output_bucket, read_network, shipped_network
 from jitfish.nnue.inference import (
     ACCUMULATOR_DTYPE, accumulator_bound, add_feature, evaluate, evaluate_accumulators, feature_index,
     kernel_network, nnue_evaluate, refresh_accumulator, sub_feature,
 )
-from tests.nnue.conftest import SAMPLE
+from jitfish.nnue.inference import output_bucket as output_bucket_kernel
+from tests.nnue.conftest import PINNED_FENS, PINNED_SCORES, SAMPLE, SHIPPED_NETWORKS, TEST_DATA
 from tests.nnue.networks import random_network
 from tests.nnue.test_reference import ROOK_ENDING, hand_built
 from tuning.datagen.lines import read_data
@@ -42,14 +45,24 @@ def test_feature_index_kernel_matches_the_python_definition():
                     assert feature_index(perspective, colour, piece_type, square) == expected
 
 
-@pytest.mark.parametrize("activation", [CRELU, SCRELU])
-def test_every_sample_position_scores_as_the_reference(every_sample_position, activation):
-    net = random_network(seed=11, hidden=32, activation=activation)
+def test_the_output_bucket_kernel_is_the_formats_definition():
+    for buckets in range(1, 33):
+        for pieces in range(0, 40):
+            assert output_bucket_kernel(pieces, buckets) == output_bucket(pieces, buckets), (pieces, buckets)
+    eight = [int(output_bucket(pieces, 8)) for pieces in range(2, 33)]   # (pieces - 2) // 4
+    assert eight == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4 + [4] * 4 + [5] * 4 + [6] * 4 + [7] * 3
+    assert {int(output_bucket(pieces, 1)) for pieces in range(0, 40)} == {0}
+
+
+@pytest.mark.parametrize("activation, buckets", [(CRELU, 1), (SCRELU, 1), (CRELU, 8), (SCRELU, 8)])
+def test_every_sample_position_scores_as_the_reference(every_sample_position, activation, buckets):
+    net = random_network(seed=11, hidden=32, activation=activation, buckets=buckets)
     arrays = kernel_network(net)
     scores = []
     for fen, board in every_sample_position:
         us, them = reference.ordered_features(fen)
-        expected = reference.output(net, reference.accumulator(net, us), reference.accumulator(net, them))
+        expected = reference.output(net, reference.accumulator(net, us), reference.accumulator(net, them),
+                                    len(us))
         assert nnue_evaluate(board.position.bbs, side_of(board), *arrays) == expected, fen
         scores.append(expected)
     assert min(scores) < 0 < max(scores)   # both signs, so step 4's floor division on negatives is exercised
@@ -68,6 +81,15 @@ def test_the_shipped_network_in_the_engine_is_its_float_network_floored(every_sa
         gaps.append(reference.evaluate_float(net, fen) - score)
     assert -1e-9 <= min(gaps) and max(gaps) < 1.0    # float64 sums of the scaled integers: 1e-13 off
     assert max(gaps) - min(gaps) > 0.5       # the floors really differ, so a rounding would fail the bound
+
+
+@pytest.mark.parametrize("path, pinned", zip(SHIPPED_NETWORKS, PINNED_SCORES))
+def test_every_shipped_network_gives_its_old_evaluations(path, pinned):
+    """E-1 and the defaults before it, read by this version of the format and run by these kernels, score as
+    the version-1 reader and kernels did (values recorded at 6a85c0d)."""
+    net = read_network(path)
+    assert tuple(evaluate(net, fen) for fen in PINNED_FENS) == pinned
+    assert tuple(reference.evaluate(net, fen) for fen in PINNED_FENS) == pinned
 
 
 @pytest.mark.parametrize("activation, output_bias, turn, expected", [
@@ -132,41 +154,75 @@ GAME_STARTS = (
 )
 
 
-def test_incremental_updates_equal_a_refresh_after_every_move():
-    """Random games (seeded) from positions rich in castling, en passant and promotions: the accumulators
-    kept by sub/add of the changed pieces equal a refresh, and score as the reference, after every move."""
-    net = random_network(seed=20, hidden=32)
-    arrays = kernel_network(net)
+class IncrementalGame:
+    """One game played on both boards, the accumulators kept by sub/add of the changed pieces: after each
+    move they must equal a refresh, and score exactly as the integer reference and within the floor
+    divisions' bound below the float network (:mod:`jitfish.nnue.reference`)."""
+
+    def __init__(self, net: Network, fen: str) -> None:
+        self.net, self.arrays = net, kernel_network(net)
+        self.board, self.engine_board = chess.Board(fen), jitfish.Board(fen)
+        self.incremental, self.refreshed = self.arrays.new_accumulators(), self.arrays.new_accumulators()
+        self.buckets_seen: set[int] = set()
+        self.refresh(self.incremental)
+
+    def refresh(self, out: np.ndarray) -> None:
+        for perspective in features.PERSPECTIVES:
+            refresh_accumulator(self.engine_board.position.bbs, self.arrays.weights, self.arrays.biases,
+                                perspective, out[perspective])
+
+    def play_and_check(self, move: chess.Move) -> None:
+        removed, added = feature_changes(self.board, move)
+        for perspective in features.PERSPECTIVES:
+            accumulator = self.incremental[perspective]
+            for piece, square in removed:
+                sub_feature(accumulator, self.arrays.weights, piece_feature(perspective, piece, square))
+            for piece, square in added:
+                add_feature(accumulator, self.arrays.weights, piece_feature(perspective, piece, square))
+        self.engine_board.push_uci(move.uci())
+        self.board.push(move)
+        self.refresh(self.refreshed)
+        assert self.incremental.tolist() == self.refreshed.tolist(), (self.board.fen(), move.uci())
+        us, pieces = side_of(self.engine_board), len(self.board.piece_map())
+        score = evaluate_accumulators(self.incremental[us], self.incremental[us ^ 1], pieces, *self.arrays[2:])
+        assert score == reference.evaluate(self.net, self.board), self.board.fen()
+        floors = reference.evaluate_float(self.net, self.board) - score
+        bound = 1.0 + (self.net.scale / (self.net.qa * self.net.qb) if self.net.activation == SCRELU else 0.0)
+        assert -1e-9 <= floors < bound, self.board.fen()
+        self.buckets_seen.add(int(output_bucket(pieces, self.net.buckets)))
+
+
+@pytest.mark.parametrize("activation, buckets", [(CRELU, 1), (SCRELU, 8)])
+def test_incremental_updates_equal_a_refresh_after_every_move(activation, buckets):
+    """Random games (seeded) from positions rich in castling, en passant and promotions."""
+    net = random_network(seed=20, hidden=32, activation=activation, buckets=buckets)
     rng = random.Random(20)
     kinds = {"castling": 0, "en passant": 0, "promotion": 0, "capture": 0}
-    incremental, refreshed = arrays.new_accumulators(), arrays.new_accumulators()
     for fen in GAME_STARTS * 3:                         # three games from each
-        board, engine_board = chess.Board(fen), jitfish.Board(fen)
-        for perspective in features.PERSPECTIVES:
-            refresh_accumulator(engine_board.position.bbs, arrays.weights, arrays.biases, perspective,
-                                incremental[perspective])
-        while not board.is_game_over(claim_draw=False) and board.ply() < 120:
-            move = pick_move(board, rng)
-            kinds["castling"] += board.is_castling(move)
-            kinds["en passant"] += board.is_en_passant(move)
+        game = IncrementalGame(net, fen)
+        while not game.board.is_game_over(claim_draw=False) and game.board.ply() < 120:
+            move = pick_move(game.board, rng)
+            kinds["castling"] += game.board.is_castling(move)
+            kinds["en passant"] += game.board.is_en_passant(move)
             kinds["promotion"] += move.promotion is not None
-            kinds["capture"] += board.is_capture(move) and not board.is_castling(move)
-            removed, added = feature_changes(board, move)
-            for perspective in features.PERSPECTIVES:
-                for piece, square in removed:
-                    sub_feature(incremental[perspective], arrays.weights, piece_feature(perspective, piece, square))
-                for piece, square in added:
-                    add_feature(incremental[perspective], arrays.weights, piece_feature(perspective, piece, square))
-            engine_board.push_uci(move.uci())
-            board.push(move)
-            for perspective in features.PERSPECTIVES:
-                refresh_accumulator(engine_board.position.bbs, arrays.weights, arrays.biases, perspective,
-                                    refreshed[perspective])
-            assert incremental.tolist() == refreshed.tolist(), (board.fen(), move.uci())
-            us = side_of(engine_board)
-            score = evaluate_accumulators(incremental[us], incremental[us ^ 1], *arrays[2:])
-            assert score == reference.evaluate(net, board), board.fen()
+            kinds["capture"] += game.board.is_capture(move) and not game.board.is_castling(move)
+            game.play_and_check(move)
     assert all(count >= 3 for count in kinds.values()), kinds
+
+
+@pytest.mark.parametrize("activation", [CRELU, SCRELU])
+def test_a_bucketed_network_follows_real_games_to_their_endings(activation):
+    """Four games of E-1's match against D-1 (``tests/data/nnue/e1-match-games.pgn``: castling, en passant,
+    promotions, down to two to four pieces), with eight output buckets: every bucket is used."""
+    net = random_network(seed=21, hidden=32, activation=activation, buckets=8)
+    seen: set[int] = set()
+    with open(TEST_DATA / "e1-match-games.pgn") as games:
+        while (record := chess.pgn.read_game(games)) is not None:
+            game = IncrementalGame(net, record.board().fen())
+            for move in record.mainline_moves():
+                game.play_and_check(move)
+            seen |= game.buckets_seen
+    assert seen == set(range(8))
 
 
 def test_accumulators_are_int16():

@@ -49,9 +49,20 @@ def test_a_two_neuron_network_gives_the_score_worked_out_by_hand(activation, out
     assert evaluate(hand_built(activation, output_bias), ROOK_ENDING.format(turn)) == expected
 
 
-@pytest.mark.parametrize("activation", [CRELU, SCRELU])
-def test_the_integers_are_the_float_network_floored(sample_fens, activation):
-    net = random_network(seed=3, hidden=32, activation=activation)
+def test_the_piece_count_picks_the_output_bucket():
+    """Eight buckets, zero output weights, bucket k's bias 400 k centipawns: the score is 400 times the
+    bucket, (pieces - 2) // 4."""
+    net = Network(np.zeros((768, 2), dtype=np.int16), [0, 0], np.zeros((8, 4), dtype=np.int16),
+                  output_bias=np.arange(8) * 255 * 64)
+    for fen, pieces in ((chess.STARTING_FEN, 32), (ROOK_ENDING.format("w"), 3),
+                        ("6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1", 9), ("8/8/4k3/8/2R5/8/4K3/8 b - - 0 1", 3),
+                        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1", 32)):
+        assert evaluate(net, fen) == evaluate_float(net, fen) == 400 * ((pieces - 2) // 4), fen
+
+
+@pytest.mark.parametrize("activation, buckets", [(CRELU, 1), (SCRELU, 1), (CRELU, 8), (SCRELU, 8)])
+def test_the_integers_are_the_float_network_floored(sample_fens, activation, buckets):
+    net = random_network(seed=3, hidden=32, activation=activation, buckets=buckets)
     slack = 1.0 + (net.scale / (net.qa * net.qb) if activation == SCRELU else 0.0)
     for fen in sample_fens:
         difference = evaluate_float(net, fen) - evaluate(net, fen)

@@ -11,27 +11,34 @@ torch = pytest.importorskip("torch")
 
 import numpy as np  # noqa: E402
 
-from jitfish.nnue.format import Network, read_network, shipped_network  # noqa: E402
+from jitfish.nnue.format import SCRELU, Network, read_network, shipped_network  # noqa: E402
 from jitfish.nnue.reference import evaluate  # noqa: E402
 from tests.nnue.conftest import SAMPLE  # noqa: E402
 from tuning.datagen.records import unpack_fen  # noqa: E402
 from tuning.nnue import train as training  # noqa: E402
 from tuning.nnue.__main__ import main  # noqa: E402
 from tuning.nnue.check import check_network, integer_scores  # noqa: E402
-from tuning.nnue.data import and_mirrors, batch, load_positions, with_mirrors  # noqa: E402
-from tuning.nnue.model import quantise  # noqa: E402
+from tuning.nnue.data import and_mirrors, batch, load_positions, split, with_mirrors  # noqa: E402
+from tests.nnue.networks import random_network  # noqa: E402
+from tuning.nnue.model import dequantised, quantise  # noqa: E402
 from tuning.nnue.train import (  # noqa: E402
-    TrainSettings, last_checkpoint, learning_rate, load_run, new_run, train, train_epoch,
+    TrainSettings, best_checkpoint, checkpoint_path, last_checkpoint, learning_rate, load_run, mean_error, new_run,
+    resolve_device, scored_rows, train, train_epoch,
 )
 
 SETTINGS = TrainSettings(hidden=16, batch_size=64, lr=3e-3, validation=0.1, seed=2)
 
 
-@pytest.fixture(scope="module")
-def two_epochs(tmp_path_factory):
+def trained(tmp_path_factory, settings: TrainSettings, epochs: int) -> tuple[training.Run, object]:
+    """A run of ``epochs`` on the sample, one thread, in a fresh folder; and the folder."""
     torch.set_num_threads(1)
     out_dir = tmp_path_factory.mktemp("run")
-    return train(SAMPLE, SETTINGS, epochs=2, out_dir=out_dir, quiet=True), out_dir
+    return train(SAMPLE, settings, epochs=epochs, out_dir=out_dir, quiet=True), out_dir
+
+
+@pytest.fixture(scope="module")
+def two_epochs(tmp_path_factory):
+    return trained(tmp_path_factory, SETTINGS, 2)
 
 
 def test_two_epochs_lower_the_loss_and_leave_checkpoints_and_a_plot(two_epochs):
@@ -60,8 +67,8 @@ def test_the_check_fails_a_file_whose_output_halves_are_swapped(two_epochs):
     model = two_epochs[0].model
     net = quantise(model)
     hidden = net.hidden
-    swapped = Network(net.feature_weights, net.feature_bias,
-                      np.concatenate((net.output_weights[hidden:], net.output_weights[:hidden])), net.output_bias)
+    swapped = Network(net.feature_weights, net.feature_bias, np.roll(net.output_weights, hidden, axis=1),
+                      net.output_bias)
     report = check_network(model, swapped, SAMPLE, count=100)
     assert not report.passed and report.worst_ratio > 5
 
@@ -149,3 +156,116 @@ def test_the_batch_integer_scores_are_the_references_for_the_shipped_network():
     expected = [evaluate(net, unpack_fen(positions.records[row])) for row in rows]
     assert integer_scores(net, batch(positions, rows)).tolist() == expected
     assert min(expected) < 0 < max(expected)
+
+
+# The recipe of issue 50: output buckets, SCReLU, AdamW, a cosine schedule, the best epoch, the device.
+
+RECIPE = dataclasses.replace(SETTINGS, activation="screlu", buckets=8, optimiser="adamw", weight_decay=0.01,
+                             schedule="cosine", schedule_epochs=3, blend=0.75)
+
+
+@pytest.fixture(scope="module")
+def recipe_run(tmp_path_factory):
+    return trained(tmp_path_factory, RECIPE, 3)
+
+
+def test_the_recipe_trains_a_bucketed_screlu_network_whose_file_passes_the_check(recipe_run):
+    run, _ = recipe_run
+    assert isinstance(run.optimiser, torch.optim.AdamW) and run.optimiser.param_groups[0]["weight_decay"] == 0.01
+    assert run.losses[-1] < run.losses[0]            # 2,700 positions: too few for the held-out loss to fall
+    assert len(run.validation_losses) == len(run.held_out_errors) == 3
+    net = quantise(run.model)
+    assert (net.buckets, net.activation) == (8, SCRELU)
+    assert len(np.unique(net.output_weights, axis=0)) == 8      # each bucket learnt from its own positions
+    report = check_network(run.model, net, SAMPLE, count=200)
+    assert report.passed, report.summary()
+
+
+def test_the_held_out_error_is_the_mean_centipawn_gap_on_positions_within_600(recipe_run):
+    run, _ = recipe_run
+    positions = load_positions(SAMPLE)
+    rows = scored_rows(positions, split(len(positions), RECIPE.validation)[1])
+    assert 0 < len(rows) < 300 and np.abs(positions.score[rows]).max() <= 600
+    scores = integer_scores(quantise(run.model), batch(positions, rows))
+    integer_error = float(np.mean(np.abs(scores - positions.score[rows])))
+    assert abs(mean_error(run.model, RECIPE.scale, positions, rows) - integer_error) < 2.0   # the rounding
+    assert mean_error(run.model, RECIPE.scale, positions, rows) == pytest.approx(run.held_out_errors[-1])
+
+
+def test_the_check_follows_each_positions_bucket():
+    """A bucketed network and its float twin agree to the floors; the same with two buckets exchanged
+    does not: the trainer's bucket of a position is the reference's."""
+    net = random_network(seed=5, hidden=16, activation=SCRELU, buckets=8)
+    assert check_network(dequantised(net), net, SAMPLE, count=300).passed
+    exchanged = Network(net.feature_weights, net.feature_bias, net.output_weights[[0, 1, 2, 3, 4, 6, 5, 7]],
+                        net.output_bias[[0, 1, 2, 3, 4, 6, 5, 7]], activation=SCRELU)
+    report = check_network(dequantised(exchanged), net, SAMPLE, count=300)
+    assert not report.passed and report.worst_ratio > 50
+
+
+def test_the_cosine_falls_from_the_step_size_to_its_end_share_and_stays():
+    settings = TrainSettings(lr=1e-3, schedule="cosine", schedule_epochs=10, lr_end=0.01)
+    assert learning_rate(settings, 0) == 1e-3
+    assert learning_rate(settings, 5) == pytest.approx((1e-3 + 1e-5) / 2)
+    assert learning_rate(settings, 2, 0.5) == pytest.approx(1e-5 + (1e-3 - 1e-5) * 0.5 * (1 + np.cos(np.pi / 4)))
+    assert learning_rate(settings, 10) == learning_rate(settings, 30) == pytest.approx(1e-5)
+    rates = [learning_rate(settings, epoch, part / 4) for epoch in range(10) for part in range(4)]
+    assert all(later < earlier for earlier, later in zip(rates, rates[1:]))
+
+
+def test_a_cosine_run_ends_at_its_last_step_size(recipe_run):
+    run, _ = recipe_run
+    batches_per_epoch = -(-2700 // RECIPE.batch_size)
+    assert run.optimiser.param_groups[0]["lr"] == pytest.approx(
+        learning_rate(RECIPE, 2, (batches_per_epoch - 1) * RECIPE.batch_size / 2700))
+
+
+@pytest.mark.parametrize("change, message", [
+    (dict(optimiser="sgd"), "optimiser must be one of"),
+    (dict(schedule="linear"), "schedule must be one of"),
+    (dict(schedule="cosine"), "needs its length"),
+    (dict(weight_decay=0.01), "weight decay needs the adamw optimiser"),
+])
+def test_settings_that_mean_nothing_are_refused(change, message):
+    with pytest.raises(ValueError, match=message):
+        TrainSettings(**change)
+
+
+def test_the_run_exports_its_best_epoch_by_held_out_loss(tmp_path, monkeypatch, capsys):
+    held_out_losses = iter([0.3, 0.1, 0.2])
+    monkeypatch.setattr(training, "mean_loss", lambda run, positions, rows: next(held_out_losses))
+    out = tmp_path / "best"
+    assert main(["train", str(SAMPLE), "--hidden", "8", "--epochs", "3", "--validation", "0.1", "--out", str(out),
+                 "--quiet", "--positions", "20", "--buckets", "8", "--device", "cpu"]) == 0
+    assert "exporting epoch 2, the best by held-out loss" in capsys.readouterr().out
+    assert best_checkpoint(out) == checkpoint_path(out, 2)
+    best = quantise(load_run(checkpoint_path(out, 2))[0].model)
+    exported = read_network(out / "network.nnue")
+    assert np.array_equal(exported.output_weights, best.output_weights) and exported.buckets == 8
+    last = quantise(load_run(checkpoint_path(out, 3))[0].model)
+    assert not np.array_equal(exported.output_weights, last.output_weights)
+
+
+def test_the_device_is_the_gpu_when_there_is_one_and_is_not_a_setting(tmp_path, two_epochs):
+    assert resolve_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    assert resolve_device("cpu").type == "cpu"
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="no CUDA GPU"):
+            resolve_device("cuda")
+    with pytest.raises(ValueError, match="device nonsense"):
+        resolve_device("nonsense")
+    assert main(["train", str(SAMPLE), "--optimiser", "adam", "--weight-decay", "0.1", "--out", str(tmp_path)]) == 2
+
+
+def test_a_checkpoint_from_before_the_recipe_options_resumes_as_adam_with_a_step_schedule(two_epochs, tmp_path):
+    """Checkpoints written before buckets, AdamW and the cosine carried none of their settings."""
+    run, out_dir = two_epochs
+    saved = torch.load(last_checkpoint(out_dir), weights_only=False)
+    for name in ("buckets", "optimiser", "weight_decay", "schedule", "schedule_epochs", "lr_end"):
+        del saved["settings"][name]
+    del saved["held_out_errors"]
+    old = tmp_path / "epoch-0002.pt"
+    torch.save(saved, old)
+    loaded, _ = load_run(old)
+    assert loaded.settings == SETTINGS and isinstance(loaded.optimiser, torch.optim.Adam)
+    assert loaded.model.buckets == 1 and torch.equal(loaded.model.output.weight, run.model.output.weight)

@@ -9,6 +9,7 @@ import random
 import chess
 import numba
 import numpy as np
+import pytest
 
 import jitfish
 from jitfish.board import layout as L
@@ -16,7 +17,7 @@ from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmak
 from jitfish.board.movegen import GEN_ALL, generate_moves
 from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, move_kind, move_promotion
 from jitfish.board.tables import lookup_tables
-from jitfish.nnue.format import read_network, write_network
+from jitfish.nnue.format import read_network, shipped_network, write_network
 from jitfish.nnue.inference import evaluate, kernel_network, nnue_evaluate
 from jitfish.search import SearchLimits, Searcher
 from jitfish.search.buffers import WORK_SIZE, new_stack
@@ -46,10 +47,11 @@ def _pick(moves: list[int], rng: random.Random) -> int:
     return rng.choice(special if special and rng.random() < 0.7 else moves)
 
 
-def test_lazy_accumulators_score_every_position_of_a_wandering_line_as_from_scratch():
+@pytest.mark.parametrize("buckets", [1, 8])
+def test_lazy_accumulators_score_every_position_of_a_wandering_line_as_from_scratch(buckets):
     # Walks that go down (moves and null moves) and back up as a search does, evaluating at random plies
     # only, so that updates span several plies and follow lines that were left and taken again.
-    net = kernel_network(random_network(seed=31, hidden=24))
+    net = kernel_network(random_network(seed=31, hidden=24, buckets=buckets))
     kinds = set()
     for fen, chess960 in STARTS:
         network = network_arrays(net)
@@ -77,7 +79,8 @@ def test_lazy_accumulators_score_every_position_of_a_wandering_line_as_from_scra
                 undo(position.bbs, position.state, position.undo, position.key_history, TABLES)
             if rng.random() < 0.4:
                 expected = nnue_evaluate(position.bbs, int(position.state[L.SIDE_TO_MOVE]), *net)
-                assert evaluate_network_at(network, stack, position.state, len(made)) == expected, (fen, made)
+                score = evaluate_network_at(network, stack, position.bbs, position.state, len(made))
+                assert score == expected, (fen, made)
     assert kinds == {"castling", "castling 960", "en passant", "promotion", "other"}
 
 
@@ -89,11 +92,12 @@ def _kind(move: int, chess960: bool) -> str:
     return "promotion" if move_promotion(move) else "other"
 
 
-def test_one_ply_search_scores_the_best_reply_by_the_network():
+@pytest.mark.parametrize("buckets", [1, 8])
+def test_one_ply_search_scores_the_best_reply_by_the_network(buckets):
     # Blocked pawns, kings apart: no capture anywhere within two plies, so each reply is scored by the
     # network's evaluation of the position after it (quiescence stands pat), and the root takes the best.
     board = jitfish.Board("4k3/4p3/4P3/8/8/8/8/4K3 w - - 0 1")
-    net = kernel_network(random_network(seed=32, hidden=16))
+    net = kernel_network(random_network(seed=32, hidden=16, buckets=buckets))
     expected = max(-evaluate(net, _after(board, move)) for move in board.legal_moves())
     result = Searcher(hash_mb=1, network=net).search(board, SearchLimits(depth=1))
     assert result.score == expected
@@ -115,8 +119,10 @@ def _after(board: jitfish.Board, move: str) -> jitfish.Board:
     return child
 
 
-def test_a_network_read_from_a_file_takes_the_search_compiled_for_the_hand_written_evaluation(tmp_path):
+@pytest.mark.parametrize("buckets", [1, 8])
+def test_a_network_read_from_a_file_takes_the_search_compiled_for_the_hand_written_evaluation(tmp_path, buckets):
     # Read-only arrays (a file's buffer) would be another Numba type: a second compile of the whole search.
     path = tmp_path / "net.nnue"
-    write_network(path, random_network(seed=34))
-    assert numba.typeof(network_arrays(kernel_network(read_network(path)))) == numba.typeof(network_arrays(None))
+    write_network(path, random_network(seed=34, buckets=buckets))
+    for net in (read_network(path), shipped_network()):      # a version-2 file and the version-1 default
+        assert numba.typeof(network_arrays(kernel_network(net))) == numba.typeof(network_arrays(None))

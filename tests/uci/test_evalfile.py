@@ -9,6 +9,7 @@ import chess
 
 from jitfish.nnue.format import shipped_network, write_network
 from jitfish.nnue.reference import evaluate
+from tests.nnue.conftest import PINNED_FENS, PINNED_SCORES, SHIPPED_NETWORKS
 from tests.nnue.networks import random_network
 from tests.uci.conftest import errors_in
 
@@ -70,3 +71,31 @@ def test_a_fresh_engine_searches_with_the_shipped_network_until_use_nnue_is_off(
     lines = engine.ready()
     assert not errors_in(lines)
     assert one_ply_score(engine) == network_score(shipped)
+
+
+def test_every_shipped_network_loads_through_evalfile_and_gives_its_old_evaluations(uci):
+    """The version-1 files of every default the project shipped (E-1 included) still load, and ``eval``
+    prints the scores they gave before the format had a version 2 (``tests/nnue/conftest.py``)."""
+    for path, pinned in zip(SHIPPED_NETWORKS, PINNED_SCORES):
+        uci.send(f"setoption name EvalFile value {path}")
+        lines = uci.ready()
+        assert not errors_in(lines) and any(f"network {path}: 768 -> 64 -> 1" in line for line in lines), lines
+        for fen, score in zip(PINNED_FENS, pinned):
+            uci.send(f"position fen {fen}")
+            uci.send("eval")
+            assert f"[{score:+d} cp side to move]" in uci.read_until("NNUE evaluation", 10)[-1], (path, fen)
+    uci.send("setoption name EvalFile value <empty>")
+    assert not errors_in(uci.ready())
+
+
+def test_a_network_with_eight_output_buckets_is_searched_with(uci, tmp_path):
+    net = random_network(seed=42, hidden=16, buckets=8)
+    path = tmp_path / "bucketed.nnue"
+    write_network(path, net)
+    uci.send(f"setoption name EvalFile value {path}")
+    uci.send("setoption name Use NNUE value true")
+    lines = uci.ready()
+    assert not errors_in(lines) and any("768 -> 16 -> 1 x 8 buckets" in line for line in lines), lines
+    assert one_ply_score(uci) == network_score(net)
+    uci.send("setoption name EvalFile value <empty>")
+    assert not errors_in(uci.ready())

@@ -3,11 +3,14 @@
     python -m tuning.nnue train data.gz --hidden 128 --epochs 20 --seed 1      # ~/.cache/jitfish/nnue/...
     python -m tuning.nnue train games/ more.bin --wdl 0.25 --lr-decay 0.5 --lr-step 4   # a data set
     python -m tuning.nnue train data.gz --epochs 30 --seed 1                   # the same run, extended
+    python -m tuning.nnue train data/nnue --hidden 64 --activation screlu --buckets 8 --wdl 0.25 \
+        --optimiser adamw --weight-decay 0.01 --schedule cosine --epochs 40 --validation 0.05 --mirror
     python -m tuning.nnue export ~/.cache/jitfish/nnue/data-crelu128-seed1 --output net.nnue --check data.gz
 
-``train`` ends by exporting the last epoch to ``DIR/network.nnue`` and checking it on the data's first
-positions; ``export`` takes a run's folder (its last checkpoint) or one checkpoint.  Exit status: 0, 1 if
-the check fails, 2 for bad input.  Needs PyTorch: ``pip install -e .[train]``.
+``train`` ends by exporting its best epoch (the lowest held-out loss; the last without ``--validation``) to
+``DIR/network.nnue`` and checking it on the data's first positions; ``export`` takes a run's folder (its
+best epoch) or one checkpoint.  Exit status: 0, 1 if the check fails, 2 for bad input.  Needs PyTorch:
+``pip install -e .[train]``.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ except MissingExtra as missing:
 from jitfish.nnue.format import ACTIVATION_NAMES, DEFAULT_QA, DEFAULT_QB, write_network
 from tuning.nnue.check import CHECK_POSITIONS, DEFAULT_SIGMAS, check_network
 from tuning.nnue.model import NnueModel, quantise
-from tuning.nnue.train import Run, TrainSettings, default_out_dir, last_checkpoint, load_run, train
+from tuning.nnue.train import (
+    OPTIMISERS, SCHEDULES, Run, TrainSettings, best_checkpoint, default_out_dir, load_run, resolve_device, train,
+)
 
 NETWORK_NAME = "network.nnue"
 
@@ -65,10 +70,22 @@ def parser() -> argparse.ArgumentParser:
     fit.add_argument("--activation", choices=ACTIVATION_NAMES, default=defaults.activation)
     fit.add_argument("--epochs", type=_positive(int), default=10, help="train until this many epochs are done")
     fit.add_argument("--batch-size", type=_positive(int), default=defaults.batch_size)
-    fit.add_argument("--lr", type=_positive(float), default=defaults.lr, help="Adam's step size")
+    fit.add_argument("--buckets", type=_positive(int), default=defaults.buckets,
+                     help="output buckets by piece count: 8 is (pieces - 2) // 4 (default 1)")
+    fit.add_argument("--optimiser", choices=OPTIMISERS, default=defaults.optimiser)
+    fit.add_argument("--weight-decay", type=float, default=defaults.weight_decay,
+                     help="AdamW's decoupled weight decay (needs --optimiser adamw; default 0)")
+    fit.add_argument("--lr", type=_positive(float), default=defaults.lr, help="the (first) step size")
+    fit.add_argument("--schedule", choices=SCHEDULES, default=defaults.schedule,
+                     help="step: --lr-decay every --lr-step epochs; cosine: down to --lr times --lr-end over "
+                          "--schedule-epochs")
     fit.add_argument("--lr-decay", type=_positive(float), default=defaults.lr_decay,
                      help="multiply the step size by this every --lr-step epochs (default 1: constant)")
     fit.add_argument("--lr-step", type=_positive(int), default=defaults.lr_step, help="epochs between decays")
+    fit.add_argument("--lr-end", type=_positive(float), default=defaults.lr_end,
+                     help=f"the cosine's last step size, a share of --lr (default {defaults.lr_end:g})")
+    fit.add_argument("--schedule-epochs", type=_positive(int),
+                     help="the cosine's length in epochs (default --epochs; give it again to extend a run)")
     target = fit.add_mutually_exclusive_group()
     target.add_argument("--blend", type=float, default=defaults.blend,
                         help=f"weight of the search score in the target, 0 (results only) to 1 "
@@ -87,6 +104,8 @@ def parser() -> argparse.ArgumentParser:
     fit.add_argument("--out", type=Path, help="checkpoints, loss.png and network.nnue "
                                               "(default ~/.cache/jitfish/nnue/DATA-ACTIVATIONHIDDEN-seedS)")
     fit.add_argument("--threads", type=_positive(int), help="PyTorch threads (default: PyTorch's choice)")
+    fit.add_argument("--device", default="auto",
+                     help="auto (cuda when PyTorch sees a GPU, else cpu), cpu, cuda or cuda:N")
     fit.add_argument("--quiet", action="store_true", help="no progress bar")
     _check_options(fit)
 
@@ -102,7 +121,8 @@ def export_and_check(model: NnueModel, scale: int, output: Path, data: Path | No
                      sigmas: float) -> int:
     net = quantise(model, DEFAULT_QA, DEFAULT_QB, scale)
     write_network(output, net)
-    print(f"wrote {output} ({net.activation_name}, hidden {net.hidden}, QA {net.qa}, QB {net.qb}, scale {net.scale})")
+    print(f"wrote {output} ({net.activation_name}, hidden {net.hidden}, {net.buckets} output bucket"
+          f"{'s' if net.buckets > 1 else ''}, QA {net.qa}, QB {net.qb}, scale {net.scale})")
     if data is None:
         return 0
     report = check_network(model, net, data, positions, sigmas)
@@ -119,26 +139,37 @@ def run_train(args: argparse.Namespace) -> int:
         raise ValueError(f"--validation must be in [0, 1), not {args.validation}")
     if args.threads:
         torch.set_num_threads(args.threads)
+    cosine = args.schedule == "cosine"
     settings = TrainSettings(hidden=args.hidden, activation=args.activation, batch_size=args.batch_size,
                              lr=args.lr, lr_decay=args.lr_decay, lr_step=args.lr_step, blend=args.blend,
                              wdl_scale=args.wdl_scale, scale=args.scale,
-                             validation=args.validation, seed=args.seed, mirror=args.mirror)
+                             validation=args.validation, seed=args.seed, mirror=args.mirror,
+                             buckets=args.buckets, optimiser=args.optimiser, weight_decay=args.weight_decay,
+                             schedule=args.schedule, lr_end=args.lr_end,
+                             schedule_epochs=(args.schedule_epochs or args.epochs) if cosine else 0)
+    device = resolve_device(args.device)
     out_dir = args.out or default_out_dir(args.data, settings)
 
     def report(run: Run) -> None:
         line = f"epoch {run.epochs_done:4d}  loss {run.losses[-1]:.6f}"
         if run.validation_losses:
-            line += f"  validation {run.validation_losses[-1]:.6f}"
+            line += (f"  validation {run.validation_losses[-1]:.6f}  held-out error "
+                     f"{run.held_out_errors[-1]:.2f} cp")
         print(line, flush=True)
 
-    run = train(args.data, settings, args.epochs, out_dir, quiet=args.quiet, report=report)
-    print(f"{run.epochs_done} epochs in {out_dir} (loss per epoch: {out_dir / 'loss.png'})")
+    print(f"training on {device}")
+    run = train(args.data, settings, args.epochs, out_dir, quiet=args.quiet, report=report, device=device)
+    done, best = run.epochs_done, run.best_epoch
+    if best != done:
+        run, _ = load_run(best_checkpoint(out_dir))
+    held_out = f", the best by held-out loss ({run.held_out_errors[-1]:.2f} cp)" if run.held_out_errors else ""
+    print(f"{done} epochs in {out_dir} (loss per epoch: {out_dir / 'loss.png'}); exporting epoch {best}{held_out}")
     return export_and_check(run.model, settings.scale, out_dir / NETWORK_NAME, args.data, args.positions,
                             args.sigmas)
 
 
 def run_export(args: argparse.Namespace) -> int:
-    checkpoint = last_checkpoint(args.run) if args.run.is_dir() else args.run
+    checkpoint = best_checkpoint(args.run) if args.run.is_dir() else args.run
     if checkpoint is None:
         raise ValueError(f"{args.run} holds no checkpoint")
     run, _ = load_run(checkpoint)

@@ -14,11 +14,12 @@ Two comparisons on the same positions, in centipawns for the side to move:
        sigma = scale * sqrt(sum_j (V_j f'(a_j))^2 (k + 1) / (12 QA^2) + sum_j h_j^2 / (12 QB^2)
                             + 1 / (12 (QA QB)^2))
 
-   over the 2N hidden neurons, with ``k`` the position's pieces (``k + 1`` rounded terms per accumulator),
-   ``a_j`` the accumulator, ``h_j`` the activation and ``f'`` its slope (0 where clipped; 1 for crelu,
-   ``2 a`` for screlu, inside).  The check fails if a position differs by more than ``sigmas * sigma``
-   plus comparison 1's bound (the floors) (``DEFAULT_SIGMAS`` standard deviations unless told): the error is a sum
-   of hundreds of small independent terms, so a bigger one means the export lost more than its rounding.
+   over the 2N hidden neurons (``V`` the output weights of the position's bucket), with ``k`` the
+   position's pieces (``k + 1`` rounded terms per accumulator), ``a_j`` the accumulator, ``h_j`` the
+   activation and ``f'`` its slope (0 where clipped; 1 for crelu, ``2 a`` for screlu, inside).  The
+   check fails if a position differs by more than ``sigmas * sigma`` plus comparison 1's bound (the
+   floors) (``DEFAULT_SIGMAS`` standard deviations unless told): the error is a sum of hundreds of small
+   independent terms, so a bigger one means the export lost more than its rounding.
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from jitfish.nnue.format import SCRELU, Network
+from jitfish.nnue.format import SCRELU, Network, output_bucket
 from jitfish.nnue.reference import evaluate
 from tuning.datagen.records import unpack_fen
 from tuning.nnue.data import Batch, DataSet, batch, load_positions
-from tuning.nnue.model import NnueModel, dequantised
+from tuning.nnue.model import NnueModel, dequantised, model_inputs
 
 CHECK_POSITIONS = 300
 DEFAULT_SIGMAS = 5.0         # standard deviations of the rounding error a position may differ by
@@ -75,11 +76,14 @@ def integer_scores(net: Network, inputs: Batch) -> np.ndarray:
 
     activated = np.clip(np.concatenate((accumulators(inputs.us_features), accumulators(inputs.them_features)), 1),
                         0, net.qa).astype(np.int64)
+    bucket = output_bucket(inputs.pieces, net.buckets)
+    weights = net.output_weights.astype(np.int64)[bucket]          # each position's bucket: [b, 2N]
     if net.activation == SCRELU:
-        total = (activated * activated) @ net.output_weights.astype(np.int64) // net.qa
-    else:
-        total = activated @ net.output_weights.astype(np.int64)
-    return (total + net.output_bias) * net.scale // (net.qa * net.qb)
+        activated = activated * activated
+    total = np.einsum("ij,ij->i", activated, weights)
+    if net.activation == SCRELU:
+        total //= net.qa
+    return (total + net.output_bias.astype(np.int64)[bucket]) * net.scale // (net.qa * net.qb)
 
 
 @torch.no_grad()
@@ -87,19 +91,18 @@ def scores_and_sigmas(model: NnueModel, inputs: Batch, net: Network) -> tuple[np
     """The model's scores of the positions in ``inputs`` and the standard deviations of their rounding
     errors (see the module docstring), both in float64 centipawns."""
     model.eval()
-    us, them, offsets = (torch.from_numpy(array) for array in (inputs.us_features, inputs.them_features,
-                                                               inputs.offsets))
+    us, them, offsets, buckets = model_inputs(model, inputs)
     accumulators = torch.cat((model.accumulator(us, offsets), model.accumulator(them, offsets)), 1).double()
     inside = (accumulators > 0.0) & (accumulators < 1.0)
     activated = torch.clamp(accumulators, 0.0, 1.0)
     slope = inside * (2.0 * accumulators if net.activation == SCRELU else 1.0)
     if net.activation == SCRELU:
         activated = activated * activated
-    weights = model.output.weight.double().reshape(-1)
-    rounded_terms = torch.from_numpy(np.diff(np.append(inputs.offsets, len(inputs.us_features))) + 1.0)
+    weights = model.output.weight.double()[buckets]                # each position's bucket: [b, 2N]
+    rounded_terms = torch.from_numpy(inputs.pieces + 1.0)
     variance = (((slope * weights) ** 2).sum(1) * rounded_terms / (12.0 * net.qa ** 2)
                 + (activated ** 2).sum(1) / (12.0 * net.qb ** 2) + 1.0 / (12.0 * (net.qa * net.qb) ** 2))
-    scores = model(us, them, offsets).double() * net.scale
+    scores = model(us, them, offsets, buckets).double() * net.scale
     return scores.numpy(), net.scale * torch.sqrt(variance).numpy()
 
 

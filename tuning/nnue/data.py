@@ -110,6 +110,11 @@ class Batch:
     score: np.ndarray
     result: np.ndarray
 
+    @property
+    def pieces(self) -> np.ndarray:
+        """int64 [b]: each position's pieces, kings included (the length of its feature list)."""
+        return np.diff(self.offsets, append=len(self.us_features))
+
 
 def batch(positions: Positions, rows: np.ndarray) -> Batch:
     """The EmbeddingBag inputs and labels of ``rows`` (each position's features in increasing square order)."""

@@ -1,4 +1,5 @@
-"""Training: Adam on a blended target, a step-size schedule, weight clipping, a checkpoint per epoch, resuming.
+"""Training: Adam or AdamW on a blended target, a step-size schedule, weight clipping, a checkpoint per
+epoch, resuming, and the best epoch by held-out loss.
 
 The model's score of a position is ``y * scale`` centipawns for the side to move (:mod:`tuning.nnue.model`);
 the loss is the mean squared error between ``sigmoid(y * scale / wdl_scale)`` and the target::
@@ -6,24 +7,35 @@ the loss is the mean squared error between ``sigmoid(y * scale / wdl_scale)`` an
     target = blend * sigmoid(score / wdl_scale) + (1 - blend) * result
 
 (score and result in the side to move's view, :mod:`tuning.nnue.data`); ``1 - blend`` is the WDL
-weight often called lambda.  Epoch ``e`` (0-based) steps with ``lr * lr_decay ** (e // lr_step)``: a
-schedule that depends on the epoch alone, so that raising ``--epochs`` extends a run without changing
-its past.  Every epoch visits every training position once, in a fresh permutation of the whole set.
-After each optimiser step the weights are clipped (``WEIGHT_CLIP``) so that they quantise into int16.
-With ``validation`` the data set's last positions are held out and their loss is measured after each epoch;
-with ``mirror`` every training position is also trained on mirrored left to right
-(:func:`tuning.nnue.data.with_mirrors`), which on our data is worth about as much as twice the positions.
-After each epoch the run writes ``DIR/epoch-NNNN.pt`` (model, optimiser, settings, the data's digest,
-losses) and ``DIR/loss.png``.  Run again with the same settings and data, it continues after its last
-checkpoint (``--epochs`` may be raised to extend it); other settings or other data are refused rather than
-mixed into one network.  The same data, settings and seed give the same network (one thread; with more, float
-sums may differ in their last bits).
+weight often called lambda.  The step size follows one of two schedules that depend only on how far the
+run has got, so that raising ``--epochs`` extends a run without changing its past:
+
+* ``step``: epoch ``e`` (0-based) steps with ``lr * lr_decay ** (e // lr_step)``;
+* ``cosine``: batch by batch from ``lr`` down to ``lr * lr_end`` along half a cosine over
+  ``schedule_epochs`` epochs, then ``lr * lr_end`` (extending such a run past its cosine trains at the end
+  step size; a longer cosine is another run).
+
+``optimiser`` is ``adam`` or ``adamw`` (AdamW's decoupled ``weight_decay``, which pulls every weight
+towards zero by ``lr * weight_decay`` of itself each step).  Every epoch visits every training position
+once, in a fresh permutation of the whole set.  After each optimiser step the weights are clipped
+(``WEIGHT_CLIP``) so that they quantise into int16.  With ``validation`` the data set's last positions are
+held out: after each epoch their loss, and the mean |score - search score| in centipawns of those within
+``HELD_OUT_WITHIN`` (the held-out error of ``docs/nnue.md``), are measured, and the run's network is its
+best epoch by held-out loss (:func:`best_checkpoint`), not its last.  With ``mirror`` every training
+position is also trained on mirrored left to right (:func:`tuning.nnue.data.with_mirrors`), which on our
+data is worth about as much as twice the positions.  After each epoch the run writes ``DIR/epoch-NNNN.pt``
+(model, optimiser, settings, the data's digest, losses) and ``DIR/loss.png``.  Run again with the same
+settings and data, it continues after its last checkpoint (``--epochs`` may be raised to extend it);
+other settings or other data are refused rather than mixed into one network.  The same data, settings and
+seed give the same network on the CPU (one thread; with more, float sums may differ in their last bits;
+on a GPU, likewise).  The device is not a setting: a run may be resumed on another.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -37,9 +49,13 @@ from jitfish.nnue.format import DEFAULT_SCALE
 from tuning.nnue.data import (
     Batch, DataSet, Positions, and_mirrors, batches, data_digest, load_positions_cached, split, with_mirrors,
 )
-from tuning.nnue.model import NnueModel
+from tuning.nnue.model import NnueModel, model_inputs
 
 CHECKPOINT_GLOB = "epoch-*.pt"
+OPTIMISERS = ("adam", "adamw")
+SCHEDULES = ("step", "cosine")
+HELD_OUT_WITHIN = 600         # centipawns: the held-out positions whose error is reported (docs/nnue.md)
+SCORING_BATCH = 8192
 
 
 @dataclass(frozen=True)
@@ -56,6 +72,22 @@ class TrainSettings:
     validation: float = 0.0       # share of positions, the file's last, held out to measure the loss on
     seed: int = 1
     mirror: bool = False          # also train on each training position mirrored left to right
+    buckets: int = 1              # output buckets by piece count (jitfish.nnue.format.output_bucket)
+    optimiser: str = "adam"       # or "adamw"
+    weight_decay: float = 0.0     # AdamW's decoupled weight decay (Adam: none)
+    schedule: str = "step"        # "step": lr_decay every lr_step epochs; "cosine": down to lr * lr_end
+    schedule_epochs: int = 0      # the cosine's length in epochs
+    lr_end: float = 0.01          # the cosine's last step size, as a share of lr
+
+    def __post_init__(self) -> None:
+        if self.optimiser not in OPTIMISERS:
+            raise ValueError(f"optimiser must be one of {OPTIMISERS}, not {self.optimiser!r}")
+        if self.schedule not in SCHEDULES:
+            raise ValueError(f"schedule must be one of {SCHEDULES}, not {self.schedule!r}")
+        if self.schedule == "cosine" and self.schedule_epochs < 1:
+            raise ValueError("a cosine schedule needs its length: schedule_epochs >= 1")
+        if self.weight_decay and self.optimiser != "adamw":
+            raise ValueError("weight decay needs the adamw optimiser")
 
 
 @dataclass
@@ -65,17 +97,26 @@ class Run:
     optimiser: torch.optim.Optimizer
     losses: list[float]           # mean training loss of each finished epoch
     validation_losses: list[float]
+    held_out_errors: list[float] = field(default_factory=list)   # cp, each epoch, with validation
 
     @property
     def epochs_done(self) -> int:
         return len(self.losses)
+
+    @property
+    def best_epoch(self) -> int:
+        """The epoch (1-based) of the lowest held-out loss; the last without held-out positions."""
+        if not self.validation_losses:
+            return self.epochs_done
+        return int(np.argmin(self.validation_losses)) + 1
 
 
 def default_out_dir(data: DataSet, settings: TrainSettings) -> Path:
     """Where a run writes unless told: the user's Jitfish cache, never the repository."""
     first = Path(data) if isinstance(data, (str, Path)) else Path(next(iter(data)))
     name = first.name.split(".")[0]
-    return cache_root() / "nnue" / f"{name}-{settings.activation}{settings.hidden}-seed{settings.seed}"
+    buckets = f"x{settings.buckets}" if settings.buckets > 1 else ""
+    return cache_root() / "nnue" / f"{name}-{settings.activation}{settings.hidden}{buckets}-seed{settings.seed}"
 
 
 def checkpoint_path(out_dir: Path, epoch: int) -> Path:
@@ -87,20 +128,44 @@ def last_checkpoint(out_dir: Path) -> Path | None:
     return checkpoints[-1] if checkpoints else None
 
 
-def new_run(settings: TrainSettings) -> Run:
+def best_checkpoint(out_dir: Path) -> Path | None:
+    """The checkpoint of a run's best epoch by held-out loss (its last without held-out positions)."""
+    last = last_checkpoint(out_dir)
+    return None if last is None else checkpoint_path(out_dir, load_run(last)[0].best_epoch)
+
+
+def resolve_device(name: str = "auto") -> torch.device:
+    """``auto``: the GPU when PyTorch sees one (``cuda``), else the CPU; or the device named."""
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        device = torch.device(name)
+    except RuntimeError as error:
+        raise ValueError(f"device {name}: {error}") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {name}: PyTorch sees no CUDA GPU here")
+    return device
+
+
+def new_run(settings: TrainSettings, device: torch.device | str = "cpu") -> Run:
     torch.manual_seed(settings.seed)
-    model = NnueModel(settings.hidden, settings.activation)
-    return Run(settings, model, torch.optim.Adam(model.parameters(), lr=settings.lr), [], [])
+    model = NnueModel(settings.hidden, settings.activation, settings.buckets).to(device)
+    if settings.optimiser == "adamw":
+        optimiser = torch.optim.AdamW(model.parameters(), lr=settings.lr, weight_decay=settings.weight_decay)
+    else:
+        optimiser = torch.optim.Adam(model.parameters(), lr=settings.lr)
+    return Run(settings, model, optimiser, [], [])
 
 
-def load_run(path: Path) -> tuple[Run, str]:
-    """The run saved in checkpoint ``path``, and the digest of the data it was trained on."""
+def load_run(path: Path, device: torch.device | str = "cpu") -> tuple[Run, str]:
+    """The run saved in checkpoint ``path`` (its model on ``device``), and the digest of its data."""
     saved = torch.load(path, map_location="cpu", weights_only=False)
-    run = new_run(TrainSettings(**saved["settings"]))
+    run = new_run(TrainSettings(**saved["settings"]), device)
     run.model.load_state_dict(saved["model"])
     run.optimiser.load_state_dict(saved["optimiser"])
     run.losses = list(saved["losses"])
     run.validation_losses = list(saved["validation_losses"])
+    run.held_out_errors = list(saved.get("held_out_errors", []))
     return run, saved["data_digest"]
 
 
@@ -109,19 +174,20 @@ def save_run(run: Run, out_dir: Path, data_digest: str) -> Path:
     temporary = path.with_name(path.name + ".tmp")
     torch.save({"settings": dataclasses.asdict(run.settings), "model": run.model.state_dict(),
                 "optimiser": run.optimiser.state_dict(), "losses": run.losses,
-                "validation_losses": run.validation_losses,
+                "validation_losses": run.validation_losses, "held_out_errors": run.held_out_errors,
                 "data_digest": data_digest},
                temporary)
     temporary.replace(path)
     return path
 
 
-def start_or_resume(settings: TrainSettings, out_dir: Path, data_digest: str) -> Run:
+def start_or_resume(settings: TrainSettings, out_dir: Path, data_digest: str,
+                    device: torch.device | str = "cpu") -> Run:
     """A new run, or the one in ``out_dir`` if it has the same settings and data (``ValueError`` if not)."""
     checkpoint = last_checkpoint(out_dir)
     if checkpoint is None:
-        return new_run(settings)
-    run, digest = load_run(checkpoint)
+        return new_run(settings, device)
+    run, digest = load_run(checkpoint, device)
     if run.settings != settings:
         raise ValueError(f"{out_dir} holds a run with other settings ({run.settings}): "
                          "use another --out or the same options")
@@ -130,36 +196,44 @@ def start_or_resume(settings: TrainSettings, out_dir: Path, data_digest: str) ->
     return run
 
 
+def model_device(model: NnueModel) -> torch.device:
+    return model.output.weight.device
+
+
 def targets(settings: TrainSettings, inputs: Batch) -> torch.Tensor:
     score = torch.sigmoid(torch.from_numpy(inputs.score) / settings.wdl_scale)
     return settings.blend * score + (1.0 - settings.blend) * torch.from_numpy(inputs.result)
 
 
 def output(model: NnueModel, inputs: Batch) -> torch.Tensor:
-    """The model's ``y`` for each position of a batch (its score is ``y * scale`` centipawns)."""
-    return model(torch.from_numpy(inputs.us_features), torch.from_numpy(inputs.them_features),
-                 torch.from_numpy(inputs.offsets))
+    """The model's ``y`` for each position of a batch (its score is ``y * scale`` centipawns), on the
+    model's device."""
+    return model(*model_inputs(model, inputs, model_device(model)))
 
 
 def loss(settings: TrainSettings, model: NnueModel, inputs: Batch) -> torch.Tensor:
     prediction = torch.sigmoid(output(model, inputs) * (settings.scale / settings.wdl_scale))
-    return torch.mean((prediction - targets(settings, inputs)) ** 2)
+    return torch.mean((prediction - targets(settings, inputs).to(prediction.device)) ** 2)
 
 
-def learning_rate(settings: TrainSettings, epoch: int) -> float:
-    """Adam's step size in epoch ``epoch`` (0-based)."""
+def learning_rate(settings: TrainSettings, epoch: int, progress: float = 0.0) -> float:
+    """The step size in epoch ``epoch`` (0-based), ``progress`` (0 to 1) of the way through it."""
+    if settings.schedule == "cosine":
+        done = min((epoch + progress) / settings.schedule_epochs, 1.0)
+        end = settings.lr * settings.lr_end
+        return end + (settings.lr - end) * 0.5 * (1.0 + math.cos(math.pi * done))
     return settings.lr * settings.lr_decay ** (epoch // settings.lr_step)
 
 
 def train_epoch(run: Run, positions: Positions, rows: np.ndarray, quiet: bool) -> float:
     """One pass over ``rows`` in the epoch's seeded order; the mean loss over its batches."""
     settings, model = run.settings, run.model
-    for group in run.optimiser.param_groups:
-        group["lr"] = learning_rate(settings, run.epochs_done)
     model.train()
     total, done = 0.0, 0
     progress = tqdm(total=len(rows), unit="pos", unit_scale=True, disable=quiet, desc=f"epoch {run.epochs_done + 1}")
     for inputs in batches(positions, rows, settings.batch_size, settings.seed, run.epochs_done):
+        for group in run.optimiser.param_groups:
+            group["lr"] = learning_rate(settings, run.epochs_done, done / len(rows))
         batch_loss = loss(settings, model, inputs)
         run.optimiser.zero_grad()
         batch_loss.backward()
@@ -181,6 +255,23 @@ def mean_loss(run: Run, positions: Positions, rows: np.ndarray) -> float:
     return total / len(rows)
 
 
+def scored_rows(positions: Positions, rows: np.ndarray, within: int = HELD_OUT_WITHIN) -> np.ndarray:
+    """The ``rows`` whose search score lies within ``within`` centipawns: where the held-out error is measured
+    (beyond, a score says "winning" more than how much)."""
+    return rows[np.abs(positions.score[rows]) <= within]
+
+
+@torch.no_grad()
+def mean_error(model: NnueModel, scale: int, positions: Positions, rows: np.ndarray) -> float:
+    """Mean |model's score - search score| in centipawns over ``rows``: the held-out error."""
+    model.eval()
+    total = 0.0
+    for inputs in batches(positions, rows, SCORING_BATCH):
+        scores = output(model, inputs).double().cpu() * scale
+        total += float(torch.abs(scores - torch.from_numpy(inputs.score)).sum())
+    return total / len(rows)
+
+
 def plot_losses(run: Run, path: Path, title: str) -> None:
     matplotlib = require("matplotlib", "the training's loss plot")
     matplotlib.use("Agg")
@@ -193,6 +284,7 @@ def plot_losses(run: Run, path: Path, title: str) -> None:
     axes.plot(epochs, run.losses, marker="o", label="training")
     if run.validation_losses:
         axes.plot(epochs, run.validation_losses, marker="o", label="validation")
+        axes.axvline(run.best_epoch, color="grey", linestyle=":", label=f"best epoch ({run.best_epoch})")
     axes.set_xlabel("epoch")
     axes.set_ylabel("mean squared error")
     axes.set_yscale("log")
@@ -204,15 +296,18 @@ def plot_losses(run: Run, path: Path, title: str) -> None:
 
 
 def train(data: DataSet, settings: TrainSettings, epochs: int, out_dir: Path, quiet: bool = False,
-          report: Callable[[Run], None] | None = None) -> Run:
-    """Train (or resume) up to ``epochs`` epochs on a data set (a file, a directory or several),
-    checkpointing and plotting after each one."""
+          report: Callable[[Run], None] | None = None, device: torch.device | str = "cpu") -> Run:
+    """Train (or resume) up to ``epochs`` epochs on a data set (a file, a directory or several) on
+    ``device``, checkpointing and plotting after each one; the run's model ends on the CPU."""
     out_dir.mkdir(parents=True, exist_ok=True)
     digest = data_digest(data)
-    run = start_or_resume(settings, out_dir, digest)
+    run = start_or_resume(settings, out_dir, digest, device)
     positions = load_positions_cached(data, out_dir)
     training, validation = split(len(positions), settings.validation)
-    title = f"NNUE (768 -> {settings.hidden}) x 2 -> 1, {settings.activation}, {len(training)} positions"
+    scored = scored_rows(positions, validation)
+    buckets = f" x {settings.buckets} buckets" if settings.buckets > 1 else ""
+    title = (f"NNUE (768 -> {settings.hidden}) x 2 -> 1{buckets}, {settings.activation}, "
+             f"{len(training)} positions")
     if settings.mirror:
         training = and_mirrors(training, len(positions))
         positions = with_mirrors(positions)
@@ -221,9 +316,12 @@ def train(data: DataSet, settings: TrainSettings, epochs: int, out_dir: Path, qu
         run.losses.append(train_epoch(run, positions, training, quiet))
         if len(validation):
             run.validation_losses.append(mean_loss(run, positions, validation))
+            run.held_out_errors.append(mean_error(run.model, settings.scale, positions, scored) if len(scored)
+                                       else math.nan)
         save_run(run, out_dir, digest)
         plot_losses(run, out_dir / "loss.png", title)
         if report is not None:
             report(run)
+    run.model.cpu()
     return run
 
