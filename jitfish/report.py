@@ -1,4 +1,4 @@
-"""Text for people: the board (``d``), the evaluation report (``eval``) and the win/draw/loss model.
+"""Text for people: the board (``d``) and the evaluation report (``eval``).
 
 Kept apart from :mod:`jitfish.engine`, which coordinates and builds no text.
 Each report is a function of what it shows (a board, a network), so the UCI
@@ -8,29 +8,11 @@ on first use: nothing here is imported by a search.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from jitfish.board.board import Board
     from jitfish.nnue.inference import KernelNetwork
-
-# Win/draw/loss model (UCI_ShowWDL): the chance to win is a logistic curve of
-# the score, centred WDL_CENTRE_CP above zero with a spread of WDL_SCALE_CP.
-WDL_CENTRE_CP = 200.0
-WDL_SCALE_CP = 100.0
-
-
-def win_draw_loss(score_cp: int | None, score_mate: int | None) -> tuple[int, int, int]:
-    """Per-mille chances (win, draw, loss) for the side to move, from a logistic model."""
-    if score_mate is not None:
-        return (1000, 0, 0) if score_mate > 0 else (0, 0, 1000)
-    cp = float(score_cp or 0)
-    win = 1000.0 / (1.0 + math.exp((WDL_CENTRE_CP - cp) / WDL_SCALE_CP))
-    loss = 1000.0 / (1.0 + math.exp((WDL_CENTRE_CP + cp) / WDL_SCALE_CP))
-    win_i, loss_i = round(win), round(loss)
-    return win_i, 1000 - win_i - loss_i, loss_i
-
 
 def describe(board: Board) -> str:
     """``d``: the board, its FEN, Polyglot key and checkers."""

@@ -165,9 +165,9 @@ class UciProtocol:
         if info.bound:
             parts.append(info.bound)
         if self.options.value("UCI_ShowWDL"):
-            from jitfish.report import win_draw_loss
+            from jitfish.wdl import win_draw_loss
 
-            win, draw, loss = win_draw_loss(info.score_cp, info.score_mate)
+            win, draw, loss = win_draw_loss(info.score_cp, info.score_mate, self.engine.game.board)
             parts.append(f"wdl {win} {draw} {loss}")
         parts.append(f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} "
                      f"time {int(info.time * 1000)}")
