@@ -1,0 +1,120 @@
+"""OpenBench's build: `make EXE=<name>` writes one executable that runs after it is moved and its tree is
+deleted (jitfish/bundle.py), and the client's `bench` and `genfens` work through it (docs/openbench.md)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import chess
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BENCH_NODES = int((REPO / "tests" / "data" / "bench.txt").read_text().split()[-1])
+GENFENS = "info string genfens "
+# OpenBench's client reads a bench's node count like this (Client/bench.py): the last line that matches.
+OPENBENCH_BENCH = re.compile(r"(\d+\s+nodes)|(nodes\s+\d+)|(nodes searched\s+\d+)", re.IGNORECASE)
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without this checkout on PYTHONPATH: the executable must carry its own code."""
+    return dict({key: value for key, value in os.environ.items() if key != "PYTHONPATH"}, **extra)
+
+
+def openbench_bench_nodes(output: str) -> int | None:
+    for line in reversed(output.strip().splitlines()):
+        match = OPENBENCH_BENCH.search(re.sub(r"[^a-zA-Z0-9 ]+", " ", line))
+        if match:
+            return int(re.search(r"\d+", match.group()).group())
+    return None
+
+
+def source_copy(folder: Path) -> Path:
+    """What OpenBench unpacks: the repository's files at HEAD, without .git (``git archive``)."""
+    folder.mkdir()
+    archive = subprocess.run(["git", "archive", "HEAD"], cwd=REPO, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def tree_copy(folder: Path) -> Path:
+    """The working tree's package, pyproject and Makefile (uncommitted edits included), for the quick tests."""
+    shutil.copytree(REPO / "jitfish", folder / "jitfish", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "Makefile"):
+        shutil.copy(REPO / name, folder / name)
+    return folder
+
+
+def test_the_executable_runs_after_it_is_moved_and_its_tree_deleted(tmp_path):
+    source = tree_copy(tmp_path / "source")
+    subprocess.run(["make", "-s", "executable", "EXE=x", "CC=python3"], cwd=source, check=True, capture_output=True,
+                   timeout=120)
+    engines = tmp_path / "Engines"
+    engines.mkdir()
+    shutil.move(source / "x", engines / "x")
+    shutil.rmtree(source)
+    cache = tmp_path / "cache"
+    # Started from a folder holding another ``jitfish`` package: the executable runs its own.
+    impostor = tmp_path / "jitfish"
+    impostor.mkdir()
+    (impostor / "__init__.py").write_text("raise SystemExit('impostor')\n")
+    completed = subprocess.run(["./Engines/x", "--version"], cwd=tmp_path, capture_output=True, text=True,
+                               timeout=120, env=clean_env(JITFISH_CACHE_DIR=str(cache)))
+    assert completed.returncode == 0 and completed.stdout.startswith("Jitfish"), completed.stderr
+    unpacked = list((cache / "builds").iterdir())
+    assert len(unpacked) == 1 and (unpacked[0] / "jitfish" / "search" / "negamax.py").is_file()
+
+
+def test_the_same_tree_builds_the_same_file_and_tune_is_baked_in(tmp_path):
+    for name, extra in (("a", []), ("b", []), ("t", ["TUNE=1"])):
+        subprocess.run(["make", "-s", "-C", str(REPO), "executable", f"EXE={tmp_path / name}", *extra], check=True,
+                       capture_output=True, timeout=120)
+    assert (tmp_path / "a").read_bytes() == (tmp_path / "b").read_bytes()
+    with zipfile.ZipFile(tmp_path / "t") as archive:
+        assert "tune=True" in archive.read("__main__.py").decode()
+    with zipfile.ZipFile(tmp_path / "a") as archive:
+        assert "tune=False" in archive.read("__main__.py").decode()
+        assert "jitfish/nnue/default.nnue" in archive.namelist()
+
+
+def test_make_fails_with_one_line_when_the_dependencies_are_missing(tmp_path):
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True, timeout=120)
+    completed = subprocess.run(["make", "-s", "-C", str(REPO), "EXE=" + str(tmp_path / "x"),
+                                f"PYTHON={tmp_path / 'venv' / 'bin' / 'python'}"], capture_output=True, text=True,
+                               timeout=120)
+    ours = [line for line in completed.stderr.splitlines() if not line.startswith("make")]
+    assert completed.returncode != 0 and not (tmp_path / "x").exists()
+    assert len(ours) == 1 and "lacks Jitfish's dependencies" in ours[0] and "'numba>=" in ours[0], completed.stderr
+
+
+@pytest.mark.slow
+def test_openbench_flow_two_benches_at_once_from_an_empty_cache_then_genfens(tmp_path):
+    """OpenBench's client, step by step: unpack, `make -j EXE=<name> CC=python3`, move the file, delete the
+    folder, then one `bench` per thread at once (here two, on an empty compile cache), then `genfens`."""
+    source = source_copy(tmp_path / "source")
+    build = subprocess.run(["make", "-j", "EXE=x", "CC=python3"], cwd=source, capture_output=True, text=True,
+                           timeout=900, env=clean_env(JITFISH_CACHE_DIR=str(tmp_path / "build-cache")))
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert openbench_bench_nodes(build.stdout) == BENCH_NODES  # make's warm-up bench
+    (tmp_path / "Engines").mkdir()
+    shutil.move(source / "x", tmp_path / "Engines" / "x")
+    shutil.rmtree(source)
+    env = clean_env(JITFISH_CACHE_DIR=str(tmp_path / "empty-cache"))
+    benches = [subprocess.Popen(["./Engines/x", "bench"], cwd=tmp_path, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, env=env) for _ in range(2)]
+    outputs = [bench.communicate(timeout=900)[0] for bench in benches]
+    assert [bench.returncode for bench in benches] == [0, 0], outputs
+    assert [openbench_bench_nodes(output) for output in outputs] == [BENCH_NODES] * 2
+    command = ["./Engines/x", "genfens 50 seed 7 book None", "quit"]
+    runs = [[line[len(GENFENS):] for line in subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
+                                                              timeout=300, env=env).stdout.splitlines()
+             if line.startswith(GENFENS)] for _ in range(2)]
+    assert runs[0] == runs[1] and len(set(runs[0])) == 50
+    assert all(chess.Board(fen).is_valid() for fen in runs[0])
