@@ -3,8 +3,6 @@ deleted (jitfish/bundle.py), and the client's `bench` and `genfens` work through
 
 from __future__ import annotations
 
-import os
-import re
 import shutil
 import subprocess
 import sys
@@ -14,34 +12,13 @@ from pathlib import Path
 import chess
 import pytest
 
+from tests.scripts import load_script
+
 REPO = Path(__file__).resolve().parents[1]
 BENCH_NODES = int((REPO / "tests" / "data" / "bench.txt").read_text().split()[-1])
-GENFENS = "info string genfens "
-# OpenBench's client reads a bench's node count like this (Client/bench.py): the last line that matches.
-OPENBENCH_BENCH = re.compile(r"(\d+\s+nodes)|(nodes\s+\d+)|(nodes searched\s+\d+)", re.IGNORECASE)
+client = load_script("bench_openbench")  # the client's steps, copied; the script times them
 
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    """The environment without this checkout on PYTHONPATH: the executable must carry its own code."""
-    return dict({key: value for key, value in os.environ.items() if key != "PYTHONPATH"}, **extra)
-
-
-def openbench_bench_nodes(output: str) -> int | None:
-    for line in reversed(output.strip().splitlines()):
-        match = OPENBENCH_BENCH.search(re.sub(r"[^a-zA-Z0-9 ]+", " ", line))
-        if match:
-            return int(re.search(r"\d+", match.group()).group())
-    return None
-
-
-def source_copy(folder: Path) -> Path:
-    """What OpenBench unpacks: the repository's files at HEAD, without .git (``git archive``)."""
-    folder.mkdir()
-    archive = subprocess.run(["git", "archive", "HEAD"], cwd=REPO, capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-    return folder
 
 
 def tree_copy(folder: Path) -> Path:
@@ -66,7 +43,7 @@ def test_the_executable_runs_after_it_is_moved_and_its_tree_deleted(tmp_path):
     impostor.mkdir()
     (impostor / "__init__.py").write_text("raise SystemExit('impostor')\n")
     completed = subprocess.run(["./Engines/x", "--version"], cwd=tmp_path, capture_output=True, text=True,
-                               timeout=120, env=clean_env(JITFISH_CACHE_DIR=str(cache)))
+                               timeout=120, env=client.clean_env(JITFISH_CACHE_DIR=str(cache)))
     assert completed.returncode == 0 and completed.stdout.startswith("Jitfish"), completed.stderr
     unpacked = list((cache / "builds").iterdir())
     assert len(unpacked) == 1 and (unpacked[0] / "jitfish" / "search" / "negamax.py").is_file()
@@ -96,25 +73,15 @@ def test_make_fails_with_one_line_when_the_dependencies_are_missing(tmp_path):
 
 @pytest.mark.slow
 def test_openbench_flow_two_benches_at_once_from_an_empty_cache_then_genfens(tmp_path):
-    """OpenBench's client, step by step: unpack, `make -j EXE=<name> CC=python3`, move the file, delete the
-    folder, then one `bench` per thread at once (here two, on an empty compile cache), then `genfens`."""
-    source = source_copy(tmp_path / "source")
-    build = subprocess.run(["make", "-j", "EXE=x", "CC=python3"], cwd=source, capture_output=True, text=True,
-                           timeout=900, env=clean_env(JITFISH_CACHE_DIR=str(tmp_path / "build-cache")))
-    assert build.returncode == 0, build.stdout + build.stderr
-    assert openbench_bench_nodes(build.stdout) == BENCH_NODES  # make's warm-up bench
-    (tmp_path / "Engines").mkdir()
-    shutil.move(source / "x", tmp_path / "Engines" / "x")
-    shutil.rmtree(source)
-    env = clean_env(JITFISH_CACHE_DIR=str(tmp_path / "empty-cache"))
-    benches = [subprocess.Popen(["./Engines/x", "bench"], cwd=tmp_path, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, env=env) for _ in range(2)]
-    outputs = [bench.communicate(timeout=900)[0] for bench in benches]
-    assert [bench.returncode for bench in benches] == [0, 0], outputs
-    assert [openbench_bench_nodes(output) for output in outputs] == [BENCH_NODES] * 2
-    command = ["./Engines/x", "genfens 50 seed 7 book None", "quit"]
-    runs = [[line[len(GENFENS):] for line in subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
-                                                              timeout=300, env=env).stdout.splitlines()
-             if line.startswith(GENFENS)] for _ in range(2)]
+    """OpenBench's client, step by step: unpack HEAD, `make -j EXE=<name> CC=python3`, move the file, delete
+    the folder, then one `bench` per thread at once (two, on an empty compile cache), then `genfens`."""
+    executable, made = client.build_as_the_client(tmp_path, "x", tmp_path / "build-cache")
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert client.client_bench_nodes(made.stdout) == BENCH_NODES  # make's warm-up bench
+    assert not (tmp_path / "source").exists()
+    cache = tmp_path / "empty-cache"
+    benches = client.benches_at_once(executable, 2, cache)
+    assert [nodes for _, nodes, _ in benches] == [BENCH_NODES] * 2, [output for _, _, output in benches]
+    runs = [client.genfens(executable, 50, 7, cache)[0] for _ in range(2)]
     assert runs[0] == runs[1] and len(set(runs[0])) == 50
     assert all(chess.Board(fen).is_valid() for fen in runs[0])
