@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from jitfish.extras import reporting_missing_extras
 from tuning.datagen.convert import convert
 from tuning.datagen.pgn import import_pgn
 from tuning.datagen.run import CHUNK_GAMES, default_output, generate
@@ -52,6 +53,9 @@ def selfplay_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="the run's seed: same seed, same games (default 1)")
     parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1,
                         help="worker processes, one search each (default: every core)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play the chunks on a Dask cluster: a scheduler (tcp://host:8786) or local:N "
+                             "(N worker processes here); see docs/cluster.md")
     parser.add_argument("--chunk-games", type=_positive, default=CHUNK_GAMES,
                         help=f"games per chunk, the unit of resuming (default {CHUNK_GAMES})")
     parser.add_argument("--keep-parts", action="store_true",
@@ -79,6 +83,7 @@ def convert_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@reporting_missing_extras
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -102,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             summary = generate(output, seed=args.seed, settings=GameSettings(args.nodes, args.depth_cap),
                                games=args.games, positions=args.positions, workers=args.workers,
                                chunk_games=args.chunk_games, keep_parts=args.keep_parts,
-                               progress=not args.quiet)
+                               progress=not args.quiet, cluster=args.cluster)
             print(f"wrote {output}")
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -29,7 +29,7 @@ import shutil
 import json
 import multiprocessing
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -204,10 +204,28 @@ def _merge(parts: Path, chunks: list[Chunk], output: Path) -> int:
     return sum(chunk.positions for chunk in chunks)
 
 
+def _executor(workers: int, cluster: str | None, initargs: tuple) -> tuple[Executor, int]:
+    """Where chunks are played, and how many at once: the Dask cluster at ``cluster`` (its worker threads;
+    :mod:`tuning.cluster`), this process for one worker, else a pool of ``workers`` processes."""
+    if cluster is not None:
+        from tuning.cluster import ClusterExecutor
+
+        warm_up()  # a local cluster's workers then only load the cache (remote ones compile their own)
+        executor = ClusterExecutor(cluster, _start_worker, initargs)
+        return executor, executor.slots
+    if workers == 1:
+        return _InProcess(_start_worker, initargs), 1
+    warm_up()  # compile (or load) once here, so that the workers only load the cache
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
+                               initargs=initargs), workers
+
+
 def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSettings(), games: int | None = None,
              positions: int | None = None, workers: int = 1, chunk_games: int = CHUNK_GAMES,
-             keep_parts: bool = False, progress: bool = True) -> Summary:
-    """Play (or resume) the run and write its games to ``output``; ``games`` or ``positions`` says how much."""
+             keep_parts: bool = False, progress: bool = True, cluster: str | None = None) -> Summary:
+    """Play (or resume) the run and write its games to ``output``; ``games`` or ``positions`` says how much.
+
+    ``cluster``: a Dask scheduler's address, or ``local:N``, to play the chunks on (``workers`` is then unused)."""
     if (games is None) == (positions is None):
         raise ValueError("give exactly one of games or positions")
     if (games if games is not None else positions) <= 0 or workers <= 0 or chunk_games <= 0:
@@ -221,16 +239,11 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
     new_games = new_positions = 0
     bar = tqdm(total=games or positions, initial=plan.progress(), unit=" games" if games else " positions",
                disable=not progress, dynamic_ncols=True)
-    if workers == 1:
-        pool = _InProcess(_start_worker, (parts, seed, settings))
-    else:
-        warm_up()  # compile (or load) once here, so that the workers only load the cache
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_start_worker, initargs=(parts, seed, settings))
+    pool, slots = _executor(workers, cluster, (parts, seed, settings))
     with pool, bar:
         playing: dict[Future, int] = {}
         while True:
-            while len(playing) < workers and (chunk := plan.next_chunk(set(playing.values()))) is not None:
+            while len(playing) < slots and (chunk := plan.next_chunk(set(playing.values()))) is not None:
                 k, start, stop = chunk
                 playing[pool.submit(_play_chunk, start, stop)] = k
             if not playing:
