@@ -210,8 +210,8 @@ def _executor(workers: int, cluster: str | None, initargs: tuple) -> tuple[Execu
     if cluster is not None:
         from tuning.cluster import ClusterExecutor
 
-        warm_up()  # a local cluster's workers then only load the cache (remote ones compile their own)
         executor = ClusterExecutor(cluster, _start_worker, initargs)
+        warm_up()  # a local cluster's workers then only load the cache (remote ones compile their own)
         return executor, executor.slots
     if workers == 1:
         return _InProcess(_start_worker, initargs), 1
@@ -237,9 +237,9 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
     recorded = {"seed": seed, **asdict(settings), "chunk_games": chunk_games, "engine": engine_identity()}
     plan = _Plan(chunk_games, games, positions, _load_manifest(parts, recorded))
     new_games = new_positions = 0
+    pool, slots = _executor(workers, cluster, (parts, seed, settings))
     bar = tqdm(total=games or positions, initial=plan.progress(), unit=" games" if games else " positions",
                disable=not progress, dynamic_ncols=True)
-    pool, slots = _executor(workers, cluster, (parts, seed, settings))
     with pool, bar:
         playing: dict[Future, int] = {}
         while True:
