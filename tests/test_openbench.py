@@ -85,3 +85,15 @@ def test_openbench_flow_two_benches_at_once_from_an_empty_cache_then_genfens(tmp
     runs = [client.genfens(executable, 50, 7, cache)[0] for _ in range(2)]
     assert runs[0] == runs[1] and len(set(runs[0])) == 50
     assert all(chess.Board(fen).is_valid() for fen in runs[0])
+
+
+def test_the_spsa_input_is_what_openbench_accepts_for_the_tune_options():
+    from jitfish.options import search_param_options
+
+    lines = load_script("openbench_spsa_input").spsa_lines()
+    options = {spec.name: spec for spec in search_param_options()}
+    assert [line.split(",")[0] for line in lines] == list(options)
+    for line in lines:  # OpenBench's own checks (OpenBench/workloads/verify_workload.py)
+        name, kind, value, low, high, c_end, r_end = (field.strip() for field in line.split(","))
+        assert kind == "int" and float(low) <= float(value) <= float(high) and float(r_end) > 0 and float(c_end) > 0
+        assert (int(value), int(low), int(high)) == (options[name].default, options[name].min, options[name].max)

@@ -47,6 +47,12 @@ def test_an_infinite_search_ends_at_the_next_command(warm_cache):
     assert sum(line.startswith("bestmove") for line in lines) == 1
 
 
+def test_tune_comes_before_the_commands_and_adds_the_search_parameters(warm_cache):
+    lines = run_commands("--tune", "uci", "quit")
+    assert "uciok" in lines and any(line.startswith("option name RFP_MARGIN type spin") for line in lines)
+    assert not any("RFP_MARGIN" in line for line in run_commands("uci", "quit"))
+
+
 def test_subcommands_still_take_the_command_line(warm_cache):
     assert run_commands("perft", "3")[-1] == "Nodes searched: 8902"
 
