@@ -105,8 +105,9 @@ def generate_fens(engine: "Engine", count: int, seed: int, book: Path | None) ->
                      f"(a larger book, or fewer positions)")
 
 
-def genfens(engine: "Engine", args: list[str], message: Callable[[str], None]) -> None:
-    """The UCI command: each position as ``info string genfens <FEN>`` (through ``message``) as soon as found."""
+def genfens(engine: "Engine", args: list[str], send: Callable[[str], None]) -> None:
+    """The UCI command: each position as a line ``info string genfens <FEN>`` (through ``send``) as soon as it is
+    found, never held back: the client gives up when 15 s pass without one."""
     count, seed, book = parse_genfens(args)
     for fen in generate_fens(engine, count, seed, book):
-        message(f"genfens {fen}")
+        send(f"info string genfens {fen}")

@@ -535,7 +535,7 @@ class UciProtocol:
         from jitfish.genfens import genfens
 
         try:
-            genfens(self.wait_engine(), args, self.message)
+            genfens(self.wait_engine(), args, self.send)
         except ValueError as error:
             self.error(f"genfens: {error}")
 
