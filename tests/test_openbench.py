@@ -97,3 +97,15 @@ def test_the_spsa_input_is_what_openbench_accepts_for_the_tune_options():
         name, kind, value, low, high, c_end, r_end = (field.strip() for field in line.split(","))
         assert kind == "int" and float(low) <= float(value) <= float(high) and float(r_end) > 0 and float(c_end) > 0
         assert (int(value), int(low), int(high)) == (options[name].default, options[name].min, options[name].max)
+
+
+def test_processes_sharing_a_cache_compile_one_at_a_time(tmp_path):
+    import fcntl
+
+    from jitfish.compile import one_compile_at_a_time
+
+    with one_compile_at_a_time(tmp_path), open(tmp_path / "compile.lock") as other:
+        with pytest.raises(BlockingIOError):  # another bench would wait here
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    with open(tmp_path / "compile.lock") as other:
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free once the compiling one is done
