@@ -1,20 +1,35 @@
-# OpenBench-style build: `make EXE=<path>` writes an executable launcher for Jitfish at <path>.
-# The launcher runs `python -P -m jitfish` with this repository on PYTHONPATH, using the Python that ran make
-# (override with PYTHON=...). -P (Python 3.11+) keeps the caller's working directory off sys.path: without it a
-# launcher started from another Jitfish checkout would run that checkout's code. `make bench` runs `jitfish bench` through it and fails if it takes 60 s or more.
+# OpenBench-style build (docs/openbench.md).
+#
+# `make EXE=<path>` writes Jitfish as one executable file (jitfish/bundle.py): it keeps working when it is
+# moved and this tree is deleted, and needs only the Python that ran make (PYTHON=..., default python3) with
+# the project's dependencies; make fails with one line saying what is missing.  It then runs `<path> bench`
+# once, which compiles the search kernels into the cache (so that the first `bench` or `genfens` a client
+# runs loads them in a second) and prints the node count.  `make executable EXE=<path>` only writes the file.
+# TUNE=1 bakes `--tune` in: every search parameter is a UCI option (for OpenBench's SPSA).
+# CC= and CXX= (which OpenBench's client passes) are ignored: there is nothing to compile ahead.
+#
+# `make launcher EXE=<path>` writes a small script that runs this checkout as it is now (edits included), and
+# `make bench EXE=<path>` times `bench` through the executable and fails at BENCH_LIMIT seconds or more.
 
 ROOT   := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 PYTHON ?= python3
-EXE    ?= jitfish-launcher
-PYTHON_PATH := $(shell $(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null)
+EXE    ?= jitfish-engine
+TUNE   ?=
+PYTHON_PATH := $(shell command -v $(PYTHON) 2>/dev/null)
 BENCH_LIMIT ?= 60
 
-.PHONY: all launcher bench clean
+.PHONY: all executable launcher bench clean
 
-all: launcher
+all: executable
+	@"$(abspath $(EXE))" bench
+
+executable:
+	@test -n "$(PYTHON_PATH)" || { echo "error: make needs Python 3.11 or newer as $(PYTHON) (or PYTHON=...)" >&2; exit 1; }
+	@cd "$(ROOT)" && "$(PYTHON_PATH)" -m jitfish.bundle "$(abspath $(EXE))" $(if $(TUNE),--tune)
+	@echo "wrote $(EXE)"
 
 launcher:
-	@test -n "$(PYTHON_PATH)" || { echo "no $(PYTHON) on PATH" >&2; exit 1; }
+	@test -n "$(PYTHON_PATH)" || { echo "error: make needs Python 3.11 or newer as $(PYTHON) (or PYTHON=...)" >&2; exit 1; }
 	@mkdir -p "$(dir $(abspath $(EXE)))"
 	@printf '%s\n' '#!/bin/sh' \
 		'# Jitfish launcher written by make; runs the engine from $(ROOT)' \
@@ -23,10 +38,10 @@ launcher:
 	@chmod +x "$(EXE)"
 	@echo "wrote $(EXE)"
 
-bench: launcher
+bench: executable
 	@start=$$(date +%s); "$(abspath $(EXE))" bench || exit 1; \
 	 elapsed=$$(( $$(date +%s) - start )); echo "bench took $${elapsed} s (limit $(BENCH_LIMIT) s)"; \
 	 test $$elapsed -lt $(BENCH_LIMIT)
 
 clean:
-	rm -f jitfish-launcher
+	rm -f jitfish-engine

@@ -1,4 +1,4 @@
-"""The ``jitfish`` command line: the UCI loop with no arguments, else subcommands (perft, ...)."""
+"""The ``jitfish`` command line: the UCI loop with no arguments, subcommands (perft, ...), or UCI commands."""
 
 from __future__ import annotations
 
@@ -38,8 +38,11 @@ def _perft_command(args: argparse.Namespace) -> int:
 
 
 def _bench_command(args: argparse.Namespace) -> int:
+    from jitfish.compile import one_compile_at_a_time, warm_search
     from jitfish.search.bench import bench_command
 
+    with one_compile_at_a_time():  # OpenBench starts one bench per thread at once, on a cache maybe empty
+        warm_search()
     return bench_command(args.depth)
 
 
@@ -55,7 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     from jitfish._version import __version__
     from jitfish.board.position import STARTING_FEN
 
-    parser = argparse.ArgumentParser(prog="jitfish", description="Jitfish chess engine.")
+    parser = argparse.ArgumentParser(
+        prog="jitfish", description="Jitfish chess engine. Without arguments: the UCI loop. Arguments that are "
+        "not a subcommand are UCI commands, run in order: jitfish \"position startpos\" \"go depth 8\" quit")
     parser.add_argument("--version", action="version", version=f"Jitfish {__version__}")
     parser.add_argument("--tune", action="store_true",
                         help="the UCI loop with every search parameter as an option (for tuning.spsa)")
@@ -76,16 +81,32 @@ def build_parser() -> argparse.ArgumentParser:
     from jitfish.teach.cli import add_teach_parser  # argparse only: no kernel is imported
 
     add_teach_parser(commands)
+    parser.set_defaults(subcommands=tuple(commands.choices))
     return parser
+
+
+def _is_subcommand_line(argv: list[str], parser: argparse.ArgumentParser) -> bool:
+    """Whether ``argv`` is for argparse (a subcommand or an option) rather than UCI commands."""
+    words = argv[1:] if argv[:1] == ["--tune"] else argv
+    return not words or words[0].startswith("-") or words[0] in parser.get_default("subcommands")
 
 
 @reporting_missing_extras
 def main(argv: list[str] | None = None) -> int:
-    if not (sys.argv[1:] if argv is None else argv):
-        from jitfish.uci.main import run  # no arguments: the UCI loop, as GUIs start engines
+    """No arguments: the UCI loop, as GUIs start engines.  A subcommand (``perft``, ``bench``, ...): that.
+    Anything else: each argument is a UCI command, run in order, then the engine quits, as Stockfish and the
+    engines OpenBench runs do (``jitfish "position startpos" "go depth 8" quit``); ``--tune`` may come first."""
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        from jitfish.uci.main import run
 
         return run()
     parser = build_parser()
+    if not _is_subcommand_line(argv, parser):
+        from jitfish.uci.main import run
+
+        tune = argv[:1] == ["--tune"]
+        return run(tune=tune, commands=argv[1:] if tune else argv)
     args = parser.parse_args(argv)
     if args.command is None:
         if args.tune:

@@ -34,8 +34,9 @@ import os
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 # Numba names a cached overload ``<module>.<function>-<line>.py<ver>.nbi``, in a
 # subfolder of the cache per source folder.  Each group's top kernel: when it is
@@ -316,6 +317,29 @@ def is_cached(group: str, cache_dir: Path | None = None) -> bool:
     if cache_dir is None:
         from jitfish.jit import CACHE_DIR as cache_dir
     return cache_dir.is_dir() and any(cache_dir.rglob(ENTRY_FILES[group]))
+
+
+@contextmanager
+def one_compile_at_a_time(cache_dir: Path | None = None) -> Iterator[None]:
+    """Hold the kernel cache's lock: of the processes that share a cache, one compiles at a time, and the
+    others wait, then load what it saved instead of compiling the same kernels again.
+
+    OpenBench starts one ``bench`` per thread at once, maybe on an empty cache: without the lock each copy
+    compiles everything (two at once took about twice as long as one on two cores); with it the first
+    compiles with its helper on the spare core and the others load.  Where ``fcntl`` is missing (Windows)
+    there is no lock, only the duplicated work.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    if cache_dir is None:
+        from jitfish.jit import CACHE_DIR as cache_dir
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    with open(cache_dir / "compile.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed, or the process dies
+        yield
 
 
 def compile_all(report: Callable[[str], None] = print, groups: list[str] | None = None,

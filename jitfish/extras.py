@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Callable
 
 # The optional module -> the extra of pyproject.toml that installs it.
-EXTRA_OF = {"matplotlib": "plot", "torch": "train"}
+EXTRA_OF = {"matplotlib": "plot", "torch": "train", "distributed": "cluster"}
 
 
 class MissingExtra(ImportError):

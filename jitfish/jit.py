@@ -11,7 +11,6 @@ code behind.
 from __future__ import annotations
 
 import hashlib
-import os
 import types
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from numba.core.errors import TypingError
 from numba.np import arrayobj as numba_arrays
 
 from jitfish._version import __version__
+from jitfish.cache import cache_root
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -53,16 +53,6 @@ def source_digest() -> str:
         digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
-
-
-def cache_root() -> Path:
-    """Where compiled kernels are kept: ``$JITFISH_CACHE_DIR`` or the user cache."""
-    explicit = os.environ.get("JITFISH_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "jitfish"
 
 
 CACHE_DIR = cache_root() / f"{__version__}-{source_digest()}"

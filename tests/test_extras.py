@@ -40,6 +40,12 @@ COMMANDS = [
      "from jitfish.cli import main; sys.exit(main(['teach', 'mcts', '--iterations', '1', '--plot', {out!r}]))"),
     ("matplotlib", "the Texel tuner's loss plot", "plot",
      "from tuning.texel import main; sys.exit(main([" + repr(str(SAMPLE)) + ", '--plot', {out!r}]))"),
+    ("distributed", "--cluster", "cluster",
+     "from tuning.datagen.__main__ import main; sys.exit(main(['--games', '1', '--quiet', '--cluster', 'local:1', "
+     "'--output', {out!r}]))"),
+    ("distributed", "--cluster", "cluster",
+     "from tuning.match import main; sys.exit(main(['--engine', 'cmd=a', '--engine', 'cmd=b', '--tc', 'nodes=1', "
+     "'--quiet', '--cluster', 'local:1', '--pgnout', {out!r}]))"),
     ("torch", "python -m tuning.nnue", "train",
      "sys.argv = ['tuning.nnue', 'train', " + repr(str(SAMPLE)) + "]; runpy.run_module('tuning.nnue', "
      "run_name='__main__')"),

@@ -20,7 +20,9 @@ from typing import Any, Sequence
 
 from tqdm import tqdm
 
+from jitfish.extras import reporting_missing_extras
 from tuning.backends import Backend, BackendName, MatchOutcome, choose_backend
+from tuning.cluster import ClusterExecutor, local_workers
 from tuning.config import DrawAdjudication, MatchConfig, ResignAdjudication
 from tuning.engines import parse_engine_spec, with_unique_names
 from tuning.openings import read_openings
@@ -64,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, help="seed for the random opening order")
     parser.add_argument("--event", default="Jitfish match")
     parser.add_argument("--backend", choices=("auto", "cutechess", "python-chess"), default="auto")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play the game pairs on a Dask cluster: a scheduler (tcp://host:8786) or local:N "
+                             "(N worker processes here); replaces --backend and --concurrency (docs/cluster.md)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no result lines, only the JSON")
     return parser
 
@@ -142,16 +147,25 @@ def run_match(config: MatchConfig, backend: Backend | None = None, progress: boo
     return summary
 
 
+@reporting_missing_extras
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         config = config_from_args(args)
+        if args.cluster is not None:
+            local_workers(args.cluster)  # ValueError for local: without a count
     except (ValueError, OSError) as error:
         parser.error(str(error))
     backend_name: BackendName = args.backend
     try:
-        summary = run_match(config, choose_backend(backend_name), progress=not args.quiet)
+        if args.cluster is not None:
+            from tuning.backends.cluster import ClusterBackend
+
+            with ClusterExecutor(args.cluster) as executor:
+                summary = run_match(config, ClusterBackend(executor), progress=not args.quiet)
+        else:
+            summary = run_match(config, choose_backend(backend_name), progress=not args.quiet)
     except RuntimeError as error:  # an engine that will not start, cutechess-cli failing outright
         print(f"error: {error}", file=sys.stderr)
         return 1

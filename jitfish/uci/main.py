@@ -52,18 +52,23 @@ def read_lines(stream: BinaryIO):
         yield chunk.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
-def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None, tune: bool = False) -> int:
+def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None, tune: bool = False,
+        commands: list[str] | None = None) -> int:
     """Run the loop until ``quit`` or end of input; returns the exit status.
 
-    ``tune`` lists the search parameters as options too (``jitfish --tune``).
+    ``tune`` lists the search parameters as options too (``jitfish --tune``).  ``commands`` (the command
+    line's UCI commands) replace the input: each runs once the one before it is done, a search to its
+    ``bestmove`` (one that waits for ``stop``, as ``go infinite``, only until it has started).
     """
-    stdin = stdin if stdin is not None else sys.stdin.buffer
     writer = LineWriter(stdout if stdout is not None else sys.stdout)
     protocol = UciProtocol(writer, tune=tune)
     protocol.start_loading()
-    for line in read_lines(stdin):
+    lines = commands if commands is not None else read_lines(stdin if stdin is not None else sys.stdin.buffer)
+    for line in lines:
         if not protocol.handle(line):
             break
+        if commands is not None:
+            protocol.wait_until_done()
     else:
         protocol.handle("quit")
     # A daemon thread may still be compiling or searching: leave without waiting.

@@ -285,6 +285,13 @@ class UciProtocol:
             self.error(f"{command}: {_short(error)}")
             return True
 
+    def wait_until_done(self) -> None:
+        """Wait until the commands handled so far have run and no search runs, except one that waits for
+        ``stop`` (for commands given as arguments, :func:`jitfish.uci.main.run`)."""
+        with self._order:
+            self._order.wait_for(lambda: self._quitting or not (self._pending or self._in_flight or (
+                self._searching and not self._releasers)))
+
     # --- holding commands ---------------------------------------------------
     def _hold(self, command: str, args: list[str]) -> bool:
         """Queue ``command`` if it must wait (the rules are in the module docstring); ``False``: run it now."""
@@ -524,6 +531,14 @@ class UciProtocol:
         for line in engine.eval_report().splitlines():
             self.send(line)
 
+    def _genfens(self, args: list[str]) -> None:
+        from jitfish.genfens import genfens
+
+        try:
+            genfens(self.wait_engine(), args, self.send)
+        except ValueError as error:
+            self.error(f"genfens: {error}")
+
     def _bench(self, args: list[str]) -> None:
         depth = None
         if args:
@@ -538,5 +553,5 @@ class UciProtocol:
         "uci": _uci, "debug": _debug, "isready": _isready, "setoption": _setoption,
         "register": _register, "ucinewgame": _ucinewgame, "position": _position, "go": _go,
         "stop": _stop, "ponderhit": _ponderhit, "quit": _quit, "d": _d, "eval": _eval,
-        "bench": _bench,
+        "bench": _bench, "genfens": _genfens,
     }

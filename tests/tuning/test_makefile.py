@@ -1,4 +1,6 @@
-"""`make EXE=<path>` writes a launcher that runs Jitfish from this checkout (OpenBench's build contract)."""
+"""`make launcher EXE=<path>` writes a launcher that runs Jitfish from this checkout as it is now.
+
+`make EXE=<path>`, the self-contained executable OpenBench builds, is tested in tests/test_openbench.py."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ REPO = Path(__file__).parents[2]
 @pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
 def test_make_writes_an_executable_launcher(tmp_path: Path) -> None:
     exe = tmp_path / "bin" / "jitfish-test"
-    subprocess.run(["make", "-s", "-C", str(REPO), f"EXE={exe}"], check=True, capture_output=True, timeout=60)
+    subprocess.run(["make", "-s", "-C", str(REPO), "launcher", f"EXE={exe}"], check=True, capture_output=True,
+                   timeout=60)
     assert os.access(exe, os.X_OK)
     assert exe.read_text().startswith("#!/bin/sh")
     completed = subprocess.run([str(exe), "--version"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
@@ -28,7 +31,8 @@ def test_launcher_runs_its_own_checkout_whatever_the_working_directory(tmp_path:
     # Started from a folder holding another ``jitfish`` package (another checkout, as when a match
     # runner in one checkout plays the launcher of another), it must still run this checkout's code.
     exe = tmp_path / "jitfish-test"
-    subprocess.run(["make", "-s", "-C", str(REPO), f"EXE={exe}"], check=True, capture_output=True, timeout=60)
+    subprocess.run(["make", "-s", "-C", str(REPO), "launcher", f"EXE={exe}"], check=True, capture_output=True,
+                   timeout=60)
     impostor = tmp_path / "elsewhere" / "jitfish"
     impostor.mkdir(parents=True)
     (impostor / "__init__.py").write_text("")

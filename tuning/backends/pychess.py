@@ -460,6 +460,20 @@ class PythonChessBackend:
         return MatchOutcome(records, stopped_early=progress.stopping and len(records) < len(jobs),
                             restarts=dict(pool.restarts))
 
+    def play_pair(self, config: MatchConfig, encounter: Encounter) -> list[GameRecord]:
+        """Both games of one encounter on engines started for them, numbered as :meth:`run` numbers them (a
+        cluster worker's task, :mod:`tuning.backends.cluster`)."""
+        logging.getLogger("chess.engine").setLevel(logging.ERROR)
+        return asyncio.run(self._play_pair(config, encounter))
+
+    async def _play_pair(self, config: MatchConfig, encounter: Encounter) -> list[GameRecord]:
+        pool = _EnginePool(config.engines, config.startup_timeout)
+        try:
+            return [await self._play_job(pool, config, encounter, game_index, 2 * encounter.number + game_index + 1)
+                    for game_index in (0, 1)]
+        finally:
+            await pool.close()
+
     async def _play_job(
         self, pool: _EnginePool, config: MatchConfig, encounter: Encounter, game_index: int, number: int
     ) -> GameRecord:

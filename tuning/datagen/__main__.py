@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from jitfish.extras import reporting_missing_extras
 from jitfish.nnue.format import SHIPPED_NETWORK
 from tuning.datagen import dataset
 from tuning.datagen.convert import convert
@@ -62,6 +63,9 @@ def selfplay_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="the run's seed: same seed, same games (default 1)")
     parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1,
                         help="worker processes, one search each (default: every core)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play the chunks on a Dask cluster: a scheduler (tcp://host:8786) or local:N "
+                             "(N worker processes here); see docs/cluster.md")
     parser.add_argument("--chunk-games", type=_positive, default=CHUNK_GAMES,
                         help=f"games per chunk, the unit of resuming (default {CHUNK_GAMES})")
     parser.add_argument("--keep-parts", action="store_true",
@@ -108,7 +112,7 @@ def _self_play(args: argparse.Namespace) -> tuple[Path, Summary]:
     settings = GameSettings(args.nodes, args.depth_cap)
     common = dict(seed=args.seed, settings=settings, games=args.games, positions=args.positions,
                   workers=args.workers, chunk_games=args.chunk_games, keep_parts=args.keep_parts,
-                  progress=not args.quiet, network=network)
+                  progress=not args.quiet, network=network, cluster=args.cluster)
     if args.data_dir is None:
         output = args.output or default_output(args.seed, args.nodes)
         return output, generate(output, **common)
@@ -130,6 +134,7 @@ def _self_play(args: argparse.Namespace) -> tuple[Path, Summary]:
     return output, generate(output, published=published, **{**common, "keep_parts": True})
 
 
+@reporting_missing_extras
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:

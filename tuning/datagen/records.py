@@ -167,8 +167,12 @@ def _decode_scores(planes: bytes) -> np.ndarray:
 
 
 def write_games(path: Path, records: Iterable[bytes], append: bool = False) -> None:
-    """Write game records as one gzip member (after what ``path`` holds with ``append``)."""
-    with gzip.open(path, "ab" if append else "wb", compresslevel=9) as handle:
+    """Write game records as one gzip member (after what ``path`` holds with ``append``).
+
+    The member's header records no time and no file name, so the same games make the same bytes, whenever
+    and wherever (a local pool, a cluster's worker) they were written."""
+    with open(path, "ab" if append else "wb") as raw, \
+            gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as handle:
         handle.write(MAGIC)
         for record in records:
             handle.write(record)

@@ -29,7 +29,7 @@ import shutil
 import json
 import multiprocessing
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
@@ -205,17 +205,36 @@ def _merge(parts: Path, chunks: list[Chunk], output: Path) -> None:
     write_atomically(output, write)
 
 
+def _executor(workers: int, cluster: str | None, parts: Path, seed: int, settings: GameSettings,
+              network: Path | None) -> tuple[Executor, int]:
+    """Where chunks are played, and how many at once: the Dask cluster at ``cluster`` (its worker threads;
+    :mod:`tuning.cluster`), this process for one worker, else a pool of ``workers`` processes, each
+    started by :func:`_start_worker`."""
+    initargs = (parts, seed, settings, network)
+    if cluster is not None:
+        from tuning.cluster import ClusterExecutor
+
+        executor = ClusterExecutor(cluster, _start_worker, initargs)
+        warm_up(network)  # a local cluster's workers then only load the cache (remote ones compile their own)
+        return executor, executor.slots
+    if workers == 1:
+        return _InProcess(_start_worker, initargs), 1
+    warm_up(network)  # compile (or load) once here, so that the workers only load the cache
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
+                               initargs=initargs), workers
+
+
 def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSettings(),  # noqa: B008 (frozen)
-             games: int | None = None,
-             positions: int | None = None, workers: int = 1, chunk_games: int = CHUNK_GAMES,
+             games: int | None = None, positions: int | None = None, workers: int = 1, chunk_games: int = CHUNK_GAMES,
              keep_parts: bool = False, progress: bool = True, network: str | Path | None = None,
-             published: Callable[[Summary], None] | None = None) -> Summary:
+             published: Callable[[Summary], None] | None = None, cluster: str | None = None) -> Summary:
     """Play (or resume) the run and write its games to ``output``; ``games`` or ``positions`` says how much.
 
     ``network`` is the teacher (a network file; ``None``: the hand-written evaluation), recorded in the
     run's settings by its hash.  With ``published``, ``output`` is rewritten after every chunk that
     extends the finished run of chunks from chunk 0, and ``published`` is called with what it then
-    holds, so that the output is always a whole, valid file of everything finished so far.
+    holds, so that the output is always a whole, valid file of everything finished so far.  ``cluster``:
+    a Dask scheduler's address, or ``local:N``, to play the chunks on (``workers`` is then unused).
     """
     if (games is None) == (positions is None):
         raise ValueError("give exactly one of games or positions")
@@ -230,19 +249,14 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
                 "teacher": teacher_name(network)}
     plan = _Plan(chunk_games, games, positions, _load_manifest(parts, recorded))
     new_games = new_positions = 0
+    pool, slots = _executor(workers, cluster, parts, seed, settings, network)
     bar = tqdm(total=games or positions, initial=plan.progress(), unit=" games" if games else " positions",
                disable=not progress, dynamic_ncols=True)
-    if workers == 1:
-        pool = _InProcess(_start_worker, (parts, seed, settings, network))
-    else:
-        warm_up(network)  # compile (or load) once here, so that the workers only load the cache
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_start_worker, initargs=(parts, seed, settings, network))
     written_chunks = plan.output_chunks()
     with pool, bar:
         playing: dict[Future, int] = {}
         while True:
-            while len(playing) < workers and (chunk := plan.next_chunk(set(playing.values()))) is not None:
+            while len(playing) < slots and (chunk := plan.next_chunk(set(playing.values()))) is not None:
                 k, start, stop = chunk
                 playing[pool.submit(_play_chunk, start, stop)] = k
             if not playing:
