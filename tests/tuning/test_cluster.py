@@ -85,7 +85,8 @@ def test_a_match_on_a_local_cluster_plays_the_games_of_a_local_run(capsys, tmp_p
     assert clustered["backend"] == "dask" and local["backend"] == "python-chess"
     assert sorted(clustered_games) == sorted(local_games) == ["1", "2", "3", "4"]
     assert clustered_games == local_games
-    assert [clustered[key] for key in ("wins", "losses", "draws")] == [local[key] for key in ("wins", "losses", "draws")]
+    counts = ("wins", "losses", "draws")
+    assert [clustered[key] for key in counts] == [local[key] for key in counts]
 
 
 def test_a_local_cluster_needs_a_worker_count():
