@@ -103,12 +103,15 @@ def _set_probe_option(key: str) -> Callable[[Engine, Any], None]:
 def _set_syzygy_path(engine: Engine, text: str) -> None:
     """Load the Syzygy tables of ``text``'s folders (``os.pathsep``-separated; empty: none).  A folder that
     does not exist or holds no tables, and a file that is not a table, are reported, and the tables found
-    are used."""
+    are used.  Without any table found the search stays the one without tables (lichess-bot's default
+    ``./syzygy/`` usually does not exist); with tables, the search that probes them is compiled or loaded
+    now, before the ``readyok`` that follows, never in a timed search."""
     from jitfish.syzygy import Tablebase, split_paths
 
     previous = engine.searcher.tablebase
-    tablebase = Tablebase(text) if split_paths(text) else None
-    if tablebase is not None:   # compiled now, not in the first timed search
+    found = Tablebase(text) if split_paths(text) else None
+    tablebase = found if found is not None and (found.wdl_count or found.dtz_count) else None
+    if tablebase is not None:
         from jitfish.compile import FIRST_USE_SECONDS, is_cached, warm_tablebases
 
         if not is_cached("tablebases"):
@@ -118,10 +121,14 @@ def _set_syzygy_path(engine: Engine, text: str) -> None:
     _probe_with(engine, tablebase)
     if previous is not None:
         previous.close()
-    if tablebase is not None:
-        for problem in tablebase.problems:
+    if found is not None:
+        for problem in found.problems:
             engine.callbacks.on_message(f"error: {problem}")
-        engine.callbacks.on_message(tablebase.summary())
+        if tablebase is None:
+            found.close()
+            engine.callbacks.on_message("Syzygy: no tables found; the search goes on without tables")
+        else:
+            engine.callbacks.on_message(found.summary())
 
 
 # In the order ``uci`` lists them.
