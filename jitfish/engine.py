@@ -73,7 +73,10 @@ class Engine:
             return
         if spec.action is not None:
             action = getattr(self, spec.action)
-            action() if spec.type == "button" else action(value)
+            if spec.type == "button":
+                action()
+            else:
+                action(value)
         if spec.key is not None:
             setattr(self.settings, spec.key, value)
 

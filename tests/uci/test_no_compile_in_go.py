@@ -90,3 +90,13 @@ def test_a_syzygy_folder_without_tables_leaves_the_search_without_tables(warm_ca
     assert not [name for name in report["ready"] if name.startswith("jitfish.syzygy.")], report["ready"]
     assert f"info string error: Syzygy folder {MISSING_TABLES} does not exist" in report["lines"]
     assert not any(" tbhits " in line for line in report["lines"])
+
+
+def test_lichess_bots_options_compile_nothing_in_the_first_move(warm_cache):
+    """lichess-bot's default options, then its first move: a clocked ``go`` after ``readyok``."""
+    setup = [f"setoption name {name} value {value}" for name, value in [
+        ("Move Overhead", 100), ("Threads", 4), ("Hash", 512), ("SyzygyPath", MISSING_TABLES),
+        ("UCI_ShowWDL", "true")]]
+    report = kernels_compiled_by_search(setup, [START, "go wtime 60000 btime 60000 winc 1000 binc 1000"])
+    assert report["compiled"] == []
+    assert any(" wdl " in line for line in report["lines"]), report["lines"]
