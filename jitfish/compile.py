@@ -232,12 +232,19 @@ def warm_tablebases(tablebase=None) -> None:
     from jitfish.search.driver import SearchLimits, Searcher
     from jitfish.syzygy import Tablebase
 
+    import numba
+
+    from jitfish.syzygy.probe import decode_symbol
+
     tablebase = Tablebase(()) if tablebase is None else tablebase
     board = Board(TABLEBASE_WARM_UP_FEN)
     searcher = Searcher(hash_mb=1)
     searcher.set_tablebase(tablebase, 7, 1, True)
     searcher.search(board, SearchLimits(depth=3))
-    tablebase.probe_wdl_many([board.position])   # the decoder comes with the prober the search compiled
+    tablebase.probe_wdl_many([board.position])
+    # The root's DTZ ranking calls the decoder from Python (jitfish.syzygy.dtz): a search loaded from the
+    # cache brings the decoder's machine code inside its own, not as a kernel Python can call.
+    decode_symbol.compile((numba.int64[::1], numba.int64, numba.int64))
 
 
 def _warm_eval() -> None:

@@ -1,7 +1,8 @@
 """``Engine``: the facade between a protocol and the chess code; it coordinates and holds no chess rules.
 
 It owns the game (:mod:`jitfish.game`), the searcher, the book, the network and the option values
-(:mod:`jitfish.options`, where each option is written once).  Each ``go`` gets a
+(:class:`jitfish.options.Settings`); each option's row in :mod:`jitfish.options` names the method here
+that acts on it (``set_hash``, ``load_network``, ``set_syzygy_path``, ...).  Each ``go`` gets a
 :class:`~jitfish.search.timeman.TimeController`, the one owner of its clock, and runs as a
 :class:`~jitfish.turn.Turn` in a thread of its own, so that ``stop``, ``ponderhit`` and ``isready`` are
 answered at any moment.  Results go back through :class:`~jitfish.turn.EngineCallbacks`; report text is
@@ -16,7 +17,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from jitfish.game import Game
-from jitfish.options import BY_NAME, Settings, apply_defaults
+from jitfish.options import BY_NAME, Settings
 from jitfish.search import Searcher
 from jitfish.search.timeman import TimeController
 from jitfish.turn import EngineCallbacks, GoParams, Turn
@@ -52,24 +53,112 @@ class Engine:
         self._searching = False
         self._go: GoParams | None = None
         self._timer = TimeController()  # the clock of the current (or last) go
-        apply_defaults(self)
+        if self.settings.use_nnue:  # the default: the shipped network, loaded quietly (nothing before readyok)
+            self.network = _read_network(self.settings.eval_file)
+            self.searcher.set_network(self.network)
 
-    def warm_up(self, helper: subprocess.Popen | None = None) -> None:
+    def warm_up(self, helper: subprocess.Popen[bytes] | None = None) -> None:
         """Load (or compile) the search kernels, so that the first ``go`` is fast; ``helper``: a cold-start
         helper process started before the engine was built (:func:`jitfish.compile.start_helper`)."""
         from jitfish.compile import warm_search
         warm_search(started=helper)
 
     def set_option(self, name: str, value: Any) -> None:
-        """Apply an option of :data:`jitfish.options.OPTIONS` by its UCI name, or in ``--tune`` mode a search
-        parameter; ``ValueError`` or ``OSError`` keep the old value."""
+        """Set an option of :data:`jitfish.options.OPTIONS` by its UCI name (its row's ``action`` method acts
+        on the value, then :attr:`settings` keeps it), or in ``--tune`` mode a search parameter;
+        ``ValueError`` or ``OSError`` keep the old value."""
         spec = BY_NAME.get(name.lower())
         if spec is None:
             self.searcher.set_param(name, value)  # ValueError for an unknown name too
             return
-        if spec.apply is not None:
-            spec.apply(self, value)
-        setattr(self.settings, spec.key, value)
+        if spec.action is not None:
+            action = getattr(self, spec.action)
+            if spec.type == "button":
+                action()
+            else:
+                action(value)
+        if spec.key is not None:
+            setattr(self.settings, spec.key, value)
+
+    # --- what the options do beyond storing their value (named by their rows in jitfish.options) ---------
+    def set_threads(self, threads: int) -> None:
+        self.searcher.set_threads(threads)
+
+    def set_hash(self, hash_mb: int) -> None:
+        self.searcher.resize(hash_mb)
+
+    def clear_hash(self) -> None:
+        self.searcher.clear()
+
+    def set_chess960(self, enabled: bool) -> None:
+        self.game.set_chess960(enabled)
+
+    def set_book(self, path: str) -> None:
+        """Play from the Polyglot book of ``path`` (empty: none) when ``OwnBook`` is on."""
+        from jitfish.book import Book
+
+        self.book = None
+        if path:
+            self.book = Book(path)  # OSError / ValueError reach the protocol
+            self.callbacks.on_message(f"book {path}: {len(self.book)} entries")
+
+    def load_network(self, path: str) -> None:
+        """Load the network of ``path`` (empty: the one shipped in the package), searched with while
+        ``Use NNUE`` is on; ``OSError``/``ValueError`` keep the one loaded."""
+        from jitfish.nnue.format import SHIPPED_NETWORK, network_shape
+
+        self.network = _read_network(path)
+        self.callbacks.on_message(f"network {path or SHIPPED_NETWORK}: "
+                                  f"{network_shape(self.network.hidden, self.network.buckets)}")
+        self._search_with(self.settings.use_nnue)
+
+    def set_use_nnue(self, enabled: bool) -> None:
+        """Search with the network of ``EvalFile`` (loaded now if it is not yet), or the hand-written
+        evaluation."""
+        if enabled and self.network is None:
+            self.load_network(self.settings.eval_file)
+        self._search_with(enabled)
+
+    def _search_with(self, use_nnue: bool) -> None:
+        network = self.network if use_nnue else None
+        if network is not self.searcher.network:
+            self.searcher.set_network(network)
+
+    def set_syzygy_path(self, text: str) -> None:
+        """Probe the Syzygy tables of ``text``'s folders (``os.pathsep``-separated; empty: none).  Folders
+        that do not exist or hold no tables, and files that are not tables, are reported; the tables found
+        are used.  With no table found the search stays the one without tables (lichess-bot's default
+        ``./syzygy/`` usually does not exist); with tables, the search that probes them is compiled (or
+        loaded) now, before the ``readyok`` that follows, never inside a timed search."""
+        from jitfish.syzygy import Tablebase, split_paths
+
+        found = Tablebase(text) if split_paths(text) else None
+        tablebase = found if found is not None and (found.wdl_count or found.dtz_count) else None
+        if tablebase is not None:
+            from jitfish.compile import FIRST_USE_SECONDS, is_cached, warm_tablebases
+
+            if not is_cached("tablebases"):
+                self.callbacks.on_message("compiling the search with tables (first use only, about "
+                                          f"{FIRST_USE_SECONDS['tablebases']} s)")
+            warm_tablebases(tablebase)
+        previous = self.searcher.tablebase
+        self.searcher.set_tablebase(tablebase, *self._probe_settings())
+        if previous is not None:
+            previous.close()
+        if found is None:
+            return
+        for problem in found.problems:
+            self.callbacks.on_message(f"error: {problem}")
+        if tablebase is None:
+            found.close()
+            self.callbacks.on_message("Syzygy: no tables found; the search goes on without tables")
+        else:
+            self.callbacks.on_message(found.summary())
+
+    def _probe_settings(self) -> tuple[int, int, bool]:
+        """The probe options, in the order :meth:`jitfish.search.Searcher.set_tablebase` takes them."""
+        settings = self.settings
+        return settings.syzygy_probe_limit, settings.syzygy_probe_depth, settings.syzygy_50_move_rule
 
     def new_game(self) -> None:
         """``ucinewgame``: forget the table and histories."""
@@ -89,6 +178,7 @@ class Engine:
         if self.is_searching():
             raise RuntimeError("a search is already running")
         board = self.game.board.copy()
+        self.searcher.set_tablebase(self.searcher.tablebase, *self._probe_settings())  # as the options say now
         self._timer = params.timer(board.turn, self.settings.move_overhead_ms, self.searcher.params)
         self._go = params
         self._searching = True
@@ -146,3 +236,10 @@ class Engine:
         from jitfish.search.bench import BENCH_DEPTH, bench_report, run_bench
         return bench_report(*run_bench(depth or BENCH_DEPTH, quiet=True))
 
+
+def _read_network(path: str) -> KernelNetwork:
+    """The network of ``path`` (empty: the one shipped in the package), in the search's arrays."""
+    from jitfish.nnue.format import SHIPPED_NETWORK, read_network
+    from jitfish.nnue.inference import kernel_network
+
+    return kernel_network(read_network(path or SHIPPED_NETWORK))

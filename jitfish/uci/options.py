@@ -1,130 +1,89 @@
-"""The UCI option table: the engine's options (:mod:`jitfish.options`) with the values set so far.
+"""The engine's options (:mod:`jitfish.options`) as UCI writes and reads them.
 
-Each row of :data:`jitfish.options.OPTIONS` becomes an :class:`Option` that
-writes its ``option name ...`` line and checks ``setoption`` values; nothing
-about an option is written here.  A value is checked and stored here first;
-the setter then applies it to the engine by name (at once when the engine
-is loaded, or when it finishes loading).
+Nothing about an option is written here, and no value is kept here: the
+``option name ...`` line of a row (:func:`uci_line`) and the typed value of
+a ``setoption`` text (:func:`parse_value`) are derived from the row; the
+value goes to the engine (:meth:`jitfish.engine.Engine.set_option`), whose
+:class:`~jitfish.options.Settings` is the one store of the current values.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Iterator
 
-from jitfish import options as engine_options
-
-Setter = Callable[[Any, Any], None]  # (engine, value)
+from jitfish.options import OPTIONS, OptionSpec, search_param_options
+from jitfish.uci.commands import CommandError
 
 
-class OptionError(ValueError):
+class OptionError(CommandError):
     """A ``setoption`` that cannot be applied: unknown name, missing or bad value."""
 
 
-@dataclass
-class Option:
-    name: str
-    type: str  # "check", "spin", "button", "string", "combo"
-    default: Any = None
-    min: int | None = None
-    max: int | None = None
-    setter: Setter | None = None
-    choices: tuple[str, ...] = ()
-    value: Any = field(default=None, init=False)
-
-    def __post_init__(self) -> None:
-        self.value = self.default
-
-    def uci_line(self) -> str:
-        """The ``option name ...`` line of the ``uci`` reply."""
-        line = f"option name {self.name} type {self.type}"
-        if self.type == "button":
-            return line
-        default = self.default
-        if self.type == "check":
-            default = "true" if default else "false"
-        elif self.type == "string" and default == "":
-            default = "<empty>"
-        line += f" default {default}"
-        if self.type == "spin":
-            line += f" min {self.min} max {self.max}"
-        for choice in self.choices:
-            line += f" var {choice}"
+def uci_line(spec: OptionSpec) -> str:
+    """The ``option name ...`` line of the ``uci`` reply."""
+    line = f"option name {spec.name} type {spec.type}"
+    if spec.type == "button":
         return line
-
-    def parse(self, text: str | None) -> Any:
-        """The typed value of ``text``; ``OptionError`` when it does not fit."""
-        if self.type == "button":
-            return None
-        if text is None:
-            if self.type == "string":
-                return ""
-            raise OptionError(f"option '{self.name}' needs a value")
-        if self.type == "check":
-            lowered = text.lower()
-            if lowered not in ("true", "false"):
-                raise OptionError(f"option '{self.name}' takes true or false, got '{text}'")
-            return lowered == "true"
-        if self.type == "spin":
-            try:
-                number = int(text)
-            except ValueError:
-                raise OptionError(f"option '{self.name}' takes an integer, got '{text}'") from None
-            if not self.min <= number <= self.max:
-                raise OptionError(f"option '{self.name}' value {number} is out of range "
-                                  f"[{self.min}, {self.max}]")
-            return number
-        if self.type == "combo":
-            for choice in self.choices:
-                if choice.lower() == text.lower():
-                    return choice
-            raise OptionError(f"option '{self.name}' takes one of {', '.join(self.choices)}, got '{text}'")
-        return "" if text == "<empty>" else text
-
-    @classmethod
-    def of(cls, spec: engine_options.OptionSpec) -> Option:
-        """The UCI option of an engine option; its setter applies a value by the option's name."""
-        return cls(spec.name, spec.type, spec.default, spec.min, spec.max,
-                   lambda engine, value: engine.set_option(spec.name, value), spec.choices)
+    default = spec.default
+    if spec.type == "check":
+        default = "true" if default else "false"
+    elif spec.type == "string" and default == "":
+        default = "<empty>"
+    line += f" default {default}"
+    if spec.type == "spin":
+        line += f" min {spec.min} max {spec.max}"
+    for choice in spec.choices:
+        line += f" var {choice}"
+    return line
 
 
-def default_options() -> list[Option]:
-    """A fresh option table, in the order ``uci`` lists it."""
-    return [Option.of(spec) for spec in engine_options.OPTIONS]
-
-
-def search_param_options() -> list[Option]:
-    """``--tune`` mode's options: one ``spin`` per search parameter; a value set applies to the next search,
-    with no recompiling."""
-    return [Option.of(spec) for spec in engine_options.search_param_options()]
+def parse_value(spec: OptionSpec, text: str | None) -> Any:
+    """The typed value of ``text`` for ``spec`` (None for a button); ``OptionError`` when it does not fit."""
+    if spec.type == "button":
+        return None
+    if text is None:
+        if spec.type == "string":
+            return ""
+        raise OptionError(f"option '{spec.name}' needs a value")
+    if spec.type == "check":
+        lowered = text.lower()
+        if lowered not in ("true", "false"):
+            raise OptionError(f"option '{spec.name}' takes true or false, got '{text}'")
+        return lowered == "true"
+    if spec.type == "spin":
+        try:
+            number = int(text)
+        except ValueError:
+            raise OptionError(f"option '{spec.name}' takes an integer, got '{text}'") from None
+        if not spec.min <= number <= spec.max:
+            raise OptionError(f"option '{spec.name}' value {number} is out of range [{spec.min}, {spec.max}]")
+        return number
+    if spec.type == "combo":
+        for choice in spec.choices:
+            if choice.lower() == text.lower():
+                return choice
+        raise OptionError(f"option '{spec.name}' takes one of {', '.join(spec.choices)}, got '{text}'")
+    return "" if text == "<empty>" else text
 
 
 class OptionTable:
-    """Options by case-insensitive name, with the values set so far."""
+    """The options ``uci`` lists, by case-insensitive name: the engine's, and in ``--tune`` mode
+    (``tune=True``) one ``spin`` per search parameter (changed for the next search, with no recompiling)."""
 
-    def __init__(self, options: list[Option] | None = None) -> None:
-        self.options = options if options is not None else default_options()
-        self._by_name = {option.name.lower(): option for option in self.options}
+    def __init__(self, tune: bool = False) -> None:
+        self.specs = list(OPTIONS) + (search_param_options() if tune else [])
+        self._by_name = {spec.name.lower(): spec for spec in self.specs}
 
-    def __iter__(self):
-        return iter(self.options)
+    def __iter__(self) -> Iterator[OptionSpec]:
+        return iter(self.specs)
 
-    def __getitem__(self, name: str) -> Option:
-        return self._by_name[name.lower()]
-
-    def get(self, name: str) -> Option | None:
-        return self._by_name.get(name.lower())
-
-    def value(self, name: str) -> Any:
-        return self[name].value
-
-    def set(self, name: str, text: str | None) -> Option:
-        """Check and store a value; ``OptionError`` leaves the old one in place."""
-        option = self.get(name)
-        if option is None:
+    def parse(self, name: str, text: str | None) -> tuple[OptionSpec, Any]:
+        """The option called ``name`` and the typed value of ``text``; ``OptionError`` for an unknown name or
+        a value that does not fit."""
+        spec = self._by_name.get(name.lower())
+        if spec is None:
             raise OptionError(f"unknown option '{name}'")
-        option.value = option.parse(text) if option.type != "button" else None
-        return option
+        return spec, parse_value(spec, text)
 
 
 def parse_setoption(tokens: list[str]) -> tuple[str, str | None]:

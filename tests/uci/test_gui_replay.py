@@ -234,3 +234,29 @@ def test_quit_during_a_search_sends_its_bestmove_and_drops_held_commands(warm_ca
     moves = bestmoves(rest)
     assert len(moves) == 1, rest
     assert_legal(moves[0], DISJOINT[0])
+
+
+def test_a_stop_ends_every_search_before_it_that_waits_for_one(engine):
+    """A second ``go infinite`` held behind the first: one ``stop`` ends both, and the ``go movetime`` sent after
+    them is answered with no second ``stop`` (a fuzzer's find: it used to wait behind the held infinite search)."""
+    write_at_once(engine, f"position {DISJOINT[0]}", "go infinite")
+    searching(engine)
+    write_at_once(engine, "go infinite", "stop", "isready", f"position {DISJOINT[2]}", "go movetime 50")
+    first, held, timed = read_bestmoves(engine, 3)
+    assert_legal(bestmoves(first)[0], DISJOINT[0])
+    assert_legal(bestmoves(held)[0], DISJOINT[0])
+    assert_legal(bestmoves(timed)[0], DISJOINT[2])
+    assert not errors_in(first + held + timed), engine.dump()
+    assert_nothing_more(engine)
+
+
+def test_a_go_that_comes_after_the_stop_still_searches(engine):
+    """Polyglot's burst after an infinite search: the ``stop`` is the old search's, the ``go`` after it searches."""
+    write_at_once(engine, f"position {DISJOINT[0]}", "go infinite")
+    searching(engine)
+    write_at_once(engine, "stop", f"position {DISJOINT[1]}", "go depth 4")
+    stopped, searched = read_bestmoves(engine, 2)
+    assert_legal(bestmoves(stopped)[0], DISJOINT[0])
+    assert_legal(bestmoves(searched)[0], DISJOINT[1])
+    assert any(line.startswith("info depth 4 ") for line in searched), searched
+    assert_nothing_more(engine)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from jitfish import compile as jit_compile
-from jitfish.uci import protocol
+from jitfish.uci import loading, protocol
 
 
 class FakeEngine:
@@ -43,15 +43,14 @@ def start(monkeypatch: pytest.MonkeyPatch, slow_load_seconds: float, cold_cache:
     """(the protocol, the lines sent) of a start that has loaded the fake engine."""
     cached = {"search": not cold_cache, "eval": eval_cached and not cold_cache,
               "perft": perft_cached and not cold_cache}
-    monkeypatch.setattr(protocol, "SLOW_LOAD_SECONDS", slow_load_seconds)
+    monkeypatch.setattr(loading, "SLOW_LOAD_SECONDS", slow_load_seconds)
     monkeypatch.setattr(FakeEngine, "COMPILES", compiles)
-    monkeypatch.setattr(protocol, "_is_cached", lambda group: cached[group])
+    monkeypatch.setattr(loading, "is_cached", lambda group: cached[group])
     monkeypatch.setattr(jit_compile, "start_helper", lambda: None)  # no real compile process for a fake engine
     sent: list[str] = []
     uci = protocol.UciProtocol(sent.append, engine_factory=FakeEngine)
-    uci._release_held()  # as after the GUI's first command: messages go out at once
-    uci.start_loading()
-    uci._loader.join(timeout=30)
+    uci.output.release_held()  # as after the GUI's first command: messages go out at once
+    uci.wait_engine()
     return uci, sent
 
 
@@ -104,4 +103,4 @@ def test_perft_cache_is_found_once_perft_has_run():
     import jitfish
 
     jitfish.perft(jitfish.STARTING_FEN, 1)
-    assert protocol._is_cached("perft")
+    assert loading.is_cached("perft")

@@ -1,20 +1,24 @@
-"""The option table: ``uci`` lines, parsing and checking of ``setoption`` values."""
+"""The option table: ``uci`` lines, parsing and checking of ``setoption`` values, one typed store of values."""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
+
 import pytest
 
-from jitfish.uci.options import Option, OptionError, OptionTable, parse_setoption
+from jitfish.engine import Engine
+from jitfish.options import OPTIONS, OptionSpec, Settings
+from jitfish.uci.options import OptionError, OptionTable, parse_setoption, uci_line
 
 
 def test_uci_lines_follow_the_protocol():
-    table = OptionTable()
-    lines = [option.uci_line() for option in table]
+    lines = [uci_line(spec) for spec in OptionTable()]
     assert "option name Threads type spin default 1 min 1 max 64" in lines
     assert "option name Clear Hash type button" in lines
     assert "option name Ponder type check default false" in lines
     assert "option name BookFile type string default <empty>" in lines
-    assert Option("Style", "combo", "Normal", choices=("Solid", "Normal")).uci_line() == \
+    assert uci_line(OptionSpec("Style", "combo", None, "Normal", choices=("Solid", "Normal"))) == \
         "option name Style type combo default Normal var Solid var Normal"
 
 
@@ -35,27 +39,32 @@ def test_setoption_without_a_name(tokens):
         parse_setoption(tokens.split())
 
 
-def test_values_are_checked_and_bad_ones_leave_the_old_value():
+def test_values_are_checked_and_typed():
     table = OptionTable()
-    table.set("hash", "128")
-    assert table.value("Hash") == 128
+    assert table.parse("hash", "128")[1] == 128
     for name, text in [("Hash", "0"), ("Hash", "32769"), ("Hash", "lots"), ("Hash", None)]:
         with pytest.raises(OptionError):
-            table.set(name, text)
-        assert table.value("Hash") == 128
-    table.set("UCI_Chess960", "TRUE")
-    assert table.value("uci_chess960") is True
+            table.parse(name, text)
+    assert table.parse("UCI_Chess960", "TRUE") == (table.parse("uci_chess960", "true")[0], True)
     with pytest.raises(OptionError):
-        table.set("UCI_Chess960", "yes")
+        table.parse("UCI_Chess960", "yes")
     with pytest.raises(OptionError, match="unknown option"):
-        table.set("Contempt", "10")
-    table.set("BookFile", "<empty>")
-    assert table.value("BookFile") == ""
-    table.set("Clear Hash", None)
+        table.parse("Contempt", "10")
+    assert table.parse("BookFile", "<empty>")[1] == ""
+    assert table.parse("Clear Hash", None)[1] is None
 
 
-def test_every_option_has_a_setter_and_a_valid_default():
-    for option in OptionTable():
-        assert option.setter is not None
-        if option.type == "spin":
-            assert option.min <= option.default <= option.max
+def test_each_option_has_a_setting_or_an_engine_method_and_a_valid_default():
+    """Every value lives in ``Settings`` (each field is one option's), every action is an engine method that
+    takes the value (a button's takes none)."""
+    keys = [spec.key for spec in OPTIONS if spec.key is not None]
+    assert sorted(keys) == sorted(field.name for field in dataclasses.fields(Settings))
+    for spec in OPTIONS:
+        assert spec.key is not None or spec.type == "button", spec.name
+        if spec.key is not None:
+            assert spec.default == getattr(Settings(), spec.key)
+        if spec.type == "spin":
+            assert spec.min <= spec.default <= spec.max
+        if spec.action is not None:
+            parameters = inspect.signature(getattr(Engine, spec.action)).parameters
+            assert len(parameters) == (1 if spec.type == "button" else 2), spec.name

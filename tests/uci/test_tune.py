@@ -8,7 +8,7 @@ import time
 import pytest
 
 from jitfish.search.params import BY_NAME, FIELDS, default_params
-from jitfish.uci.options import OptionTable, default_options, search_param_options
+from jitfish.uci.options import OptionTable, uci_line
 from jitfish.uci.protocol import UciProtocol
 from tests.uci.conftest import ENGINE_COMMAND, READY_TIMEOUT, UciPipe, errors_in
 
@@ -18,7 +18,7 @@ MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 
 
 
 def test_every_search_parameter_is_a_spin_option_with_its_range():
-    lines = [option.uci_line() for option in OptionTable(default_options() + search_param_options())]
+    lines = [uci_line(spec) for spec in OptionTable(tune=True)]
     defaults = default_params()
     for index, field in enumerate(FIELDS):
         assert (f"option name {field.name} type spin default {defaults[index]} min {field.low} max {field.high}"
