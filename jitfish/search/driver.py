@@ -407,7 +407,11 @@ class Searcher:
             worker.prepare(board.position.copy(), 0, 1, [])
             worker.evaluate_root(default_weights())
             before_search()
-        Searcher(hash_mb=1).search(board, SearchLimits(depth=3))
+        searcher = Searcher(hash_mb=1)
+        searcher.search(board, SearchLimits(depth=3))
+        # A PV of one move (a depth-1 or early-stopped search) takes its ponder move from the table, through
+        # kernels called from Python: load them now, not in the first such search.
+        searcher._extend_pv(board.position, [int(board.position.legal_moves()[0])])
 
     # --- control from other threads ------------------------------------
     def stop(self) -> None:

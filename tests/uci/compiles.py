@@ -37,27 +37,42 @@ def compiled_signatures() -> dict[str, int]:
     return found
 
 
+def _answered(line: str) -> bool:
+    """Whether ``line`` gets a ``bestmove`` without another command (a timed ``go``, ``ponderhit``, ``stop``)."""
+    words = line.split()
+    return words[0] in ("stop", "ponderhit") or (
+        words[0] == "go" and not {"perft", "ponder", "infinite"} & set(words))
+
+
 def run(setup: list[str], searches: list[str]) -> dict:
     lines: list[str] = []
-    bestmove = threading.Event()
+    answered = threading.Condition()
 
     def send(line: str) -> None:
-        lines.append(line)
-        if line.startswith("bestmove"):
-            bestmove.set()
+        with answered:
+            lines.append(line)
+            answered.notify_all()
+
+    def wait_for_bestmoves(count: int, after: str) -> None:
+        with answered:
+            if not answered.wait_for(lambda: sum(line.startswith("bestmove") for line in lines) >= count,
+                                     BESTMOVE_TIMEOUT):
+                raise SystemExit(f"no bestmove after {after!r}")
 
     protocol = UciProtocol(send)
+    expected = 0
     for line in ["uci", *setup, "isready"]:
         protocol.handle(line)
+        expected += line.startswith("go") and _answered(line)
+    if expected:   # isready answers while a setup search runs: wait for it, then for what was held behind it
+        wait_for_bestmoves(expected, "the setup")
+        protocol.handle("isready")
     before = compiled_signatures()
     for line in searches:
-        bestmove.clear()
         protocol.handle(line)
-        words = line.split()
-        answered = words[0] in ("stop", "ponderhit") or (
-            words[0] == "go" and not {"perft", "ponder", "infinite"} & set(words))
-        if answered and not bestmove.wait(BESTMOVE_TIMEOUT):
-            raise SystemExit(f"no bestmove after {line!r}")
+        if _answered(line):
+            expected += 1
+            wait_for_bestmoves(expected, line)
     after = compiled_signatures()
     protocol.handle("quit")
     grown = sorted(name for name, count in after.items() if count > before.get(name, 0))

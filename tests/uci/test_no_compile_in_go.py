@@ -67,6 +67,14 @@ def kernels_compiled_by_search(setup: list[str], searches: list[str]) -> dict:
     return json.loads(done.stdout)
 
 
+def test_a_search_whose_pv_is_one_move_compiles_nothing(warm_cache):
+    """A depth-1 search (or one stopped early) has a PV of one move, and its ponder move is read from the
+    table from Python: the kernels for that are loaded before readyok too."""
+    report = kernels_compiled_by_search([], [START, "go depth 1"])
+    assert report["compiled"] == [], report["compiled"]
+    assert report["lines"][-1].startswith("bestmove")
+
+
 def test_every_option_has_a_case():
     assert sorted(CASES) == sorted(spec.name for spec in OPTIONS)
 
