@@ -14,8 +14,8 @@ than all from move one.  A walk picks each move one of two ways:
 A candidate is kept when it is not in check and the game is not over, its position (EPD: pieces, side, castling,
 en passant) was not kept before -- walks that transpose into one another count once -- and a deeper search
 (``--depth``, or ``--nodes``) scores it within ``--max-score`` centipawns of equality.  Any UCI engine works
-(``--engine``).  Kept positions are appended to ``--output`` as they are found, so a stopped run keeps its work
-and a rerun with the same arguments skips what it kept.
+(``--engine``).  Candidates are walked and checked ``--batch`` at a time (:class:`BalanceCheck`), and the kept
+ones appended to ``--output`` after each batch, so a stopped run keeps its work.
 
     # tuning/openings/balanced.epd (80) and balanced-600.epd (600): MultiPV walks from the start
     python scripts/make_openings.py --count 80 --seed 1 --output tuning/openings/balanced.epd
@@ -34,7 +34,9 @@ from __future__ import annotations
 import argparse
 import random
 import shutil
+import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import chess
@@ -100,10 +102,49 @@ def random_opening(engine: chess.engine.SimpleEngine, rng: random.Random, args: 
     return board
 
 
-def evaluation(engine: chess.engine.SimpleEngine, board: chess.Board, limit: chess.engine.Limit) -> int:
-    """Centipawns from White's side after a search to ``limit``."""
-    info = engine.analyse(board, limit, game=object())   # a new game each time: no hash carried over
-    return info["score"].white().score(mate_score=100_000)
+class BalanceCheck:
+    """Scores positions with a UCI engine, a batch at a time.
+
+    A batch's commands are written all at once (the engine queues each ``go`` behind the search before it),
+    so the engine searches without waiting for this script between positions: at ``nice -n 19`` on a busy
+    machine, a round trip per position left it idle most of the time.  ``ucinewgame`` before each position
+    clears the hash, so a position's score does not depend on the ones searched before it.
+    """
+
+    def __init__(self, engine: str, go: str) -> None:
+        self._go = go
+        self._engine = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self._send(["uci", "setoption name Threads value 1", "setoption name Hash value 16", "isready"])
+        while self._engine.stdout.readline().strip() != "readyok":
+            pass
+
+    def _send(self, lines: list[str]) -> None:
+        self._engine.stdin.write("".join(f"{line}\n" for line in lines))
+        self._engine.stdin.flush()
+
+    def scores(self, boards: list[chess.Board]) -> list[int]:
+        """Each position's score in centipawns for the side to move (a mate counts as 100,000)."""
+        commands = [line for board in boards for line in ("ucinewgame", f"position fen {board.fen()}", self._go)]
+        writer = threading.Thread(target=self._send, args=(commands,))   # the engine's output is read meanwhile
+        writer.start()
+        scores: list[int] = []
+        score = None
+        while len(scores) < len(boards):
+            words = self._engine.stdout.readline().split()
+            if not words:
+                raise RuntimeError("the engine stopped")
+            if words[0] == "info" and "score" in words:
+                kind, value = words[words.index("score") + 1:words.index("score") + 3]
+                score = int(value) if kind == "cp" else 100_000 * (1 if int(value) > 0 else -1)
+            elif words[0] == "bestmove":
+                scores.append(score)
+                score = None
+        writer.join()
+        return scores
+
+    def close(self) -> None:
+        self._send(["quit"])
+        self._engine.wait()
 
 
 def read_seeds(paths: list[Path]) -> list[chess.Board]:
@@ -133,35 +174,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=12, help="search depth of the balance check")
     parser.add_argument("--nodes", type=int, default=None, help="node limit of the balance check (not --depth)")
     parser.add_argument("--max-score", type=int, default=35, help="largest |eval| kept, centipawns")
+    parser.add_argument("--batch", type=int, default=200, help="candidates walked, then checked at once")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--output", type=Path, default=Path("tuning/openings/balanced.epd"))
     args = parser.parse_args(argv)
 
     rng = random.Random(args.seed)
     seeds = read_seeds(args.seeds)
-    limit = chess.engine.Limit(nodes=args.nodes) if args.nodes else chess.engine.Limit(depth=args.depth)
+    go = f"go nodes {args.nodes}" if args.nodes else f"go depth {args.depth}"
     kept = set(args.output.read_text().split("\n")) - {""} if args.output.exists() else set()
     already = len(kept)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     tried = 0
-    with chess.engine.SimpleEngine.popen_uci(args.engine) as engine, args.output.open("a") as out:
-        engine.configure({"Threads": 1, "Hash": 16})
+    check = BalanceCheck(args.engine, go)
+    with chess.engine.SimpleEngine.popen_uci(args.engine) as walker, args.output.open("a") as out:
+        walker.configure({"Threads": 1, "Hash": 16})
         while len(kept) < args.count:
-            tried += 1
             if tried > 50 * args.count:
                 print(f"gave up after {tried} candidates", file=sys.stderr)
                 return 1
-            board = random_opening(engine, rng, args, seeds)
-            epd = board.epd()
-            if epd in kept or board.is_game_over() or board.is_check():
-                continue
-            score = evaluation(engine, board, limit)
-            if abs(score) <= args.max_score:
-                kept.add(epd)
-                out.write(f"{epd}\n")
-                out.flush()
-                if len(kept) % 100 == 0 or args.count <= 1000:
-                    print(f"{len(kept):5d}/{args.count} {score:+4d} {epd}", file=sys.stderr)
+            batch: dict[str, chess.Board] = {}
+            while len(batch) < args.batch:
+                tried += 1
+                board = random_opening(walker, rng, args, seeds)
+                epd = board.epd()
+                if epd not in kept and not board.is_game_over() and not board.is_check():
+                    batch.setdefault(epd, board)
+            for (epd, board), score in zip(batch.items(), check.scores(list(batch.values()))):
+                if abs(score) <= args.max_score and len(kept) < args.count:
+                    kept.add(epd)
+                    out.write(f"{epd}\n")
+            out.flush()
+            print(f"{len(kept):5d}/{args.count} kept, {tried} walked", file=sys.stderr)
+    check.close()
     print(f"kept {len(kept) - already} of {tried} candidates -> {args.output}", file=sys.stderr)
     return 0
 
