@@ -24,7 +24,7 @@ ones appended to ``--output`` after each batch, so a stopped run keeps its work.
     for seed in 45 46; do
         nice -n 19 python scripts/make_openings.py --count 5150 --seed $seed --walk-depth 0 --min-plies 6 \\
             --max-plies 14 --seeds tuning/openings/balanced.epd tuning/openings/balanced-600.epd \\
-            --seed-plies 1 8 --nodes 30000 --max-score 100 --output /tmp/openings-$seed.epd &
+            --seed-plies 1 8 --nodes 10000 --max-score 100 --output /tmp/openings-$seed.epd &
     done; wait
     cat /tmp/openings-45.epd /tmp/openings-46.epd | awk '!seen[$0]++' > tuning/openings/balanced-10k.epd
 """
