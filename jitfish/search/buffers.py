@@ -17,14 +17,15 @@ and handed to the kernels inside the search context
 * ``control`` (``int64``): node counter, stop flag and limits, searchmoves,
   the nodes spent under each root move (the ``C_*`` fields; other threads
   write the stop flag at any moment).
-* ``work`` (``int32``): the move-ordering memory (killers, history,
-  countermoves, laid out from 0 by :mod:`jitfish.search.history`), from
+* ``work`` (``int32``): the history tables (killers, history, countermoves,
+  laid out from 0 by ``HEURISTICS_FIELDS``, read and written by
+  :mod:`jitfish.search.history`), from
   ``PV`` the triangular PV table (row ``ply`` at ``PV + ply * PV_STRIDE``:
   length, then moves), from ``MOVES`` ``MAX_MOVES`` move slots per ply, and
   each slot's ordering score ``SCORES`` slots further on, then from ``LMR``
   the late-move reduction table (filled once, by negamax's formula).
 
-``control`` and ``work`` are lists of ``(name, size)`` fields (``*_FIELDS``)
+``control``, ``work`` and its history tables are lists of ``(name, size)`` fields (``*_FIELDS``)
 whose offsets are derived at import, as in :mod:`jitfish.eval.params`: adding
 a field means adding one line.  The offsets are module-level ints, constants
 to Numba.
@@ -38,7 +39,6 @@ from jitfish.jit import kernel
 from jitfish.board.layout import field_offsets
 from jitfish.board.moves import MAX_MOVES, move_from_to
 from jitfish.eval.evaluation import psq_delta
-from jitfish.search.history import HEURISTICS_SIZE
 from jitfish.types import INF, MAX_PLY
 
 # The per-ply stack: one record per ply, every field an int64.
@@ -107,12 +107,20 @@ C_NMP_MIN_PLY = CONTROL_OFFSETS["nmp_min_ply"]
 C_ROOT_MOVES = CONTROL_OFFSETS["root_moves"]
 C_ROOT_NODES = CONTROL_OFFSETS["root_nodes"]
 
+# The history tables at the front of the work array (jitfish.search.history reads and writes them).
+HEURISTICS_FIELDS = (
+    ("killers", 2 * (MAX_PLY + 2)),  # [2 * ply + slot]
+    ("history", 2 * 64 * 64),        # [side * 4096 + from + 64 * to]
+    ("countermoves", 64 * 64),       # [from + 64 * to] of the previous move
+)
+HEURISTICS_OFFSETS, HEURISTICS_SIZE = field_offsets(HEURISTICS_FIELDS)
+
 # The work array.
 PV_STRIDE = MAX_PLY + 2
 MOVES_SIZE = (MAX_PLY + 2) * MAX_MOVES
 LMR_SIDE = 64
 WORK_FIELDS = (
-    ("heuristics", HEURISTICS_SIZE),     # laid out by jitfish.search.history
+    ("heuristics", HEURISTICS_SIZE),     # the history tables (HEURISTICS_FIELDS)
     ("pv", PV_STRIDE * (MAX_PLY + 2)),   # triangular PV table, a row of PV_STRIDE per ply
     ("moves", MOVES_SIZE),               # MAX_MOVES move slots per ply
     ("scores", MOVES_SIZE),              # each move slot's ordering score

@@ -10,9 +10,11 @@ tables, its tablebase arrays -- so adding a table means adding a field here,
 not an argument to every kernel.  Numba passes it
 field by field, as it would the separate arrays, so a call costs what the
 same arrays passed one by one cost; kernels compiled once and called from
-several places (``generate_moves``, ``see_ge``, the picker's ``_order``) keep
-taking just the arrays they read, because a call copies every array it is
-passed.
+several places (``generate_moves``, ``see_ge``) keep taking just the arrays
+they read, because a call copies every array it is passed.  The picker's
+kernels that need the context to read the history tables (``_order``,
+``score_moves``) are pasted into their callers by LLVM instead
+(``llvm_inline``: :func:`jitfish.jit.kernel`), so nothing is copied.
 
 Two searches, one source.  Without tables the ``syzygy`` field is the empty
 tuple ``NO_TABLES``, with tables it holds their arrays: the two contexts are

@@ -40,7 +40,6 @@ from jitfish.search import buffers as B
 from jitfish.search import negamax as N
 from jitfish.search.context import NO_TABLES, new_context
 from jitfish.search.evalstack import network_arrays, prepare_root
-from jitfish.search.history import HEURISTICS_SIZE
 from jitfish.search.params import (
     ASPIRATION_DELTA, INDEX, LMR_BASE_PCT, LMR_DIVISOR_PCT, check_value, checked_params, default_params,
 )
@@ -133,7 +132,7 @@ class SearchWorker:
         self.control = np.zeros(B.CONTROL_SIZE, dtype=np.int64)
         self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
         self.stack = B.new_stack()
-        self.heuristics = self.work[:HEURISTICS_SIZE]
+        self.heuristics = self.work[:B.HEURISTICS_SIZE]
         self.pv = self.work[B.PV:B.PV + B.PV_SIZE]
         self.set_reductions(params)
         self.set_network(network)

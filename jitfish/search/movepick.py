@@ -14,8 +14,9 @@ Negamax's stages (``STAGE_*``), in the order they hand moves out:
    scored by MVV-LVA (most valuable victim, then least valuable attacker);
    each is checked by SEE only when it comes up, and one that loses material
    is put back as a bad capture;
-3. once no good capture is left, the quiet moves are scored -- the two
-   killers, then the countermove, then the rest by history -- and handed out
+3. once no good capture is left, the quiet moves are scored by
+   :func:`jitfish.search.history.order_quiets` -- the two killers, then the
+   countermove, then the rest by history -- and handed out
    best first together with what is left: the bad captures after every quiet
    move, the under-promotions last.  Killers and the countermove are scores
    rather than stages of their own: the moves are generated all at once, so a
@@ -42,20 +43,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import ENGINE_FIRST, WHILE_WAITING, kernel
+from jitfish.jit import ENGINE_FIRST, kernel
 from jitfish.board import layout as L
 from jitfish.board.moves import move_from, move_promotion
 from jitfish.board.squares import QUEEN
 from jitfish.search.buffers import SCORES, STACK_ROOT, move_list
 from jitfish.search.context import NO_MOVE, ZERO
-from jitfish.search.history import KILLERS, countermove_index, history_index, update_history
+from jitfish.search.history import order_quiets
 from jitfish.search.see import captured_type, see_ge
 
 SCORE_TT_MOVE = 1 << 30
 SCORE_GOOD_CAPTURE = 1 << 28
-SCORE_KILLER_1 = 1 << 27
-SCORE_KILLER_2 = SCORE_KILLER_1 - 1
-SCORE_COUNTERMOVE = SCORE_KILLER_1 - 2
 SCORE_BAD_CAPTURE = -(1 << 28)
 SCORE_UNDERPROMOTION = -(1 << 29)
 SEE_CHECKED = 1              # low bit of a good capture's score: its exchange was checked by SEE
@@ -63,7 +61,6 @@ SEE_CHECKED = 1              # low bit of a good capture's score: its exchange w
 NOT_GOOD_CAPTURE = 0         # not ordered among the good captures
 SEE_UNCHECKED = 1            # a good capture by MVV-LVA whose exchange is not checked yet
 SEE_WINS = 2                 # a capture whose exchange SEE found to win or trade material
-SEARCHED_QUIET = -(1 << 31)  # the score slot of a quiet move once searched (below every real score)
 SELECTION_PICKS = 4          # negamax's moves picked by selection before the rest are sorted at once
 
 # The picker's stages.
@@ -112,24 +109,11 @@ def _noisy_score(state, move, victim):
     return SCORE_GOOD_CAPTURE + 2 * mvv_lva(state, move, victim)
 
 
-@kernel(hot=True, inline=True)
-def _quiet_score(heuristics, side, move, killer_1, killer_2, counter):
-    if move == killer_1:
-        return SCORE_KILLER_1
-    if move == killer_2:
-        return SCORE_KILLER_2
-    if move == counter:
-        return SCORE_COUNTERMOVE
-    return heuristics[history_index(side, move)]
-
-
-@kernel(hot=True, cold_start=ENGINE_FIRST)
-def score_moves(state, work, start, count, tt_move, ply, previous):
-    """Score the moves in ``work[start:start + count]``, captures by MVV-LVA alone."""
-    side = state[L.SIDE_TO_MOVE]
-    killer_1 = work[KILLERS + 2 * ply]
-    killer_2 = work[KILLERS + 2 * ply + 1]
-    counter = work[countermove_index(previous)]
+@kernel(hot=True, llvm_inline=True, cold_start=ENGINE_FIRST)
+def score_moves(ctx, start, count, tt_move, ply):
+    """Score the moves in ``work[start:start + count]``, captures by MVV-LVA alone (quiescence's picker)."""
+    state = ctx.state
+    work = ctx.work
     for i in range(start, start + count):
         move = move_at(work, i)
         if move == tt_move:
@@ -139,7 +123,7 @@ def score_moves(state, work, start, count, tt_move, ply, previous):
         if victim >= 0 or move_promotion(move):
             work[i + SCORES] = _noisy_score(state, move, victim)
         else:
-            work[i + SCORES] = _quiet_score(work, side, move, killer_1, killer_2, counter)
+            order_quiets(ctx, ply, i, i + 1, NO_MOVE)
 
 
 @kernel(hot=True)
@@ -161,15 +145,11 @@ def score_noisy_first(state, work, start, end):
     return quiets
 
 
-@kernel(hot=True)
-def score_quiets(state, work, start, end, ply, previous):
-    """Score the quiet moves of ``[start, end)``: killers, the countermove, then history."""
-    side = state[L.SIDE_TO_MOVE]
-    killer_1 = work[KILLERS + 2 * ply]
-    killer_2 = work[KILLERS + 2 * ply + 1]
-    counter = work[countermove_index(previous)]
-    for i in range(start, end):
-        work[i + SCORES] = _quiet_score(work, side, move_at(work, i), killer_1, killer_2, counter)
+@kernel(hot=True, inline=True)
+def score_quiets(ctx, ply, start, end):
+    """Score the quiet moves in ``[start, end)`` of negamax's list at ``ply`` (killers, the countermove of
+    the parent's move, then history)."""
+    order_quiets(ctx, ply, start, end, ctx.stack[ply - 1 + STACK_ROOT].move)
 
 
 @kernel(hot=True, inline=True)
@@ -241,24 +221,6 @@ def check_captures(bbs, state, tables, work, start, end):
 
 
 @kernel(hot=True, inline=True)
-def mark_searched_quiet(work, index):
-    """Record that the quiet move at ``index`` was searched (its score is no longer needed: the
-    picker only looks at the moves after the one it handed out)."""
-    work[index + SCORES] = SEARCHED_QUIET
-
-
-@kernel(hot=True, cold_start=WHILE_WAITING)
-def penalise_searched_quiets(work, side, start, end, bonus):
-    """Lower the history of the quiet moves of ``[start, end)`` that were searched before a cut-off.
-
-    Moves that were pruned, excluded or not allowed at the root carry other scores and are left alone.
-    """
-    for j in range(start, end):
-        if work[j + SCORES] == SEARCHED_QUIET:
-            update_history(work, side, move_at(work, j), -bonus)
-
-
-@kernel(hot=True, inline=True)
 def _start(node, stage, count, sort_rest):
     node.pick_stage = stage
     node.pick_next = 0
@@ -292,30 +254,31 @@ def init_picker(ctx, ply, count, tt_move, sort_rest):
 @kernel(hot=True, inline=True)
 def init_qsearch_picker(ctx, ply, count, tt_move):
     """Start quiescence's picker on the ``count`` moves generated at ``ply``: all scored now."""
-    score_moves(ctx.state, ctx.work, move_list(ply), count, tt_move, ply, NO_MOVE)
+    score_moves(ctx, move_list(ply), count, tt_move, ply)
     _start(ctx.stack[ply + STACK_ROOT], STAGE_ALL_SCORED, count, 0)
 
 
 @kernel(hot=True, inline=True)
-def _pick_good_noisy(bbs, state, tables, work, stack, ply, at, end, sorting):
+def _pick_good_noisy(ctx, ply, at, end, sorting):
     """Stage 2: put the best good capture at ``at`` and return True; False (with the quiet moves
     scored and the stage moved on) once none is left or the rest is about to be sorted."""
-    node = stack[ply + STACK_ROOT]
+    node = ctx.stack[ply + STACK_ROOT]
     quiets = move_list(ply) + node.pick_quiets
     if at < quiets:
-        pick_checked(bbs, state, tables, work, at, quiets)
-        if work[at + SCORES] >= SCORE_GOOD_CAPTURE and not sorting:
+        pick_checked(ctx.bbs, ctx.state, ctx.tables, ctx.work, at, quiets)
+        if ctx.work[at + SCORES] >= SCORE_GOOD_CAPTURE and not sorting:
             return True
-    score_quiets(state, work, quiets, end, ply, stack[ply - 1 + STACK_ROOT].move)
+    score_quiets(ctx, ply, quiets, end)
     node.pick_quiets = node.pick_count
     node.pick_stage = STAGE_REST
     return False
 
 
-@kernel(hot=True, cold_start=ENGINE_FIRST)
-def _order(bbs, state, tables, work, stack, ply, index):
+@kernel(hot=True, llvm_inline=True, cold_start=ENGINE_FIRST)
+def _order(ctx, ply, index):
     """Put the move to hand out ``index``-th at ``ply`` in its slot, as the picker's stage says."""
-    node = stack[ply + STACK_ROOT]
+    bbs, state, tables, work = ctx.bbs, ctx.state, ctx.tables, ctx.work
+    node = ctx.stack[ply + STACK_ROOT]
     base = move_list(ply)
     at = base + index
     end = base + node.pick_count
@@ -328,7 +291,7 @@ def _order(bbs, state, tables, work, stack, ply, index):
         if node.pick_skip_quiets != 0:
             return
     sorting = node.pick_sort_rest != 0 and index == SELECTION_PICKS
-    if stage == STAGE_GOOD_NOISY and _pick_good_noisy(bbs, state, tables, work, stack, ply, at, end, sorting):
+    if stage == STAGE_GOOD_NOISY and _pick_good_noisy(ctx, ply, at, end, sorting):
         return
     if sorting:
         check_captures(bbs, state, tables, work, at, end)
@@ -361,7 +324,7 @@ def next_move(ctx, ply):
     elif stage == STAGE_SORTED or (stage != STAGE_NOISY_FIRST and node.pick_skip_quiets != 0):
         pass
     else:
-        _order(ctx.bbs, ctx.state, ctx.tables, ctx.work, ctx.stack, ply, index)
+        _order(ctx, ply, index)
     return at
 
 
@@ -376,5 +339,5 @@ def quiet_score(ctx, ply, slot):
     """The ordering score of the quiet move at ``slot`` (killer, countermove, history), scoring it
     first if the picker handed it out unscored (a check searched while the quiet moves are skipped)."""
     if slot >= move_list(ply) + ctx.stack[ply + STACK_ROOT].pick_quiets:
-        score_quiets(ctx.state, ctx.work, slot, slot + 1, ply, ctx.stack[ply - 1 + STACK_ROOT].move)
+        score_quiets(ctx, ply, slot, slot + 1)
     return ctx.work[slot + SCORES]

@@ -35,10 +35,10 @@ from jitfish.search.context import (
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
-from jitfish.search.history import clear_killers, countermove_index, history_bonus, store_killer, update_history
+from jitfish.search.history import SCORE_COUNTERMOVE, clear_killers, mark_searched_quiet, update_quiet_histories
 from jitfish.search.movepick import (
-    SCORE_COUNTERMOVE, SEE_WINS, SELECTION_PICKS, init_picker, is_quiet, mark_searched_quiet, move_at,
-    next_move, penalise_searched_quiets, quiet_score, see_verdict, skip_quiet_moves,
+    SEE_WINS, SELECTION_PICKS, init_picker, is_quiet, move_at, next_move, quiet_score, see_verdict,
+    skip_quiet_moves,
 )
 from jitfish.search.params import (
     FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT,
@@ -324,21 +324,6 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
 
 
 @kernel(hot=True, inline=True)
-def reward_quiet_cutoff(ctx, ply, move, depth, slot):
-    """A quiet move that refutes: remember it (killer, history, and the countermove of the previous move,
-    except at the root: it has none, and slot 0 is the null move's), and lower the history of the quiet
-    moves searched before it (not of those pruned, excluded or left out at the root: they did not fail,
-    they were not tried)."""
-    us = ctx.state[L.SIDE_TO_MOVE]
-    bonus = history_bonus(depth)
-    store_killer(ctx.work, ply, move)
-    update_history(ctx.work, us, move, bonus)
-    if ply > 0:
-        ctx.work[countermove_index(ctx.stack[ply - 1 + STACK_ROOT].move)] = move
-    penalise_searched_quiets(ctx.work, us, move_list(ply), slot, bonus)
-
-
-@kernel(hot=True, inline=True)
 def store_result(ctx, ply, move, score, static_eval, depth, original_alpha, beta, pv_node):
     """Step 15. Store the node's result: a lower bound if it failed high, exact if it raised alpha at a
     PV node, else an upper bound."""
@@ -401,7 +386,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
     static_eval, eval_estimate = static_evaluation(ctx, ply, in_check, entry)
     ss.eval = static_eval
     improving = not in_check and static_eval > ctx.stack[ply - 2 + STACK_ROOT].eval
-    clear_killers(ctx.work, ply + 1)
+    clear_killers(ctx, ply + 1)
 
     if not pv_node and not in_check and excluded == 0:
         # Step 6. Reverse futility pruning: so far above beta that a quiet
@@ -481,7 +466,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
             return 0
         searched += 1
         if quiet:
-            mark_searched_quiet(ctx.work, slot)
+            mark_searched_quiet(ctx, slot)
 
         if score > best_score:
             best_score = score
@@ -491,7 +476,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
                     _update_pv(ctx.work, ply, move)
                 if score >= beta:
                     if quiet:
-                        reward_quiet_cutoff(ctx, ply, move, depth, slot)
+                        update_quiet_histories(ctx, ply, move, depth, slot)
                     break
                 alpha = score
 

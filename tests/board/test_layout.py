@@ -6,7 +6,6 @@ import pytest
 
 from jitfish.board import layout as L
 from jitfish.search import buffers as B
-from jitfish.search import history as H
 from jitfish.types import MAX_PLY
 
 
@@ -23,7 +22,7 @@ LAYOUTS = [
     (L.UNDO_FIELDS, L.UNDO_OFFSETS, L.UNDO_SIZE),
     (B.CONTROL_FIELDS, B.CONTROL_OFFSETS, B.CONTROL_SIZE),
     (B.WORK_FIELDS, B.WORK_OFFSETS, B.WORK_SIZE),
-    (H.HEURISTICS_FIELDS, H.HEURISTICS_OFFSETS, H.HEURISTICS_SIZE),
+    (B.HEURISTICS_FIELDS, B.HEURISTICS_OFFSETS, B.HEURISTICS_SIZE),
 ]
 
 

@@ -23,9 +23,8 @@ import pytest
 import jitfish
 from jitfish.board.moves import MOVE_NORMAL, encode_move
 from jitfish.search import SearchLimits, Searcher
-from jitfish.search.buffers import LMR_SIDE, SCORES
-from jitfish.search.history import HEURISTICS_SIZE, HISTORY_MAX, history_index
-from jitfish.search.movepick import SEARCHED_QUIET, penalise_searched_quiets
+from jitfish.search.buffers import HEURISTICS_SIZE, LMR_SIDE, SCORES, move_list
+from jitfish.search.history import HISTORY_MAX, SEARCHED_QUIET, history_index, update_quiet_histories
 from jitfish.search.negamax import late_move_reductions
 from jitfish.types import MATE
 
@@ -122,17 +121,23 @@ def test_the_issue_position_is_solved_quickly_whatever_came_before(state):
 
 
 def test_history_malus_touches_only_the_quiet_moves_searched():
-    work = np.zeros(HEURISTICS_SIZE + 3 * SCORES, dtype=np.int32)
-    base = HEURISTICS_SIZE
+    searcher = Searcher(hash_mb=1)
+    worker = searcher._workers[0]
+    worker.prepare(jitfish.Board().position.copy(), 1, 1 << 62, [])
+    ctx = worker.context(searcher._tt, searcher._weights, searcher._params)
+    base = move_list(0)
     moves = [encode_move(from_sq, from_sq + 16, 0, MOVE_NORMAL) for from_sq in (12, 13, 14)]   # three quiet moves
-    work[base:base + 3] = moves
-    work[base + SCORES] = SEARCHED_QUIET          # searched, failed low
-    work[base + 1 + SCORES] = 500                 # pruned (still carries its ordering score)
-    work[base + 2 + SCORES] = SEARCHED_QUIET      # searched, failed low
-    penalise_searched_quiets(work, 0, base, base + 3, 100)
-    assert work[history_index(0, moves[0])] == -100
-    assert work[history_index(0, moves[1])] == 0
-    assert work[history_index(0, moves[2])] == -100
+    cutoff = encode_move(6, 21, 0, MOVE_NORMAL)
+    ctx.work[base:base + 4] = moves + [cutoff]
+    ctx.work[base + SCORES] = SEARCHED_QUIET          # searched, failed low
+    ctx.work[base + 1 + SCORES] = 500                 # pruned (still carries its ordering score)
+    ctx.work[base + 2 + SCORES] = SEARCHED_QUIET      # searched, failed low
+    depth = 2                                         # a bonus of 128
+    update_quiet_histories(ctx, 0, cutoff, depth, base + 3)
+    assert ctx.work[history_index(0, cutoff)] == 128
+    assert ctx.work[history_index(0, moves[0])] == -128
+    assert ctx.work[history_index(0, moves[1])] == 0
+    assert ctx.work[history_index(0, moves[2])] == -128
 
 
 def test_reduced_depth_grows_with_depth_whatever_the_history():
