@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
                 epd = board.epd()
                 if epd not in kept and not board.is_game_over() and not board.is_check():
                     batch.setdefault(epd, board)
-            for (epd, board), score in zip(batch.items(), check.scores(list(batch.values()))):
+            for epd, score in zip(batch, check.scores(list(batch.values()))):
                 if abs(score) <= args.max_score and len(kept) < args.count:
                     kept.add(epd)
                     out.write(f"{epd}\n")
