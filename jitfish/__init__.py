@@ -52,5 +52,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY) | {"search", "teach"})
 
 
-__all__ = ["Board", "STARTING_FEN", "perft", "perft_divide", "search", "Searcher", "SearchLimits",
-           "__version__"]
+__all__ = ["Board", "STARTING_FEN", "perft", "perft_divide", "search", "Searcher", "SearchLimits", "__version__"]

@@ -30,8 +30,7 @@ class Book:
         self.path = os.fspath(path)
         size = os.path.getsize(self.path)  # OSError when missing
         if size == 0 or size % ENTRY_SIZE:
-            raise ValueError(f"{self.path} is not a Polyglot book ({size} bytes, "
-                             f"not a multiple of {ENTRY_SIZE})")
+            raise ValueError(f"{self.path} is not a Polyglot book ({size} bytes, not a multiple of {ENTRY_SIZE})")
         self._reader = chess.polyglot.open_reader(self.path)
 
     def __len__(self) -> int:

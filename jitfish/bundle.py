@@ -52,15 +52,20 @@ sys.exit(run_archive(Path(__file__).parent, sys.argv[1:], tune={tune}))
 def _shell_line(python: str) -> bytes:
     """The lines before the archive: ``sh`` starts ``python`` on this file (``$0``) with the arguments."""
     quoted = "'" + python.replace("'", "'\\''") + "'"
-    return (f"#!/bin/sh\n"
-            f"# Jitfish: a zip archive of the engine behind this line, run by the Python that built it.\n"
-            f"exec {quoted} \"$0\" \"$@\"\n").encode()
+    return (
+        f"#!/bin/sh\n"
+        f"# Jitfish: a zip archive of the engine behind this line, run by the Python that built it.\n"
+        f"exec {quoted} \"$0\" \"$@\"\n"
+    ).encode()
 
 
 def package_files() -> list[Path]:
     """The files of the ``jitfish`` package (code and data), sorted, without compiled bytecode."""
-    return sorted(path for path in PACKAGE_DIR.rglob("*")
-                  if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc")
+    return sorted(
+        path
+        for path in PACKAGE_DIR.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+    )
 
 
 def build(output: Path, python: str = sys.executable, tune: bool = False) -> None:
@@ -73,8 +78,7 @@ def build(output: Path, python: str = sys.executable, tune: bool = False) -> Non
             for path in package_files():
                 name = path.relative_to(PACKAGE_DIR.parent).as_posix()
                 archive.writestr(zipfile.ZipInfo(name, ZIP_DATE), path.read_bytes(), zipfile.ZIP_DEFLATED)
-            archive.writestr(zipfile.ZipInfo("__main__.py", ZIP_DATE), ENTRY.format(tune=tune),
-                             zipfile.ZIP_DEFLATED)
+            archive.writestr(zipfile.ZipInfo("__main__.py", ZIP_DATE), ENTRY.format(tune=tune), zipfile.ZIP_DEFLATED)
     os.chmod(file.name, 0o755)
     os.replace(file.name, output)
 
@@ -116,8 +120,10 @@ def missing_requirements() -> str | None:
     text = PYPROJECT.read_text()
     major, minor = map(int, re.search(r'requires-python\s*=\s*">=(\d+)\.(\d+)"', text).groups())
     if sys.version_info < (major, minor):
-        return (f"error: Jitfish needs Python {major}.{minor} or newer, and {sys.executable} is "
-                f"{sys.version.split()[0]}: give make another one, e.g. make PYTHON=python3.{minor}")
+        return (
+            f"error: Jitfish needs Python {major}.{minor} or newer, and {sys.executable} is "
+            f"{sys.version.split()[0]}: give make another one, e.g. make PYTHON=python3.{minor}"
+        )
     import tomllib
     from importlib import metadata
 
@@ -130,8 +136,9 @@ def missing_requirements() -> str | None:
             missing.append(requirement)
     if not missing:
         return None
-    return (f"error: {sys.executable} lacks Jitfish's dependencies: "
-            f"{sys.executable} -m pip install " + " ".join(f"'{requirement}'" for requirement in missing))
+    return f"error: {sys.executable} lacks Jitfish's dependencies: {sys.executable} -m pip install " + " ".join(
+        f"'{requirement}'" for requirement in missing
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

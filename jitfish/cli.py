@@ -59,11 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
     from jitfish.board.position import STARTING_FEN
 
     parser = argparse.ArgumentParser(
-        prog="jitfish", description="Jitfish chess engine. Without arguments: the UCI loop. Arguments that are "
-        "not a subcommand are UCI commands, run in order: jitfish \"position startpos\" \"go depth 8\" quit")
+        prog="jitfish",
+        description="Jitfish chess engine. Without arguments: the UCI loop. Arguments that are "
+        "not a subcommand are UCI commands, run in order: jitfish \"position startpos\" \"go depth 8\" quit",
+    )
     parser.add_argument("--version", action="version", version=f"Jitfish {__version__}")
-    parser.add_argument("--tune", action="store_true",
-                        help="the UCI loop with every search parameter as an option (for tuning.spsa)")
+    parser.add_argument(
+        "--tune", action="store_true", help="the UCI loop with every search parameter as an option (for tuning.spsa)"
+    )
     commands = parser.add_subparsers(dest="command")
     perft = commands.add_parser("perft", help="count leaf nodes of the legal move tree")
     perft.add_argument("depth", type=int)

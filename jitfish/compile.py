@@ -85,9 +85,18 @@ def _argument_types() -> dict[str, object]:
     from jitfish.syzygy import probe_arrays
 
     tables = np.empty(0, dtype=np.uint64)  # the type of lookup_tables(), without building them
-    params = default_params().copy()   # writable, as the searcher's own copy (a read-only array is another type)
-    ctx = new_context(Position(), tables, default_weights(), network_arrays(None), params, new_table(1),
-                      np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int64), new_stack())
+    params = default_params().copy()  # writable, as the searcher's own copy (a read-only array is another type)
+    ctx = new_context(
+        Position(),
+        tables,
+        default_weights(),
+        network_arrays(None),
+        params,
+        new_table(1),
+        np.empty(0, dtype=np.int32),
+        np.empty(0, dtype=np.int64),
+        new_stack(),
+    )
     types = {name: numba.typeof(value) for name, value in ctx._asdict().items()}
     types.update(ctx=numba.typeof(ctx), moves=types["work"], heuristics=types["work"], data=numba.uint64)
     types.update(zip(("tb", "scratch", "settings"), map(numba.typeof, probe_arrays(None))))
@@ -112,9 +121,14 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
     from jitfish.jit import COLD_START
 
     types = _argument_types()
-    return {kernel.__name__: (kernel, tuple(types.get(name, numba.int64)
-                                            for name in inspect.signature(kernel.py_func).parameters))
-            for role in COLD_START for kernel in _registered(role)}
+    return {
+        kernel.__name__: (
+            kernel,
+            tuple(types.get(name, numba.int64) for name in inspect.signature(kernel.py_func).parameters),
+        )
+        for role in COLD_START
+        for kernel in _registered(role)
+    }
 
 
 def _split(role: str) -> tuple[str, ...]:
@@ -150,8 +164,13 @@ def start_helper() -> subprocess.Popen | None:
         return None
     package_parent = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")])))
-    return subprocess.Popen([sys.executable, "-m", "jitfish.compile"], env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-m", "jitfish.compile"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _cpu_seconds(pid: int) -> float | None:
@@ -349,8 +368,7 @@ def one_compile_at_a_time(cache_dir: Path | None = None) -> Iterator[None]:
         yield
 
 
-def compile_all(report: Callable[[str], None] = print, groups: list[str] | None = None,
-                helper: bool = True) -> float:
+def compile_all(report: Callable[[str], None] = print, groups: list[str] | None = None, helper: bool = True) -> float:
     """Compile (or load) each group's kernels into the cache; return the total seconds.
 
     ``helper=False`` compiles the search in this process alone (to time each kernel).

@@ -61,6 +61,7 @@ class Engine:
         """Load (or compile) the search kernels, so that the first ``go`` is fast; ``helper``: a cold-start
         helper process started before the engine was built (:func:`jitfish.compile.start_helper`)."""
         from jitfish.compile import warm_search
+
         warm_search(started=helper)
 
     def set_option(self, name: str, value: Any) -> None:
@@ -108,8 +109,9 @@ class Engine:
         from jitfish.nnue.format import SHIPPED_NETWORK, network_shape
 
         self.network = _read_network(path)
-        self.callbacks.on_message(f"network {path or SHIPPED_NETWORK}: "
-                                  f"{network_shape(self.network.hidden, self.network.buckets)}")
+        self.callbacks.on_message(
+            f"network {path or SHIPPED_NETWORK}: {network_shape(self.network.hidden, self.network.buckets)}"
+        )
         self._search_with(self.settings.use_nnue)
 
     def set_use_nnue(self, enabled: bool) -> None:
@@ -138,8 +140,9 @@ class Engine:
             from jitfish.compile import FIRST_USE_SECONDS, is_cached, warm_tablebases
 
             if not is_cached("tablebases"):
-                self.callbacks.on_message("compiling the search with tables (first use only, about "
-                                          f"{FIRST_USE_SECONDS['tablebases']} s)")
+                self.callbacks.on_message(
+                    f"compiling the search with tables (first use only, about {FIRST_USE_SECONDS['tablebases']} s)"
+                )
             warm_tablebases(tablebase)
         previous = self.searcher.tablebase
         self.searcher.set_tablebase(tablebase, *self._probe_settings())
@@ -183,8 +186,9 @@ class Engine:
         self._go = params
         self._searching = True
         turn = Turn(self.searcher, self.settings, self.book, self._rng, self.callbacks, self._timer)
-        self._thread = threading.Thread(target=self._search_thread, args=(turn, board, params),
-                                        name="jitfish-search", daemon=True)
+        self._thread = threading.Thread(
+            target=self._search_thread, args=(turn, board, params), name="jitfish-search", daemon=True
+        )
         self._thread.start()
 
     def stop(self) -> None:
@@ -224,16 +228,19 @@ class Engine:
     def perft(self, depth: int) -> dict[str, int]:
         """``go perft``: leaf counts below each root move."""
         from jitfish.board.perft import divide_position
+
         return divide_position(self.game.board.position, depth) if depth >= 1 else {}
 
     def eval_report(self) -> str:
         """``eval``: the terms and score of the current position (:func:`jitfish.report.eval_report`)."""
         from jitfish.report import eval_report
+
         return eval_report(self.game.board, self.network, self.settings.use_nnue)
 
     def bench(self, depth: int | None = None) -> str:
         """``bench``: the bench positions searched to a fixed depth (a fresh table, one thread)."""
         from jitfish.search.bench import BENCH_DEPTH, bench_report, run_bench
+
         return bench_report(*run_bench(depth or BENCH_DEPTH, quiet=True))
 
 

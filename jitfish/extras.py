@@ -31,8 +31,9 @@ def require(module: str, needed_by: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise MissingExtra(f"error: {needed_by} needs {module}, which is not installed: "
-                           f"pip install 'jitfish[{EXTRA_OF[module]}]'") from None
+        raise MissingExtra(
+            f"error: {needed_by} needs {module}, which is not installed: pip install 'jitfish[{EXTRA_OF[module]}]'"
+        ) from None
 
 
 def report_missing(missing: MissingExtra) -> int:
@@ -43,10 +44,12 @@ def report_missing(missing: MissingExtra) -> int:
 
 def reporting_missing_extras(main: Callable[..., int]) -> Callable[..., int]:
     """``main`` returning 2 after the one line when an extra is missing."""
+
     @functools.wraps(main)
     def run(*args, **kwargs) -> int:
         try:
             return main(*args, **kwargs)
         except MissingExtra as missing:
             return report_missing(missing)
+
     return run

@@ -32,7 +32,7 @@ class Game:
         fen = STARTING_FEN if fen is None else fen
         known_fen, known_moves = self._set_from
         start = 0
-        if fen == known_fen and moves[:len(known_moves)] == known_moves and self.has_position:
+        if fen == known_fen and moves[: len(known_moves)] == known_moves and self.has_position:
             # The usual case in a game: the last position plus a move or two.
             board = self.board.copy()
             start = len(known_moves)
@@ -49,6 +49,5 @@ class Game:
             try:
                 board.push_uci(move)
             except ValueError as error:
-                raise ValueError(f"move {index + 1} '{move}': {error}; "
-                                 f"position set up to the move before") from None
+                raise ValueError(f"move {index + 1} '{move}': {error}; position set up to the move before") from None
         self._set_from = (fen, list(moves))

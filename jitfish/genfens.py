@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Callable, Iterator
 if TYPE_CHECKING:
     from jitfish.engine import Engine
 
-START_PLIES = (8, 9)   # random plies from the start position: either side may be to move
-BOOK_PLIES = (2, 3)    # from a book position
+START_PLIES = (8, 9)  # random plies from the start position: either side may be to move
+BOOK_PLIES = (2, 3)  # from a book position
 FILTER_DEPTH = 6
 FILTER_HASH_MB = 16
 MAX_SCORE_CP = 300
@@ -101,8 +101,10 @@ def generate_fens(engine: "Engine", count: int, seed: int, book: Path | None) ->
         yield fen
         if len(seen) == count:
             return
-    raise ValueError(f"found only {len(seen)} distinct positions of {count} in {count * TRIES_PER_POSITION} tries "
-                     f"(a larger book, or fewer positions)")
+    raise ValueError(
+        f"found only {len(seen)} distinct positions of {count} in {count * TRIES_PER_POSITION} tries "
+        f"(a larger book, or fewer positions)"
+    )
 
 
 def genfens(engine: "Engine", args: list[str], send: Callable[[str], None]) -> None:

@@ -38,8 +38,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 # they compile in), so that editing the trainer's NumPy code costs nothing.
 # ``syzygy`` is digested whole: the search calls its prober, whose kernels
 # read the table layout's constants from ``syzygy/layout.py``.
-KERNEL_SOURCES = ("jit.py", "types.py", "board", "search", "eval", "nnue/features.py", "nnue/inference.py",
-                  "syzygy")
+KERNEL_SOURCES = ("jit.py", "types.py", "board", "search", "eval", "nnue/features.py", "nnue/inference.py", "syzygy")
 
 
 def source_digest() -> str:
@@ -138,8 +137,10 @@ def _unify(inferer, raise_errors=True):
     typemap, return_type, call_types = _numba_unify(inferer, raise_errors)
     assumed = getattr(inferer, "_jitfish_recursive_return", None)
     if assumed is not None and return_type is not None and return_type != assumed:
-        raise TypingError(f"{inferer.func_id.func_qualname} returns {return_type}, but its recursive calls "
-                          f"were typed as returning {assumed} (jitfish.jit: recursive kernels)")
+        raise TypingError(
+            f"{inferer.func_id.func_qualname} returns {return_type}, but its recursive calls "
+            f"were typed as returning {assumed} (jitfish.jit: recursive kernels)"
+        )
     return typemap, return_type, call_types
 
 
@@ -151,15 +152,16 @@ numba_typeinfer.TypeInferer.unify = _unify
 # declares its role where it is defined, ``@kernel(hot=True, cold_start=HELPER)``, and the
 # warm-up lists are read from ``COLD_START`` in the order the kernels were defined (callees first:
 # a module's kernels are decorated after those it imports).
-ENGINE_FIRST = "engine first"     # this process, first: callees of quiescence the helper then loads
-HELPER = "helper"                 # the helper process: quiescence's largest callees and the tablebase
-                                  # prober, then quiescence
-WHILE_WAITING = "while waiting"   # this process, while the helper works: the main search's own callees
+ENGINE_FIRST = "engine first"  # this process, first: callees of quiescence the helper then loads
+HELPER = "helper"  # the helper process: quiescence's largest callees and the tablebase
+# prober, then quiescence
+WHILE_WAITING = "while waiting"  # this process, while the helper works: the main search's own callees
 COLD_START: dict[str, list] = {ENGINE_FIRST: [], HELPER: [], WHILE_WAITING: []}
 
 
-def kernel(function=None, *, hot: bool = False, inline: bool = False, llvm_inline: bool = False,
-           cold_start: str | None = None):
+def kernel(
+    function=None, *, hot: bool = False, inline: bool = False, llvm_inline: bool = False, cold_start: str | None = None
+):
     """Compile ``function`` with the project's Numba flags.
 
     ``cold_start`` (``ENGINE_FIRST``, ``HELPER``, ``WHILE_WAITING``) registers a
@@ -216,8 +218,9 @@ def inlined_copy(dispatcher, name: str):
     copy gets its own name so the two never share a cache entry.
     """
     function = dispatcher.py_func
-    clone = types.FunctionType(function.__code__, function.__globals__, name,
-                               function.__defaults__, function.__closure__)
+    clone = types.FunctionType(
+        function.__code__, function.__globals__, name, function.__defaults__, function.__closure__
+    )
     clone.__qualname__ = name
     clone.__doc__ = function.__doc__
     return kernel(clone, hot=True, inline=True)

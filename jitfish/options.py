@@ -35,24 +35,24 @@ MAX_MOVE_OVERHEAD_MS = 5000
 class Settings:
     """The value of every option (the defaults here are the options' defaults)."""
 
-    threads: int = 1                 # Threads
-    hash_mb: int = 16                # Hash
-    ponder: bool = False             # Ponder: only tells the GUI it may send ``go ponder``
-    multipv: int = 1                 # MultiPV
-    move_overhead_ms: int = 20       # Move Overhead
-    skill_level: int = SKILL_MAX_LEVEL   # Skill Level
-    limit_strength: bool = False     # UCI_LimitStrength
-    elo: int = 1500                  # UCI_Elo
-    chess960: bool = False           # UCI_Chess960
-    show_wdl: bool = False           # UCI_ShowWDL
-    own_book: bool = False           # OwnBook
-    book_file: str = ""              # BookFile
-    eval_file: str = ""              # EvalFile (empty: the shipped network)
-    use_nnue: bool = True            # Use NNUE
-    syzygy_path: str = ""            # SyzygyPath
-    syzygy_probe_depth: int = 1      # SyzygyProbeDepth
+    threads: int = 1  # Threads
+    hash_mb: int = 16  # Hash
+    ponder: bool = False  # Ponder: only tells the GUI it may send ``go ponder``
+    multipv: int = 1  # MultiPV
+    move_overhead_ms: int = 20  # Move Overhead
+    skill_level: int = SKILL_MAX_LEVEL  # Skill Level
+    limit_strength: bool = False  # UCI_LimitStrength
+    elo: int = 1500  # UCI_Elo
+    chess960: bool = False  # UCI_Chess960
+    show_wdl: bool = False  # UCI_ShowWDL
+    own_book: bool = False  # OwnBook
+    book_file: str = ""  # BookFile
+    eval_file: str = ""  # EvalFile (empty: the shipped network)
+    use_nnue: bool = True  # Use NNUE
+    syzygy_path: str = ""  # SyzygyPath
+    syzygy_probe_depth: int = 1  # SyzygyProbeDepth
     syzygy_50_move_rule: bool = True  # Syzygy50MoveRule
-    syzygy_probe_limit: int = 7      # SyzygyProbeLimit
+    syzygy_probe_limit: int = 7  # SyzygyProbeLimit
 
 
 _DEFAULTS = Settings()
@@ -73,8 +73,9 @@ class OptionSpec(NamedTuple):
     action: str | None = None
 
 
-def _option(name: str, type: str, key: str | None, min: int | None = None, max: int | None = None,
-            action: str | None = None) -> OptionSpec:
+def _option(
+    name: str, type: str, key: str | None, min: int | None = None, max: int | None = None, action: str | None = None
+) -> OptionSpec:
     """A row of :data:`OPTIONS`, its default read from :class:`Settings`."""
     return OptionSpec(name, type, key, None if key is None else getattr(_DEFAULTS, key), min, max, action=action)
 
@@ -112,5 +113,7 @@ def search_param_options() -> list[OptionSpec]:
     from jitfish.search.params import FIELDS, default_params
 
     defaults = default_params()
-    return [OptionSpec(field.name, "spin", None, int(defaults[index]), field.low, field.high)
-            for index, field in enumerate(FIELDS)]
+    return [
+        OptionSpec(field.name, "spin", None, int(defaults[index]), field.low, field.high)
+        for index, field in enumerate(FIELDS)
+    ]

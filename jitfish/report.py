@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from jitfish.board.board import Board
     from jitfish.nnue.inference import KernelNetwork
 
+
 def describe(board: Board) -> str:
     """``d``: the board, its FEN, Polyglot key and checkers."""
     import chess

@@ -58,8 +58,16 @@ class GoParams:
     def timer(self, white_to_move: bool, move_overhead_ms: int, search_params: np.ndarray) -> TimeController:
         """The clock of this ``go`` for the side to move (``search_params`` holds the time factors)."""
         time_left, increment = (self.wtime, self.winc) if white_to_move else (self.btime, self.binc)
-        return TimeController.for_go(time_left, increment, self.movestogo, self.movetime, move_overhead_ms,
-                                     pondering=self.analysing, origin=self.received_at, params=search_params)
+        return TimeController.for_go(
+            time_left,
+            increment,
+            self.movestogo,
+            self.movetime,
+            move_overhead_ms,
+            pondering=self.analysing,
+            origin=self.received_at,
+            params=search_params,
+        )
 
 
 @dataclass
@@ -70,11 +78,12 @@ class EngineCallbacks:
     on_currmove: Callable[[int, str, int], None] = lambda depth, move, number: None
     on_bestmove: Callable[[str, str | None], None] = lambda best, ponder: None
     on_message: Callable[[str], None] = lambda text: None  # shown as "info string"
-    on_debug: Callable[[str], None] = lambda text: None    # shown only with "debug on"
+    on_debug: Callable[[str], None] = lambda text: None  # shown only with "debug on"
 
 
-def _tablebase_scores(on_info: Callable[[SearchInfo], None],
-                      root_probe: RootProbe | None) -> Callable[[SearchInfo], None]:
+def _tablebase_scores(
+    on_info: Callable[[SearchInfo], None], root_probe: RootProbe | None
+) -> Callable[[SearchInfo], None]:
     """``on_info`` with scores replaced by the tablebase's verdict (``RootProbe.score``) when there is one."""
     if root_probe is None:
         return on_info
@@ -151,8 +160,9 @@ class Turn:
 
         # Step 7. Search, relaying info; the timer stops it.
         relay = _InfoRelay(_tablebase_scores(self.callbacks.on_info, root_probe), self.settings.multipv)
-        result = self.searcher.search(board, limits, on_info=relay, multipv=multipv,
-                                      on_currmove=self.callbacks.on_currmove, timer=self.timer)
+        result = self.searcher.search(
+            board, limits, on_info=relay, multipv=multipv, on_currmove=self.callbacks.on_currmove, timer=self.timer
+        )
 
         # Step 8. A last info line, then wait for stop/ponderhit when pondering or infinite.
         if root_probe is not None:
@@ -163,9 +173,21 @@ class Turn:
 
     def _report_no_legal_move(self, board: Board) -> None:
         score_mate, score_cp = (0, None) if board.is_check() else (None, 0)
-        self.callbacks.on_info(SearchInfo(depth=0, seldepth=0, multipv=1, score_cp=score_cp,
-                                          score_mate=score_mate, bound="", nodes=0, time=0.0,
-                                          nps=0, hashfull=self.searcher.hashfull(), pv=[]))
+        self.callbacks.on_info(
+            SearchInfo(
+                depth=0,
+                seldepth=0,
+                multipv=1,
+                score_cp=score_cp,
+                score_mate=score_mate,
+                bound="",
+                nodes=0,
+                time=0.0,
+                nps=0,
+                hashfull=self.searcher.hashfull(),
+                pv=[],
+            )
+        )
 
     def _root_moves(self, board: Board, requested: list[str], legal: list[str]) -> list[str] | None:
         """The legal moves of ``searchmoves`` in the board's notation, or ``None`` for all moves."""
@@ -220,11 +242,13 @@ class Turn:
         budget = self.timer.budget
         self.callbacks.on_debug(
             f"limits: depth {limits.depth} nodes {limits.nodes} movetime {self.timer.movetime} "
-            f"soft {budget and budget.soft} hard {budget and budget.hard} multipv {multipv} skill {level}")
+            f"soft {budget and budget.soft} hard {budget and budget.hard} multipv {multipv} skill {level}"
+        )
         return (level if skill else None), multipv
 
-    def _choose_move(self, result: SearchResult, last_iteration: list[SearchInfo], level: int | None,
-                     legal: list[str]) -> tuple[str, str | None]:
+    def _choose_move(
+        self, result: SearchResult, last_iteration: list[SearchInfo], level: int | None, legal: list[str]
+    ) -> tuple[str, str | None]:
         """The searched move, or a weaker pick among the last iteration's lines; never an illegal one."""
         best, ponder = result.best_move, result.ponder_move
         if level is not None and len(last_iteration) > 1:
@@ -238,8 +262,19 @@ class Turn:
 
     def _final_info(self, result: SearchResult) -> None:
         elapsed = max(result.time, 1e-6)
-        self.callbacks.on_info(SearchInfo(
-            depth=result.depth, seldepth=result.seldepth, multipv=1, score_cp=result.score_cp,
-            score_mate=result.score_mate, bound="", nodes=result.nodes, time=result.time,
-            nps=int(result.nodes / elapsed), hashfull=self.searcher.hashfull(), pv=list(result.pv),
-            tbhits=result.tbhits))
+        self.callbacks.on_info(
+            SearchInfo(
+                depth=result.depth,
+                seldepth=result.seldepth,
+                multipv=1,
+                score_cp=result.score_cp,
+                score_mate=result.score_mate,
+                bound="",
+                nodes=result.nodes,
+                time=result.time,
+                nps=int(result.nodes / elapsed),
+                hashfull=self.searcher.hashfull(),
+                pv=list(result.pv),
+                tbhits=result.tbhits,
+            )
+        )

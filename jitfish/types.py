@@ -15,10 +15,10 @@ Score = int
 Depth = int
 Ply = int
 
-MAX_PLY = 128                 # deepest ply the search reaches (stacks are sized by it)
+MAX_PLY = 128  # deepest ply the search reaches (stacks are sized by it)
 MATE = 32000
 INF = 32001
-MATE_BOUND = MATE - MAX_PLY   # |score| >= MATE_BOUND: a mate score
+MATE_BOUND = MATE - MAX_PLY  # |score| >= MATE_BOUND: a mate score
 # A tablebase win found ``ply`` half-moves from the root scores ``TB_WIN - ply``:
 # above every evaluation, below every mate, so a proven mate still sorts first.
 TB_WIN = MATE_BOUND - MAX_PLY
@@ -27,8 +27,8 @@ DRAW = 0
 
 # Bound types, as stored in the transposition table.
 BOUND_NONE = 0
-BOUND_UPPER = 1               # fail-low: the true score is at most this
-BOUND_LOWER = 2               # fail-high: the true score is at least this
+BOUND_UPPER = 1  # fail-low: the true score is at most this
+BOUND_LOWER = 2  # fail-high: the true score is at least this
 BOUND_EXACT = 3
 
 

@@ -34,8 +34,8 @@ PARAMETERS_FILE = Path(__file__).with_name("wdl.json")
 # Material of each piece type in the engine's order (pawn, knight, bishop, rook, queen, king).
 PIECE_MATERIAL = (1, 3, 3, 5, 9, 0)
 MATERIAL_BY_LETTER = dict(zip("pnbrqk", PIECE_MATERIAL))
-MATERIAL_CLAMP = (4, 78)    # below 4 (a few pawns) the games are too few to fit: the ends count as these
-MATERIAL_SCALE = 58.0       # m = ln(material / 58) lies near 0 in the middlegame (58: Stockfish's unit)
+MATERIAL_CLAMP = (4, 78)  # below 4 (a few pawns) the games are too few to fit: the ends count as these
+MATERIAL_SCALE = 58.0  # m = ln(material / 58) lies near 0 in the middlegame (58: Stockfish's unit)
 
 
 def load_parameters(path: Path = PARAMETERS_FILE) -> tuple[np.ndarray, np.ndarray]:
@@ -52,16 +52,20 @@ def material_of_fen(fen: str) -> int:
     return sum(MATERIAL_BY_LETTER.get(letter.lower(), 0) for letter in fen.split(" ", 1)[0])
 
 
-def scale_parameters(material: np.ndarray | int, a_coefficients: np.ndarray = A_COEFFICIENTS,
-                     b_coefficients: np.ndarray = B_COEFFICIENTS) -> tuple[np.ndarray, np.ndarray]:
+def scale_parameters(
+    material: np.ndarray | int, a_coefficients: np.ndarray = A_COEFFICIENTS, b_coefficients: np.ndarray = B_COEFFICIENTS
+) -> tuple[np.ndarray, np.ndarray]:
     """``(a, b)`` of the logistic curves at a material count (scalar or array)."""
     m = np.log(np.clip(np.asarray(material, dtype=float), *MATERIAL_CLAMP) / MATERIAL_SCALE)
     return np.polyval(a_coefficients, m), np.polyval(b_coefficients, m)
 
 
-def probabilities(score_cp: np.ndarray | int, material: np.ndarray | int,
-                  a_coefficients: np.ndarray = A_COEFFICIENTS,
-                  b_coefficients: np.ndarray = B_COEFFICIENTS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def probabilities(
+    score_cp: np.ndarray | int,
+    material: np.ndarray | int,
+    a_coefficients: np.ndarray = A_COEFFICIENTS,
+    b_coefficients: np.ndarray = B_COEFFICIENTS,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Chances ``(win, draw, loss)`` of the side whose score ``score_cp`` is (arrays broadcast)."""
     a, b = scale_parameters(material, a_coefficients, b_coefficients)
     score = np.asarray(score_cp, dtype=float)

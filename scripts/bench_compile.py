@@ -84,10 +84,10 @@ def main() -> int:
             group_total = sum(recorder.own.values())
             print(f"\n{name}: {group_total:.1f} s compiling, {len(recorder.own)} kernels")
             rows = sorted(recorder.own.items(), key=lambda item: -item[1])
-            for kernel, seconds in rows[:args.top]:
+            for kernel, seconds in rows[: args.top]:
                 times = f" x{recorder.count[kernel]}" if recorder.count[kernel] > 1 else ""
                 print(f"  {seconds:6.2f} s  {kernel}{times}")
-            rest = rows[args.top:]
+            rest = rows[args.top :]
             if rest:
                 print(f"  {sum(s for _, s in rest):6.2f} s  ({len(rest)} more kernels)")
     return 0

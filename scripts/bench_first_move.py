@@ -34,8 +34,9 @@ def first_move_seconds(checkout: Path, options: dict[str, str]) -> float:
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as folder:
         env = dict(os.environ, JITFISH_CACHE_DIR=cache, PYTHONPATH=str(checkout))
         command = [sys.executable, "-m", "jitfish"]
-        subprocess.run(command, input="isready\nquit\n", text=True, env=env, cwd=checkout,
-                       stdout=subprocess.DEVNULL, check=True)   # compiles the search into the cache
+        subprocess.run(
+            command, input="isready\nquit\n", text=True, env=env, cwd=checkout, stdout=subprocess.DEVNULL, check=True
+        )  # compiles the search into the cache
         engine = chess.engine.SimpleEngine.popen_uci(command, cwd=folder, env=env, timeout=120)
         try:
             engine.ping()
@@ -61,8 +62,10 @@ def main() -> None:
             seconds[checkout].append(first_move_seconds(checkout, options))
             print(f"run {run + 1} {checkout}: {seconds[checkout][-1]:.2f} s", flush=True)
     for checkout, values in seconds.items():
-        print(f"{checkout}: median {statistics.median(values):.2f} s, range {min(values):.2f}-{max(values):.2f} s "
-              f"({len(values)} runs, options {options})")
+        print(
+            f"{checkout}: median {statistics.median(values):.2f} s, range {min(values):.2f}-{max(values):.2f} s "
+            f"({len(values)} runs, options {options})"
+        )
 
 
 if __name__ == "__main__":

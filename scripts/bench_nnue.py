@@ -33,12 +33,22 @@ import numpy as np  # noqa: E402
 
 from jitfish.jit import kernel  # noqa: E402
 from jitfish.nnue.inference import (  # noqa: E402
-    add_feature, evaluate_accumulators, kernel_network, refresh_accumulator, sub_feature,
+    add_feature,
+    evaluate_accumulators,
+    kernel_network,
+    refresh_accumulator,
+    sub_feature,
 )
 
 SAMPLE = REPO / "tests" / "data" / "datagen_sample.gz"
-KERNEL_NAMES = ("feature_index", "add_feature", "sub_feature", "refresh_accumulator",
-                "evaluate_accumulators", "nnue_evaluate")
+KERNEL_NAMES = (
+    "feature_index",
+    "add_feature",
+    "sub_feature",
+    "refresh_accumulator",
+    "evaluate_accumulators",
+    "nnue_evaluate",
+)
 
 # Run in a child process with an empty JITFISH_CACHE_DIR: print each kernel's first-call seconds as JSON.
 COMPILE_SNIPPET = """
@@ -94,8 +104,17 @@ def _evaluate_loop(accumulators, pieces, output_weights, output_bias, qa, qb, sc
     total = 0
     for _ in range(repeats):
         for index in range(accumulators.shape[0]):
-            total += evaluate_accumulators(accumulators[index, 0], accumulators[index, 1], pieces[index],
-                                           output_weights, output_bias, qa, qb, scale, screlu)
+            total += evaluate_accumulators(
+                accumulators[index, 0],
+                accumulators[index, 1],
+                pieces[index],
+                output_weights,
+                output_bias,
+                qa,
+                qb,
+                scale,
+                screlu,
+            )
     return total
 
 
@@ -116,8 +135,9 @@ def best_rate(run, operations_per_repeat: int, seconds: float) -> float:
 def compile_seconds() -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="jitfish-nnue-bench-") as cache:
         env = dict(os.environ, JITFISH_CACHE_DIR=cache, PYTHONPATH=str(REPO))
-        done = subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], env=env, cwd=REPO,
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", COMPILE_SNIPPET], env=env, cwd=REPO, capture_output=True, text=True, check=True
+        )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -128,8 +148,10 @@ def search_rounds(path: str, rounds: int, depth: int) -> None:
     from jitfish.search.bench import run_bench
 
     network = kernel_network(read_network(path))
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; bench depth {depth}, "
-          f"network {network_shape(network.hidden, network.buckets)}")
+    print(
+        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; bench depth {depth}, "
+        f"network {network_shape(network.hidden, network.buckets)}"
+    )
     speeds: dict[str, list[float]] = {"network": [], "hand-written": []}
     for round_number in range(1, rounds + 1):
         for name, net in (("network", network), ("hand-written", None)):
@@ -163,10 +185,13 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     compiled = compile_seconds()
     kernels = sum(compiled[name] for name in KERNEL_NAMES)
-    print(f"cold compile: import {compiled['import']:.1f} s, kernels {kernels:.1f} s ("
-          + ", ".join(f"{name} {compiled[name]:.1f}" for name in KERNEL_NAMES) + ")")
+    print(
+        f"cold compile: import {compiled['import']:.1f} s, kernels {kernels:.1f} s ("
+        + ", ".join(f"{name} {compiled[name]:.1f}" for name in KERNEL_NAMES)
+        + ")"
+    )
 
-    fens = [fen for fen, _, _ in read_data(SAMPLE, check_position=False)][:args.positions]
+    fens = [fen for fen, _, _ in read_data(SAMPLE, check_position=False)][: args.positions]
     positions = np.stack([jitfish.Board(fen).position.bbs for fen in fens])
     pieces = np.array([len(chess.Board(fen).piece_map()) for fen in fens], dtype=np.int64)
     rng = np.random.default_rng(0)
@@ -178,18 +203,29 @@ def main() -> None:
             for index, bbs in enumerate(positions):
                 for perspective in (0, 1):
                     refresh_accumulator(bbs, net.weights, net.biases, perspective, accumulators[index, perspective])
-            evaluations = best_rate(lambda r: _evaluate_loop(accumulators, pieces, *net[2:], r),  # noqa: B023
-                                    len(fens), args.seconds)
+            evaluations = best_rate(
+                lambda r: _evaluate_loop(accumulators, pieces, *net[2:], r),  # noqa: B023
+                len(fens),
+                args.seconds,
+            )
             name = "screlu" if activation == SCRELU else "crelu"
             print(f"hidden {hidden:4d} {name:6s}: {evaluations / 1e6:6.2f} M evaluations/s")
         out = np.empty(hidden, dtype=np.int16)
         # best_rate calls each lambda before the loop moves on, so the loop's variables are the ones meant.
-        refreshes = best_rate(lambda r: _refresh_loop(positions, net.weights, net.biases, out, r),  # noqa: B023
-                              len(fens), args.seconds)
-        updates = best_rate(lambda r: _update_loop(features, net.weights, out, r),  # noqa: B023
-                            len(features) - 1, args.seconds)
-        print(f"hidden {hidden:4d}       : {refreshes / 1e6:6.2f} M refreshes/s (one perspective), "
-              f"{updates / 1e6:6.2f} M updates/s (one sub + one add)")
+        refreshes = best_rate(
+            lambda r: _refresh_loop(positions, net.weights, net.biases, out, r),  # noqa: B023
+            len(fens),
+            args.seconds,
+        )
+        updates = best_rate(
+            lambda r: _update_loop(features, net.weights, out, r),  # noqa: B023
+            len(features) - 1,
+            args.seconds,
+        )
+        print(
+            f"hidden {hidden:4d}       : {refreshes / 1e6:6.2f} M refreshes/s (one perspective), "
+            f"{updates / 1e6:6.2f} M updates/s (one sub + one add)"
+        )
 
 
 if __name__ == "__main__":

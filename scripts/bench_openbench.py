@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-BENCH_LIMIT_SECONDS = 60     # the client's limit for every bench of a round (Client/bench.py)
-GENFENS_GAP_SECONDS = 15     # the client's limit between two genfens lines (Client/genfens.py)
+BENCH_LIMIT_SECONDS = 60  # the client's limit for every bench of a round (Client/bench.py)
+GENFENS_GAP_SECONDS = 15  # the client's limit between two genfens lines (Client/genfens.py)
 GENFENS_PREFIX = "info string genfens "
 # How the client finds the node count: the last line matching one of these, once non-alphanumerics are spaces.
 CLIENT_BENCH_PATTERN = re.compile(r"(\d+\s+nodes)|(nodes\s+\d+)|(nodes searched\s+\d+)", re.IGNORECASE)
@@ -57,8 +57,13 @@ def build_as_the_client(work: Path, name: str, cache: Path) -> tuple[Path, subpr
 
     Returns the executable's path and make's result (its output holds the warm-up bench)."""
     source = unpack_head(work / "source")
-    made = subprocess.run(["make", "-j", f"EXE={name}", "CC=python3"], cwd=source, capture_output=True, text=True,
-                          env=clean_env(JITFISH_CACHE_DIR=str(cache)))
+    made = subprocess.run(
+        ["make", "-j", f"EXE={name}", "CC=python3"],
+        cwd=source,
+        capture_output=True,
+        text=True,
+        env=clean_env(JITFISH_CACHE_DIR=str(cache)),
+    )
     engines = work / "Engines"
     engines.mkdir(exist_ok=True)
     if made.returncode == 0:
@@ -72,13 +77,18 @@ def benches_at_once(executable: Path, copies: int, cache: Path) -> list[tuple[fl
     env = clean_env(JITFISH_CACHE_DIR=str(cache))
     command = [f"./{executable.parent.name}/{executable.name}", "bench"]
     started = time.perf_counter()
-    processes = [subprocess.Popen(command, cwd=executable.parent.parent, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True, env=env) for _ in range(copies)]
+    processes = [
+        subprocess.Popen(
+            command, cwd=executable.parent.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+        )
+        for _ in range(copies)
+    ]
     results = []
     for process in processes:  # read each to its end; a copy's time is when its output ended
         output = process.communicate()[0]
-        results.append((time.perf_counter() - started, client_bench_nodes(output) if process.returncode == 0
-                        else None, output))
+        results.append(
+            (time.perf_counter() - started, client_bench_nodes(output) if process.returncode == 0 else None, output)
+        )
     return results
 
 
@@ -86,14 +96,20 @@ def genfens(executable: Path, count: int, seed: int, cache: Path) -> tuple[list[
     """The FENs of ``<name> "genfens <count> seed <seed> book None" quit`` and the longest wait for a line
     (the first counted from the start)."""
     command = [f"./{executable.parent.name}/{executable.name}", f"genfens {count} seed {seed} book None", "quit"]
-    process = subprocess.Popen(command, cwd=executable.parent.parent, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, env=clean_env(JITFISH_CACHE_DIR=str(cache)))
+    process = subprocess.Popen(
+        command,
+        cwd=executable.parent.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=clean_env(JITFISH_CACHE_DIR=str(cache)),
+    )
     fens, longest, last = [], 0.0, time.perf_counter()
     for line in process.stdout:
         if line.startswith(GENFENS_PREFIX):
             now = time.perf_counter()
             longest, last = max(longest, now - last), now
-            fens.append(line[len(GENFENS_PREFIX):].strip())
+            fens.append(line[len(GENFENS_PREFIX) :].strip())
     process.wait()
     return fens, longest
 
@@ -108,8 +124,10 @@ def main() -> int:
         work = Path(scratch)
         started = time.perf_counter()
         executable, made = build_as_the_client(work, "Jitfish-test", work / "build-cache")
-        print(f"make -j EXE=Jitfish-test CC=python3: {time.perf_counter() - started:.1f} s "
-              f"(warm-up bench {client_bench_nodes(made.stdout)} nodes), exit {made.returncode}")
+        print(
+            f"make -j EXE=Jitfish-test CC=python3: {time.perf_counter() - started:.1f} s "
+            f"(warm-up bench {client_bench_nodes(made.stdout)} nodes), exit {made.returncode}"
+        )
         if made.returncode != 0:
             print(made.stdout + made.stderr)
             return 1
@@ -117,11 +135,15 @@ def main() -> int:
         results = benches_at_once(executable, args.copies, cache)
         for index, (seconds, nodes, _) in enumerate(results, 1):
             verdict = "ok" if nodes == expected and seconds < BENCH_LIMIT_SECONDS else "FAILS the client's check"
-            print(f"bench {index}/{args.copies} from an empty cache: {seconds:.1f} s, {nodes} nodes "
-                  f"(expected {expected}, limit {BENCH_LIMIT_SECONDS} s): {verdict}")
+            print(
+                f"bench {index}/{args.copies} from an empty cache: {seconds:.1f} s, {nodes} nodes "
+                f"(expected {expected}, limit {BENCH_LIMIT_SECONDS} s): {verdict}"
+            )
         fens, longest = genfens(executable, args.genfens, 1, cache)
-        print(f"genfens {args.genfens}: {len(fens)} positions, longest wait for a line {longest:.1f} s "
-              f"(limit {GENFENS_GAP_SECONDS} s)")
+        print(
+            f"genfens {args.genfens}: {len(fens)} positions, longest wait for a line {longest:.1f} s "
+            f"(limit {GENFENS_GAP_SECONDS} s)"
+        )
     return 0
 
 

@@ -80,8 +80,7 @@ def startup_seconds(cache_dir: str | None = None) -> float:
     if cache_dir:
         env["JITFISH_CACHE_DIR"] = cache_dir
     started = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-c", STARTUP_SNIPPET], env=env,
-                             stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen([sys.executable, "-c", STARTUP_SNIPPET], env=env, stdout=subprocess.PIPE, text=True)
     assert child.stdout
     line = child.stdout.readline()  # the result arrives here; interpreter teardown is not counted
     elapsed = time.perf_counter() - started

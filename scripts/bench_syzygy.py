@@ -60,8 +60,10 @@ def main() -> None:
         best = min(best, time.perf_counter() - start)
     failed = int(np.count_nonzero(out == TB_FAILED))
     print(f"{tables.summary()}")
-    print(f"{args.count} random {args.pieces}-piece positions ({len(materials)} materials), "
-          f"best of {args.repeat}: {best:.3f} s, {args.count / best:,.0f} probes/s, {failed} failed")
+    print(
+        f"{args.count} random {args.pieces}-piece positions ({len(materials)} materials), "
+        f"best of {args.repeat}: {best:.3f} s, {args.count / best:,.0f} probes/s, {failed} failed"
+    )
 
 
 if __name__ == "__main__":

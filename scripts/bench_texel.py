@@ -24,9 +24,15 @@ def synthetic(rows: int, per_row: int, seed: int) -> Traces:
     rng = np.random.default_rng(seed)
     index = rng.integers(0, WEIGHT_PAIRS, rows * per_row).astype(np.int16)
     coefficient = rng.choice(np.array([-2, -1, 1, 2], dtype=np.int16), rows * per_row)
-    traces = Traces(indptr=np.arange(0, rows * per_row + 1, per_row, dtype=np.int64), index=index,
-                    coefficient=coefficient, phase=rng.random(rows), result=np.zeros(rows), score=np.zeros(rows))
-    pairs = default_weights()[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2).astype(np.float64)
+    traces = Traces(
+        indptr=np.arange(0, rows * per_row + 1, per_row, dtype=np.int64),
+        index=index,
+        coefficient=coefficient,
+        phase=rng.random(rows),
+        result=np.zeros(rows),
+        score=np.zeros(rows),
+    )
+    pairs = default_weights()[: 2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2).astype(np.float64)
     traces.result = (rng.random(rows) < sigmoid(0.004 * traces.evaluations(pairs))).astype(np.float64)
     return traces
 
@@ -40,15 +46,17 @@ def main() -> None:
     args = parser.parse_args()
 
     traces = synthetic(args.rows, args.per_row, seed=1)
-    start = default_weights()[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
+    start = default_weights()[: 2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
     tune(traces, start, frozen_mask(), TuneSettings(epochs=1, batch_size=args.batch_size, k=0.004))  # compile
     started = time.perf_counter()
     result = tune(traces, start, frozen_mask(), TuneSettings(epochs=args.epochs, batch_size=args.batch_size))
     total = time.perf_counter() - started
     seconds = sorted(result.epoch_seconds)
-    print(f"{args.rows} positions x {args.per_row} coefficients, batch {args.batch_size}: "
-          f"epoch (Adam pass) median {seconds[len(seconds) // 2]:.2f} s, range {seconds[0]:.2f}-{seconds[-1]:.2f} s; "
-          f"{total:.1f} s for K fit + {args.epochs} epochs with the loss after each")
+    print(
+        f"{args.rows} positions x {args.per_row} coefficients, batch {args.batch_size}: "
+        f"epoch (Adam pass) median {seconds[len(seconds) // 2]:.2f} s, range {seconds[0]:.2f}-{seconds[-1]:.2f} s; "
+        f"{total:.1f} s for K fit + {args.epochs} epochs with the loss after each"
+    )
 
 
 if __name__ == "__main__":

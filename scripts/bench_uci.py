@@ -33,8 +33,16 @@ NPS_FENS = [
 
 
 def _spawn(env=None, checkout: Path = REPO) -> subprocess.Popen:
-    return subprocess.Popen(ENGINE, cwd=checkout, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, bufsize=1, env=env)
+    return subprocess.Popen(
+        ENGINE,
+        cwd=checkout,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        bufsize=1,
+        env=env,
+    )
 
 
 def _wait_for(process: subprocess.Popen, prefix: str) -> list[str]:
@@ -72,17 +80,21 @@ def time_start(env=None, checkout: Path = REPO) -> tuple[float, float, float]:
 def startup(args) -> None:
     time_start()  # make sure the cache is warm
     runs = [time_start() for _ in range(args.runs)]
-    for name, index in (("launch -> uciok", 0), ("uci -> uciok (loaded engine)", 1),
-                        ("launch -> readyok (warm cache)", 2)):
+    for name, index in (
+        ("launch -> uciok", 0),
+        ("uci -> uciok (loaded engine)", 1),
+        ("launch -> readyok (warm cache)", 2),
+    ):
         values = [run[index] for run in runs]
-        print(f"{name:34s} median {statistics.median(values):.3f} s  "
-              f"min {min(values):.3f} s  max {max(values):.3f} s  ({args.runs} runs)")
+        print(
+            f"{name:34s} median {statistics.median(values):.3f} s  "
+            f"min {min(values):.3f} s  max {max(values):.3f} s  ({args.runs} runs)"
+        )
     if not args.no_cold:
         with tempfile.TemporaryDirectory() as cache:
             env = dict(os.environ, JITFISH_CACHE_DIR=cache)
             uciok, _, readyok = time_start(env)
-            print(f"{'cold start (empty cache)':34s} launch -> uciok {uciok:.3f} s, "
-                  f"launch -> readyok {readyok:.1f} s")
+            print(f"{'cold start (empty cache)':34s} launch -> uciok {uciok:.3f} s, launch -> readyok {readyok:.1f} s")
 
 
 def cold(args) -> None:
@@ -96,8 +108,10 @@ def cold(args) -> None:
                 times[name].append(time_start(env, checkout)[2])
             print(f"run {run + 1}: {name} {times[name][-1]:.1f} s", flush=True)
     for name, values in times.items():
-        print(f"{name:34s} median {statistics.median(values):.1f} s  "
-              f"min {min(values):.1f} s  max {max(values):.1f} s  ({args.runs} runs)")
+        print(
+            f"{name:34s} median {statistics.median(values):.1f} s  "
+            f"min {min(values):.1f} s  max {max(values):.1f} s  ({args.runs} runs)"
+        )
 
 
 def measure_nps(threads: int, seconds: float) -> int:
@@ -151,9 +165,11 @@ def memory(args) -> None:
         samples.append(_rss_mb(pid, "VmRSS"))
     peak = _rss_mb(pid, "VmHWM")
     engine.quit()
-    print(f"Hash {args.hash} MB, {board.ply()} plies at {args.move_time} s/move: RSS after load "
-          f"{start_rss:.0f} MB, at the end {samples[-1]:.0f} MB, peak {peak:.0f} MB "
-          f"(target < {args.hash + 200} MB)")
+    print(
+        f"Hash {args.hash} MB, {board.ply()} plies at {args.move_time} s/move: RSS after load "
+        f"{start_rss:.0f} MB, at the end {samples[-1]:.0f} MB, peak {peak:.0f} MB "
+        f"(target < {args.hash + 200} MB)"
+    )
 
 
 def selfplay(args) -> None:
@@ -161,12 +177,14 @@ def selfplay(args) -> None:
 
     def progress(index, record):
         if args.verbose:
-            print(f"game {index + 1}: {record.result} {record.termination} {record.plies} plies, "
-                  f"lowest clock {record.min_clock * 1000:.0f} ms", flush=True)
+            print(
+                f"game {index + 1}: {record.result} {record.termination} {record.plies} plies, "
+                f"lowest clock {record.min_clock * 1000:.0f} ms",
+                flush=True,
+            )
 
     started = time.perf_counter()
-    summary = self_play(ENGINE, args.games, args.base, args.inc, cwd=str(REPO), seed=args.seed,
-                        progress=progress)
+    summary = self_play(ENGINE, args.games, args.base, args.inc, cwd=str(REPO), seed=args.seed, progress=progress)
     print(summary.describe())
     print(f"wall time {time.perf_counter() - started:.0f} s")
 

@@ -80,12 +80,17 @@ def tracked_package_files() -> set[str]:
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="jitfish-wheel-") as temporary:
         work = Path(temporary)
-        step("build sdist and wheel", [sys.executable, "-m", "build", "--outdir", str(work / "dist"), str(REPO)],
-             cwd=work)
+        step(
+            "build sdist and wheel",
+            [sys.executable, "-m", "build", "--outdir", str(work / "dist"), str(REPO)],
+            cwd=work,
+        )
         wheel = next((work / "dist").glob("jitfish-*.whl"))
         sdist = next((work / "dist").glob("jitfish-*.tar.gz"))
-        print(f"wheel {wheel.name}: {wheel.stat().st_size / 1024:.0f} KiB; "
-              f"sdist {sdist.name}: {sdist.stat().st_size / 1024:.0f} KiB")
+        print(
+            f"wheel {wheel.name}: {wheel.stat().st_size / 1024:.0f} KiB; "
+            f"sdist {sdist.name}: {sdist.stat().st_size / 1024:.0f} KiB"
+        )
         missing = tracked_package_files() - set(zipfile.ZipFile(wheel).namelist())
         if missing:
             sys.exit(f"the wheel lacks {sorted(missing)}")
@@ -98,15 +103,19 @@ def main() -> int:
         outside = work / "elsewhere"
         outside.mkdir()
         env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-        env["JITFISH_CACHE_DIR"] = str(work / "cache")    # a first start, as on a user's machine
+        env["JITFISH_CACHE_DIR"] = str(work / "cache")  # a first start, as on a user's machine
         output = step("jitfish bench (compiles first)", [str(jitfish), "bench"], cwd=outside, env=env)
         nodes = int(re.search(r"Nodes searched: (\d+)", output).group(1))
         expected = int(BENCH_FILE.read_text().split()[-1])
         if nodes != expected:
             sys.exit(f"jitfish bench searched {nodes} nodes, tests/data/bench.txt says {expected}")
         print(f"  {nodes} nodes, as tests/data/bench.txt")
-        print("  " + step("UCI game through python-chess", [str(python), "-c", UCI_GAME, str(jitfish)],
-                          cwd=outside, env=env).strip())
+        print(
+            "  "
+            + step(
+                "UCI game through python-chess", [str(python), "-c", UCI_GAME, str(jitfish)], cwd=outside, env=env
+            ).strip()
+        )
         print("  " + step("import jitfish", [str(python), "-c", IMPORT_CHECK], cwd=outside, env=env).strip())
     return 0
 

@@ -47,9 +47,11 @@ def main() -> int:
     args = parser.parse_args()
     for data in args.data:
         errors = label_errors(data, args.sample, args.nodes, args.seed)
-        print(f"{data}: {len(errors)} positions, mean |label - deeper search| {errors.mean():.1f} cp "
-              f"(standard error {errors.std(ddof=1) / np.sqrt(len(errors)):.1f}), median {np.median(errors):.0f}",
-              flush=True)
+        print(
+            f"{data}: {len(errors)} positions, mean |label - deeper search| {errors.mean():.1f} cp "
+            f"(standard error {errors.std(ddof=1) / np.sqrt(len(errors)):.1f}), median {np.median(errors):.0f}",
+            flush=True,
+        )
     return 0
 
 

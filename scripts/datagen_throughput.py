@@ -33,10 +33,27 @@ def run(tree: Path, games: int, workers: int, seed: int, output: Path) -> tuple[
     """``(positions, wall seconds, CPU seconds)`` of one generator run from ``tree``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "tuning.datagen", "--games", str(games), "--workers", str(workers),
-                           "--seed", str(seed), "--output", str(output), "--quiet"],
-                          cwd=tree, capture_output=True, text=True, check=True,
-                          env={**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tuning.datagen",
+            "--games",
+            str(games),
+            "--workers",
+            str(workers),
+            "--seed",
+            str(seed),
+            "--output",
+            str(output),
+            "--quiet",
+        ],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"},
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -62,23 +79,26 @@ def main() -> int:
         if old_tree is None:
             old_tree = Path(scratch) / "old"
             old_tree.mkdir()
-            archive = subprocess.run(["git", "-C", str(REPO), "archive", args.old_ref], capture_output=True,
-                                     check=True)
+            archive = subprocess.run(["git", "-C", str(REPO), "archive", args.old_ref], capture_output=True, check=True)
             subprocess.run(["tar", "-x", "-C", str(old_tree)], input=archive.stdout, check=True)
         trees = {"old": (old_tree.resolve(), ".gz"), "new": (REPO, ".bin")}
-        for name, (tree, suffix) in trees.items():   # warm-up: compile or load the kernels
+        for name, (tree, suffix) in trees.items():  # warm-up: compile or load the kernels
             run(tree, 1, 1, 10_000 + args.seed, Path(scratch) / f"warm-{name}{suffix}")
         rates: dict[str, dict[str, list[float]]] = {name: {"wall": [], "cpu": []} for name in trees}
         for number in range(args.rounds):
             for name, (tree, suffix) in trees.items():
                 load = os.getloadavg()[0]
-                positions, wall, cpu = run(tree, args.games, args.workers, args.seed + number,
-                                           Path(scratch) / f"{name}-{number}{suffix}")
+                positions, wall, cpu = run(
+                    tree, args.games, args.workers, args.seed + number, Path(scratch) / f"{name}-{number}{suffix}"
+                )
                 rates[name]["wall"].append(positions / wall)
                 rates[name]["cpu"].append(positions / cpu)
-                print(f"round {number + 1} {name}: {positions} positions, {wall:.1f} s wall ({positions / wall:.1f}/s, "
-                      f"{positions / wall * 3600 / 1000:.0f}k/h), {cpu:.1f} CPU s ({positions / cpu:.1f}/CPU s), "
-                      f"load {load:.1f}", flush=True)
+                print(
+                    f"round {number + 1} {name}: {positions} positions, {wall:.1f} s wall ({positions / wall:.1f}/s, "
+                    f"{positions / wall * 3600 / 1000:.0f}k/h), {cpu:.1f} CPU s ({positions / cpu:.1f}/CPU s), "
+                    f"load {load:.1f}",
+                    flush=True,
+                )
         print(f"{args.rounds} rounds of {args.games} games, {args.workers} worker(s); medians (ranges):")
         for name in trees:
             hourly = [rate * 3.6 for rate in rates[name]["wall"]]

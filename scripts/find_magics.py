@@ -56,8 +56,11 @@ def find_magic(sq: int, directions, rng: np.random.Generator) -> int:
     shift = np.uint64(64 - bits)
     while True:
         # Sparse candidates (and of three randoms) succeed far more often.
-        magic = (rng.integers(0, 2**64, dtype=np.uint64) & rng.integers(0, 2**64, dtype=np.uint64)
-                 & rng.integers(0, 2**64, dtype=np.uint64))
+        magic = (
+            rng.integers(0, 2**64, dtype=np.uint64)
+            & rng.integers(0, 2**64, dtype=np.uint64)
+            & rng.integers(0, 2**64, dtype=np.uint64)
+        )
         if bin(((mask * int(magic)) & 0xFF00000000000000)).count("1") < 6:
             continue
         with np.errstate(over="ignore"):
@@ -78,13 +81,15 @@ def main() -> None:
     out = Path(__file__).resolve().parent.parent / "jitfish" / "board" / "magics.py"
 
     def block(name: str, values: list[int]) -> str:
-        rows = [", ".join(f"0x{v:016X}" for v in values[i:i + 4]) for i in range(0, 64, 4)]
+        rows = [", ".join(f"0x{v:016X}" for v in values[i : i + 4]) for i in range(0, 64, 4)]
         return f"{name} = (\n" + "".join(f"    {row},\n" for row in rows) + ")\n"
 
     out.write_text(
         '"""Magic multipliers for sliding attacks, found by scripts/find_magics.py '
         f'(seed {seed}).\n\nGenerated file: rerun the script rather than editing it.\n"""\n\n'
-        + block("ROOK_MAGICS", rook) + "\n" + block("BISHOP_MAGICS", bishop)
+        + block("ROOK_MAGICS", rook)
+        + "\n"
+        + block("BISHOP_MAGICS", bishop)
     )
     print(f"wrote {out}")
 

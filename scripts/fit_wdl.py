@@ -29,12 +29,12 @@ import numpy as np
 
 from jitfish.wdl import PARAMETERS_FILE, PIECE_MATERIAL, material_of_fen, probabilities
 
-HOLD_OUT_EVERY = 5          # game i of a file is held out when i % 5 == 0
-FIT_SCORE_LIMIT = 2000      # positions scored beyond ±20 pawns say nothing more about the curve
+HOLD_OUT_EVERY = 5  # game i of a file is held out when i % 5 == 0
+FIT_SCORE_LIMIT = 2000  # positions scored beyond ±20 pawns say nothing more about the curve
 # Score buckets (centipawns, white's view) of the check; each bucket's predicted and observed scores are
 # compared.  Edges are symmetric, so that the check sees both sides of the curve.
 BUCKET_EDGES = (-np.inf, -400, -250, -150, -100, -60, -30, -10, 10, 30, 60, 100, 150, 250, 400, np.inf)
-TOLERANCE = 0.03            # the acceptance: within 3 percentage points in every bucket
+TOLERANCE = 0.03  # the acceptance: within 3 percentage points in every bucket
 
 
 def text_rows(path: Path) -> np.ndarray:
@@ -56,7 +56,8 @@ def game_file_rows(path: Path) -> np.ndarray:
     """``(game, score, material, result)`` rows of a game file's labelled positions."""
     from tuning.datagen.convert import game_file_positions
     from tuning.datagen.records import RESULTS, pieces
-    weights = np.asarray(PIECE_MATERIAL * 2)     # piece codes are colour * 6 + type
+
+    weights = np.asarray(PIECE_MATERIAL * 2)  # piece codes are colour * 6 + type
     blocks = []
     for game, packed in enumerate(game_file_positions(path)):
         number, _, piece = pieces(packed)
@@ -72,15 +73,19 @@ def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     for path in paths:
         rows = game_file_rows(path) if path.suffix == ".bin" else text_rows(path)
         out = rows[:, 0] % HOLD_OUT_EVERY == 0
-        print(f"{path.name}: {int(rows[:, 0].max()) + 1} games, {len(rows)} positions, "
-              f"{int(np.count_nonzero(out))} held out", flush=True)
+        print(
+            f"{path.name}: {int(rows[:, 0].max()) + 1} games, {len(rows)} positions, "
+            f"{int(np.count_nonzero(out))} held out",
+            flush=True,
+        )
         fitted.append(rows[~out, 1:])
         held_out.append(rows[out, 1:])
     return np.concatenate(fitted), np.concatenate(held_out)
 
 
-def negative_log_likelihood(coefficients: np.ndarray, score: np.ndarray, material: np.ndarray,
-                            result: np.ndarray) -> float:
+def negative_log_likelihood(
+    coefficients: np.ndarray, score: np.ndarray, material: np.ndarray, result: np.ndarray
+) -> float:
     """Mean ``-log P(result)`` under the model with ``coefficients`` (``a``'s four, then ``b``'s)."""
     win, draw, loss = probabilities(score, material, coefficients[:4], coefficients[4:])
     chance = np.where(result == 1.0, win, np.where(result == 0.0, loss, draw))
@@ -90,15 +95,17 @@ def negative_log_likelihood(coefficients: np.ndarray, score: np.ndarray, materia
 def fit(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The coefficients of ``a`` and ``b`` that make the fitted games' results likeliest."""
     from scipy.optimize import minimize
+
     kept = rows[np.abs(rows[:, 0]) <= FIT_SCORE_LIMIT]
-    start = np.array([0.0, 0.0, 0.0, 150.0, 0.0, 0.0, 0.0, 80.0])   # a = 150 cp, b = 80 cp everywhere
+    start = np.array([0.0, 0.0, 0.0, 150.0, 0.0, 0.0, 0.0, 80.0])  # a = 150 cp, b = 80 cp everywhere
     best = minimize(negative_log_likelihood, start, args=(kept[:, 0], kept[:, 1], kept[:, 2]), method="BFGS")
     print(f"fit: {len(kept)} positions, mean -log P(result) {best.fun:.4f}", flush=True)
     return best.x[:4], best.x[4:]
 
 
-def bucket_table(rows: np.ndarray, a_coefficients: np.ndarray, b_coefficients: np.ndarray,
-                 counts: np.ndarray | None = None) -> list[tuple]:
+def bucket_table(
+    rows: np.ndarray, a_coefficients: np.ndarray, b_coefficients: np.ndarray, counts: np.ndarray | None = None
+) -> list[tuple]:
     """``(low, high, positions, mean score cp, observed score, predicted score)`` of each score bucket
     of ``(score, material, result)`` rows, each standing for ``counts`` positions (default one)."""
     counts = np.ones(len(rows)) if counts is None else counts
@@ -109,9 +116,16 @@ def bucket_table(rows: np.ndarray, a_coefficients: np.ndarray, b_coefficients: n
         inside = (rows[:, 0] >= low) & (rows[:, 0] < high)
         if np.any(inside):
             weights = counts[inside]
-            table.append((low, high, int(weights.sum()), float(np.average(rows[inside, 0], weights=weights)),
-                          float(np.average(rows[inside, 2], weights=weights)),
-                          float(np.average(predicted[inside], weights=weights))))
+            table.append(
+                (
+                    low,
+                    high,
+                    int(weights.sum()),
+                    float(np.average(rows[inside, 0], weights=weights)),
+                    float(np.average(rows[inside, 2], weights=weights)),
+                    float(np.average(predicted[inside], weights=weights)),
+                )
+            )
     return table
 
 
@@ -119,21 +133,27 @@ def print_table(table: list[tuple]) -> float:
     """Print the buckets; the largest gap between observed and predicted score."""
     print(f"{'bucket (cp)':>16} {'positions':>10} {'observed':>9} {'predicted':>9} {'gap':>7}")
     for low, high, count, _, observed, predicted in table:
-        print(f"{f'[{low:g}, {high:g})':>16} {count:>10} {observed:>9.3f} {predicted:>9.3f} "
-              f"{100 * (predicted - observed):>+6.1f}%")
+        print(
+            f"{f'[{low:g}, {high:g})':>16} {count:>10} {observed:>9.3f} {predicted:>9.3f} "
+            f"{100 * (predicted - observed):>+6.1f}%"
+        )
     worst = max(abs(predicted - observed) for *_, observed, predicted in table)
     print(f"largest gap {100 * worst:.1f} percentage points (tolerance {100 * TOLERANCE:.0f})")
     return worst
 
 
-def plot(table: list[tuple], rows: np.ndarray, a_coefficients: np.ndarray, b_coefficients: np.ndarray,
-         path: Path) -> None:
+def plot(
+    table: list[tuple], rows: np.ndarray, a_coefficients: np.ndarray, b_coefficients: np.ndarray, path: Path
+) -> None:
     """Observed against predicted score per bucket, and the model's curves at three material counts."""
     from jitfish.extras import require
+
     require("matplotlib", "scripts/fit_wdl.py --plot")
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
     centres = [mean for *_, mean, _, _ in table]
     left.plot(centres, [observed for *_, observed, _ in table], "o", label="observed (held-out games)")
@@ -144,12 +164,13 @@ def plot(table: list[tuple], rows: np.ndarray, a_coefficients: np.ndarray, b_coe
     left.set_xlim(-reach, reach)
     left.grid(alpha=0.3)
     left.legend()
-    left.set_title(f"{len(rows)} positions of held-out games: largest gap "
-                   f"{100 * max(abs(p - o) for *_, o, p in table):.1f} points")
+    left.set_title(
+        f"{len(rows)} positions of held-out games: largest gap {100 * max(abs(p - o) for *_, o, p in table):.1f} points"
+    )
     scores = np.linspace(-600, 600, 241)
     for material in (78, 40, 12):
         win, draw, loss = probabilities(scores, material, a_coefficients, b_coefficients)
-        line, = right.plot(scores, win, label=f"win, material {material}")
+        (line,) = right.plot(scores, win, label=f"win, material {material}")
         right.plot(scores, draw, "--", color=line.get_color(), label=f"draw, material {material}")
     right.set_xlabel("score, cp (side to move)")
     right.set_ylabel("chance")
@@ -165,8 +186,13 @@ def write_sample(rows: np.ndarray, path: Path) -> None:
     """``(score, material, result)`` rows, counted: each distinct row once with its number of positions
     (``.npz``: ``score`` int16, ``material`` uint8, ``result`` uint8 in half points, ``positions``)."""
     distinct, counts = np.unique(rows, axis=0, return_counts=True)
-    np.savez_compressed(path, score=distinct[:, 0].astype(np.int16), material=distinct[:, 1].astype(np.uint8),
-                        result=(2 * distinct[:, 2]).astype(np.uint8), positions=counts.astype(np.uint32))
+    np.savez_compressed(
+        path,
+        score=distinct[:, 0].astype(np.int16),
+        material=distinct[:, 1].astype(np.uint8),
+        result=(2 * distinct[:, 2]).astype(np.uint8),
+        positions=counts.astype(np.uint32),
+    )
     print(f"wrote {path}: {len(rows)} positions, {len(distinct)} distinct")
 
 
@@ -191,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=Path, help="write the held-out positions here (.npz)")
     args = parser.parse_args(argv)
     from tuning.datagen.records import data_files
+
     started = time.perf_counter()
     fitted, held_out = load(data_files(args.data))
     a_coefficients, b_coefficients = fit(fitted)

@@ -91,40 +91,58 @@ def find_tools(install: bool) -> dict[str, str]:
             sys.exit(f"missing: {' '.join(missing)}; install them with: apt-get install {' '.join(missing)}")
         print(f"installing {' '.join(missing)} with apt-get", flush=True)
         subprocess.run(["apt-get", "update", "-qq"], check=False)
-        subprocess.run(["apt-get", "install", "-y", "-qq", *missing], check=True,
-                       env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", *missing],
+            check=True,
+            env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"),
+        )
     return {program: shutil.which(program, path=SEARCH_PATH) for program in NEEDED}
 
 
 def polyglot_settings(out: Path, ponder_log: Path) -> Path:
     """The Polyglot settings file that starts Jitfish from this repository, logging every line."""
     path = out / "jitfish.ini"
-    path.write_text("\n".join([
-        "[PolyGlot]",
-        "EngineName = Jitfish",
-        f"EngineDir = {REPO}",
-        f"EngineCommand = {sys.executable} -m jitfish",
-        "Log = true",
-        f"LogFile = {ponder_log}",
-        "[Engine]",
-        "",
-    ]))
+    path.write_text(
+        "\n".join(
+            [
+                "[PolyGlot]",
+                "EngineName = Jitfish",
+                f"EngineDir = {REPO}",
+                f"EngineCommand = {sys.executable} -m jitfish",
+                "Log = true",
+                f"LogFile = {ponder_log}",
+                "[Engine]",
+                "",
+            ]
+        )
+    )
     return path
 
 
 def warm_up(env: dict[str, str]) -> None:
     """Start Jitfish once and wait for ``readyok``, so that no game waits for kernels to compile."""
     print("loading Jitfish once (compiles the kernels if the cache is cold)", flush=True)
-    subprocess.run([sys.executable, "-m", "jitfish"], input="uci\nisready\nquit\n", text=True, cwd=REPO,
-                   env=env, stdout=subprocess.DEVNULL, timeout=WARM_UP_TIMEOUT, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "jitfish"],
+        input="uci\nisready\nquit\n",
+        text=True,
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        timeout=WARM_UP_TIMEOUT,
+        check=True,
+    )
 
 
 def start_xvfb(xvfb: str, out: Path) -> tuple[subprocess.Popen, str]:
     """A virtual screen; its display name, read from Xvfb's ``-displayfd``."""
     read_end, write_end = os.pipe()
-    server = subprocess.Popen([xvfb, "-displayfd", str(write_end), "-screen", "0", "1280x1024x24", "-nolisten",
-                               "tcp"], pass_fds=(write_end,), stdout=subprocess.DEVNULL,
-                              stderr=open(out / "xvfb.log", "w"))
+    server = subprocess.Popen(
+        [xvfb, "-displayfd", str(write_end), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+        pass_fds=(write_end,),
+        stdout=subprocess.DEVNULL,
+        stderr=open(out / "xvfb.log", "w"),
+    )
     os.close(write_end)
     with os.fdopen(read_end) as pipe:
         number = pipe.readline().strip()
@@ -137,15 +155,38 @@ def start_xvfb(xvfb: str, out: Path) -> tuple[subprocess.Popen, str]:
 def xboard_command(tools: dict[str, str], args: argparse.Namespace, settings: Path, out: Path) -> list[str]:
     command = [
         tools["xboard"],
-        "-fcp", f"{tools['polyglot']} {settings}", "-fd", str(out),
-        "-scp", tools["fairymax"], "-sd", str(out),
-        "-mg", str(args.games), "-tc", args.tc, "-inc", str(args.inc),
+        "-fcp",
+        f"{tools['polyglot']} {settings}",
+        "-fd",
+        str(out),
+        "-scp",
+        tools["fairymax"],
+        "-sd",
+        str(out),
+        "-mg",
+        str(args.games),
+        "-tc",
+        args.tc,
+        "-inc",
+        str(args.inc),
         "-ponder" if args.ponder else "-xponder",
-        "-sgf", str(out / "games.pgn"), "-pgnExtendedInfo", "true",
-        "-autoCallFlag", "true",                       # a flag fall ends the game at once
+        "-sgf",
+        str(out / "games.pgn"),
+        "-pgnExtendedInfo",
+        "true",
+        "-autoCallFlag",
+        "true",  # a flag fall ends the game at once
         # No pop-ups to click away, no sounds, and the user's xboard settings left as they were.
-        "-xpopup", "-xexit", "-saveSettingsOnExit", "false", "-xbuttons", "-soundProgram", "",
-        "-debug", "-nameOfDebugFile", str(out / "xboard.debug"),
+        "-xpopup",
+        "-xexit",
+        "-saveSettingsOnExit",
+        "false",
+        "-xbuttons",
+        "-soundProgram",
+        "",
+        "-debug",
+        "-nameOfDebugFile",
+        str(out / "xboard.debug"),
     ]
     if args.openings:
         # Each position twice, colours reversed (xboard's -2 index), from the first one on.
@@ -165,8 +206,10 @@ def report(games: list[Game], expected: int, out: Path) -> int:
         print(f"{number:3d}. {game.white} - {game.black}  {game.result}  {{{game.comment}}}")
     print(f"games: {len(finished)} of {expected} finished")
     if finished:
-        print(f"Jitfish: +{wins} ={draws} -{len(finished) - wins - draws}, {points:g}/{len(finished)} "
-              f"({100 * points / len(finished):.0f}%)")
+        print(
+            f"Jitfish: +{wins} ={draws} -{len(finished) - wins - draws}, {points:g}/{len(finished)} "
+            f"({100 * points / len(finished):.0f}%)"
+        )
     print(f"lost on time: Jitfish {len(ours)}, opponent {len(on_time) - len(ours)}")
     errors = [line for line in _read(out / "polyglot.log").splitlines() if "info string error" in line]
     print(f"engine error lines in the Polyglot log: {len(errors)}")
@@ -189,8 +232,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-ponder", dest="ponder", action="store_false", help="switch pondering off")
     parser.add_argument("--openings", help="a FEN/EPD file of start positions, each played with both colours")
     parser.add_argument("--out", help="folder for the PGN and logs (default: a new temporary folder)")
-    parser.add_argument("--no-install", dest="install", action="store_false",
-                        help="do not apt-get install missing packages")
+    parser.add_argument(
+        "--no-install", dest="install", action="store_false", help="do not apt-get install missing packages"
+    )
     args = parser.parse_args(argv)
     tools = find_tools(args.install)
     out = Path(args.out).resolve() if args.out else Path(tempfile.mkdtemp(prefix="gui-match-"))
@@ -201,16 +245,27 @@ def main(argv: list[str] | None = None) -> int:
     minutes, _, seconds = args.tc.partition(":")
     per_game = 2 * (60 * float(minutes) + float(seconds or 0) + 200 * args.inc) + 60
     deadline = time.monotonic() + args.games * per_game + 120
-    print(f"xboard match: {args.games} games, {args.tc} + {args.inc} s, pondering "
-          f"{'on' if args.ponder else 'off'}; files in {out}", flush=True)
-    env = dict(os.environ, PATH=SEARCH_PATH,
-               PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    print(
+        f"xboard match: {args.games} games, {args.tc} + {args.inc} s, pondering "
+        f"{'on' if args.ponder else 'off'}; files in {out}",
+        flush=True,
+    )
+    env = dict(
+        os.environ,
+        PATH=SEARCH_PATH,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    )
     warm_up(env)
     server, display = start_xvfb(tools["Xvfb"], out)
     env["DISPLAY"] = display
-    xboard = subprocess.Popen(xboard_command(tools, args, settings, out), cwd=out, env=env,
-                              stdout=open(out / "xboard.out", "w"), stderr=subprocess.STDOUT,
-                              start_new_session=True)
+    xboard = subprocess.Popen(
+        xboard_command(tools, args, settings, out),
+        cwd=out,
+        env=env,
+        stdout=open(out / "xboard.out", "w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         while xboard.poll() is None and time.monotonic() < deadline:
             time.sleep(1.0)

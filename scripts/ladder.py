@@ -44,8 +44,8 @@ from tuning.openings import read_openings  # noqa: E402
 from tuning.tc import parse_time_control  # noqa: E402
 
 GAMES_DIR = "/usr/games"
-STOCKFISH_LEVELS = (1500, 2000, 2400, 2800)   # the default anchors; any sf<elo> in the range is accepted
-STOCKFISH_ELO_RANGE = (1320, 3190)            # Stockfish's UCI_Elo option
+STOCKFISH_LEVELS = (1500, 2000, 2400, 2800)  # the default anchors; any sf<elo> in the range is accepted
+STOCKFISH_ELO_RANGE = (1320, 3190)  # Stockfish's UCI_Elo option
 ELO_SEARCH_RANGE = (-1000.0, 5000.0)
 
 
@@ -72,17 +72,30 @@ class Opponent:
             return None
         if self.protocol == "xboard" and backend == "python-chess":
             # python-chess needs setboard; the adapter translates it to edit mode (harmless for engines with it).
-            return parse_engine_spec([f"cmd={sys.executable}", "arg=-m", "arg=tuning.xboard_edit_adapter",
-                                      f"arg={path}", f"dir={REPO}", "proto=xboard", f"name={self.name}",
-                                      *self.tokens])
+            return parse_engine_spec(
+                [
+                    f"cmd={sys.executable}",
+                    "arg=-m",
+                    "arg=tuning.xboard_edit_adapter",
+                    f"arg={path}",
+                    f"dir={REPO}",
+                    "proto=xboard",
+                    f"name={self.name}",
+                    *self.tokens,
+                ]
+            )
         return parse_engine_spec([f"cmd={path}", f"proto={self.protocol}", f"name={self.name}", *self.tokens])
 
 
 def stockfish_at(elo: int) -> Opponent:
     """Stockfish limited to ``UCI_Elo`` ``elo``: an anchor of the scale (key ``sf<elo>``)."""
-    return Opponent(f"sf{elo}", f"Stockfish {elo}", "stockfish",
-                    ("option.UCI_LimitStrength=true", f"option.UCI_Elo={elo}", "option.Threads=1", "option.Hash=16"),
-                    anchor_elo=elo)
+    return Opponent(
+        f"sf{elo}",
+        f"Stockfish {elo}",
+        "stockfish",
+        ("option.UCI_LimitStrength=true", f"option.UCI_Elo={elo}", "option.Threads=1", "option.Hash=16"),
+        anchor_elo=elo,
+    )
 
 
 def find_opponent(key: str) -> Opponent | None:
@@ -169,8 +182,9 @@ def score_interval(summary: dict[str, Any]) -> tuple[float, float]:
     return low, high
 
 
-def markdown_table(candidate: str, rows: Sequence[dict[str, Any]], placement: tuple[float, float, float] | None,
-                   time_control: str) -> str:
+def markdown_table(
+    candidate: str, rows: Sequence[dict[str, Any]], placement: tuple[float, float, float] | None, time_control: str
+) -> str:
     lines = [
         f"# Elo ladder: {candidate}",
         "",
@@ -183,9 +197,15 @@ def markdown_table(candidate: str, rows: Sequence[dict[str, Any]], placement: tu
     for row in rows:
         summary = row["summary"]
         elo = summary.get("elo")
-        elo_text = "n/a" if elo is None and summary["score"] is None else (
-            f"{elo:+.0f} [{_bound(summary.get('elo_lower'))}, {_bound(summary.get('elo_upper'))}]"
-            if elo is not None else ("+inf" if summary["score"] == 1 else "-inf"))
+        elo_text = (
+            "n/a"
+            if elo is None and summary["score"] is None
+            else (
+                f"{elo:+.0f} [{_bound(summary.get('elo_lower'))}, {_bound(summary.get('elo_upper'))}]"
+                if elo is not None
+                else ("+inf" if summary["score"] == 1 else "-inf")
+            )
+        )
         faults = summary["faults"].get(candidate, {})
         fault_text = ", ".join(f"{kind} {n}" for kind, n in faults.items() if n) or "none"
         anchor = row["anchor_elo"]
@@ -197,11 +217,15 @@ def markdown_table(candidate: str, rows: Sequence[dict[str, Any]], placement: tu
     lines.append("")
     if placement is not None:
         rating, low, high = placement
-        lines.append(f"**{candidate} on the Stockfish UCI_Elo scale: {rating:.0f} [{low:.0f}, {high:.0f}]** "
-                     "(maximum likelihood over the Stockfish anchors, 95 % interval).")
+        lines.append(
+            f"**{candidate} on the Stockfish UCI_Elo scale: {rating:.0f} [{low:.0f}, {high:.0f}]** "
+            "(maximum likelihood over the Stockfish anchors, 95 % interval)."
+        )
     else:
-        lines.append("No placement on the UCI_Elo scale: no Stockfish anchor was played, or the candidate scored 0 % "
-                     "(or 100 %) against every anchor.")
+        lines.append(
+            "No placement on the UCI_Elo scale: no Stockfish anchor was played, or the candidate scored 0 % "
+            "(or 100 %) against every anchor."
+        )
     lines.append("")
     lines.append("![score per opponent](ladder.png)")
     return "\n".join(lines) + "\n"
@@ -241,12 +265,19 @@ def plot(rows: Sequence[dict[str, Any]], candidate: str, path: Path) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--engine", nargs="+", metavar="KEY=VALUE",
-                        default=[f"cmd={sys.executable} -m jitfish", f"dir={REPO}", "name=Jitfish"],
-                        help="the candidate, in --engine notation (default: python -m jitfish)")
-    parser.add_argument("--opponents", default=",".join(OPPONENTS),
-                        help=f"comma-separated keys from: {', '.join([*OPPONENTS, *OPTIONAL_OPPONENTS])}, "
-                             f"or sf<elo> for any UCI_Elo in {STOCKFISH_ELO_RANGE[0]}-{STOCKFISH_ELO_RANGE[1]}")
+    parser.add_argument(
+        "--engine",
+        nargs="+",
+        metavar="KEY=VALUE",
+        default=[f"cmd={sys.executable} -m jitfish", f"dir={REPO}", "name=Jitfish"],
+        help="the candidate, in --engine notation (default: python -m jitfish)",
+    )
+    parser.add_argument(
+        "--opponents",
+        default=",".join(OPPONENTS),
+        help=f"comma-separated keys from: {', '.join([*OPPONENTS, *OPTIONAL_OPPONENTS])}, "
+        f"or sf<elo> for any UCI_Elo in {STOCKFISH_ELO_RANGE[0]}-{STOCKFISH_ELO_RANGE[1]}",
+    )
     parser.add_argument("--games", type=int, default=40, help="games per opponent (rounded up to even)")
     parser.add_argument("--tc", default="10+0.1")
     parser.add_argument("--concurrency", type=int, default=1)
@@ -255,8 +286,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--backend", choices=("auto", "cutechess", "python-chess"), default="auto")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", action="store_true")
-    parser.add_argument("--resume", action="store_true",
-                        help="keep the opponents already in OUTPUT_DIR/ladder.json and play only the others")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the opponents already in OUTPUT_DIR/ladder.json and play only the others",
+    )
     args = parser.parse_args(argv)
 
     candidate = parse_engine_spec(args.engine)
@@ -283,9 +317,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"skipping {opponent.name}: {opponent.program} is not installed", file=sys.stderr)
             continue
         config = MatchConfig(
-            engines=(candidate, spec), time_control=parse_time_control(args.tc), rounds=max(1, (args.games + 1) // 2),
-            concurrency=args.concurrency, openings_file=args.openings, openings=openings, seed=args.seed,
-            pgn_out=str(pgn_path), event=f"Jitfish ladder: {opponent.name}",
+            engines=(candidate, spec),
+            time_control=parse_time_control(args.tc),
+            rounds=max(1, (args.games + 1) // 2),
+            concurrency=args.concurrency,
+            openings_file=args.openings,
+            openings=openings,
+            seed=args.seed,
+            pgn_out=str(pgn_path),
+            event=f"Jitfish ladder: {opponent.name}",
         )
         print(f"{candidate.name} vs {opponent.name}: {config.total_games} games at {args.tc}", file=sys.stderr)
         summary = run_match(config, backend, progress=not args.quiet)
@@ -303,8 +343,12 @@ def write_report(rows: Sequence[dict[str, Any]], candidate: str, time_control: s
     placement = place_on_scale(anchors)
     (output_dir / "ladder.md").write_text(markdown_table(candidate, rows, placement, time_control))
     plot(rows, candidate, output_dir / "ladder.png")
-    result = {"candidate": candidate, "time_control": time_control, "rows": list(rows),
-              "placement": None if placement is None else dict(zip(("elo", "lower", "upper"), placement))}
+    result = {
+        "candidate": candidate,
+        "time_control": time_control,
+        "rows": list(rows),
+        "placement": None if placement is None else dict(zip(("elo", "lower", "upper"), placement)),
+    }
     (output_dir / "ladder.json").write_text(json.dumps(result, indent=1) + "\n")
     return result
 

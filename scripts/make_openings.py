@@ -44,11 +44,12 @@ import chess.engine
 
 DEFAULT_STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
 PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 100}
-KING_WALK_WEIGHT = 0.2   # how often a cheap walk plays a king move other than castling, against any other move
+KING_WALK_WEIGHT = 0.2  # how often a cheap walk plays a king move other than castling, against any other move
 
 
-def _plausible_moves(engine: chess.engine.SimpleEngine, board: chess.Board, depth: int, width: int,
-                     spread: int) -> list[chess.Move]:
+def _plausible_moves(
+    engine: chess.engine.SimpleEngine, board: chess.Board, depth: int, width: int, spread: int
+) -> list[chess.Move]:
     """Moves scored within ``spread`` centipawns of the best by a shallow MultiPV search."""
     infos = engine.analyse(board, chess.engine.Limit(depth=depth), multipv=width)
     scored = [(info["score"].relative.score(mate_score=100_000), info["pv"][0]) for info in infos if info.get("pv")]
@@ -77,13 +78,16 @@ def _cheap_move(board: chess.Board, rng: random.Random) -> chess.Move:
     """A legal move drawn as the module docstring says (``--walk-depth 0``)."""
     moves = list(board.legal_moves)
     safe = [move for move in moves if not leaves_piece_en_prise(board, move)] or moves
-    weights = [KING_WALK_WEIGHT if board.piece_type_at(move.from_square) == chess.KING
-               and not board.is_castling(move) else 1.0 for move in safe]
+    weights = [
+        KING_WALK_WEIGHT if board.piece_type_at(move.from_square) == chess.KING and not board.is_castling(move) else 1.0
+        for move in safe
+    ]
     return rng.choices(safe, weights)[0]
 
 
-def random_opening(engine: chess.engine.SimpleEngine, rng: random.Random, args: argparse.Namespace,
-                   seeds: list[chess.Board]) -> chess.Board:
+def random_opening(
+    engine: chess.engine.SimpleEngine, rng: random.Random, args: argparse.Namespace, seeds: list[chess.Board]
+) -> chess.Board:
     """A walk from the initial position (``--min-plies`` to ``--max-plies``) or, a ``--seed-share`` of the
     time when there are seeds, from one of them (``--seed-plies``)."""
     if seeds and rng.random() < args.seed_share:
@@ -125,7 +129,7 @@ class BalanceCheck:
     def scores(self, boards: list[chess.Board]) -> list[int]:
         """Each position's score in centipawns for the side to move (a mate counts as 100,000)."""
         commands = [line for board in boards for line in ("ucinewgame", f"position fen {board.fen()}", self._go)]
-        writer = threading.Thread(target=self._send, args=(commands,))   # the engine's output is read meanwhile
+        writer = threading.Thread(target=self._send, args=(commands,))  # the engine's output is read meanwhile
         writer.start()
         scores: list[int] = []
         score = None
@@ -134,7 +138,7 @@ class BalanceCheck:
             if not words:
                 raise RuntimeError("the engine stopped")
             if words[0] == "info" and "score" in words:
-                kind, value = words[words.index("score") + 1:words.index("score") + 3]
+                kind, value = words[words.index("score") + 1 : words.index("score") + 3]
                 score = int(value) if kind == "cp" else 100_000 * (1 if int(value) > 0 else -1)
             elif words[0] == "bestmove":
                 scores.append(score)
@@ -165,10 +169,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-plies", type=int, default=10, help="longest walk from the initial position")
     parser.add_argument("--seeds", type=Path, nargs="*", default=[], help="EPD files of positions to walk from")
     parser.add_argument("--seed-share", type=float, default=0.75, help="share of walks that start from a seed")
-    parser.add_argument("--seed-plies", type=int, nargs=2, default=(1, 6), metavar=("MIN", "MAX"),
-                        help="length of a walk from a seed")
-    parser.add_argument("--walk-depth", type=int, default=6,
-                        help="search depth when choosing moves (0: no search, see the module docstring)")
+    parser.add_argument(
+        "--seed-plies", type=int, nargs=2, default=(1, 6), metavar=("MIN", "MAX"), help="length of a walk from a seed"
+    )
+    parser.add_argument(
+        "--walk-depth",
+        type=int,
+        default=6,
+        help="search depth when choosing moves (0: no search, see the module docstring)",
+    )
     parser.add_argument("--width", type=int, default=6, help="MultiPV width when choosing moves")
     parser.add_argument("--spread", type=int, default=60, help="centipawns below the best a move may be")
     parser.add_argument("--depth", type=int, default=12, help="search depth of the balance check")

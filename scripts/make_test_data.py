@@ -57,27 +57,42 @@ def perft_suites(source: Path, out: Path) -> None:
     for name in ("perft-classic.epd", "perft-random.epd", "perft-chess960.epd", "sunfish-perft.epd"):
         shutil.copyfile(source / name, out / name)
     tricky = read_pychess_suite(source / "pychess-tricky.perft")
-    write_epd(out / "pychess-tricky.epd", "python-chess examples/perft/tricky.perft, every published depth.",
-              tricky, lambda index: EVERYTHING)
+    write_epd(
+        out / "pychess-tricky.epd",
+        "python-chess examples/perft/tricky.perft, every published depth.",
+        tricky,
+        lambda index: EVERYTHING,
+    )
     chess960 = read_pychess_suite(source / "pychess-chess960.perft")
-    write_epd(out / "pychess-chess960.epd", """
+    write_epd(
+        out / "pychess-chess960.epd",
+        """
 python-chess examples/perft/chess960.perft: all 960 starting setups.
 Counts up to 1,000,000 leaves; every 40th position up to 250,000,000 (the slow pass).""",
-              chess960, lambda index: 250_000_000 if index % 40 == 0 else 1_000_000)
+        chess960,
+        lambda index: 250_000_000 if index % 40 == 0 else 1_000_000,
+    )
     random = read_pychess_suite(source / "pychess-random.perft")[::RANDOM_KEEP_STEP]
-    write_epd(out / "pychess-random.epd", f"""
+    write_epd(
+        out / "pychess-random.epd",
+        f"""
 python-chess examples/perft/random.perft (Marcel van Kervinck's 6838 random positions):
 every {RANDOM_KEEP_STEP}th position, from the first.  Counts up to 1,000,000 leaves; every
 20th kept position (every 100th of the original) up to 10,000,000.""",
-              random, lambda index: 10_000_000 if index % 20 == 0 else 1_000_000)
+        random,
+        lambda index: 10_000_000 if index % 20 == 0 else 1_000_000,
+    )
 
 
 def mate_suites(source: Path, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name in MATE_FILES:
         shutil.copyfile(source / name, out / name)
-    kept = [line for line in (source / "matetrack.epd").read_text().splitlines()
-            if (found := re.search(r"bm #(\d+);", line)) and 1 <= int(found.group(1)) <= MATETRACK_MAX_MATE]
+    kept = [
+        line
+        for line in (source / "matetrack.epd").read_text().splitlines()
+        if (found := re.search(r"bm #(\d+);", line)) and 1 <= int(found.group(1)) <= MATETRACK_MAX_MATE
+    ]
     (out / "matetrack-mate1-4.epd").write_text("\n".join(kept) + "\n")
 
 

@@ -35,7 +35,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 MUTANTS_FILE = REPO / "scripts" / "mutants.toml"
-TIMEOUT_SECONDS = 1800   # per pytest run, cold compile included; a hang counts as a kill
+TIMEOUT_SECONDS = 1800  # per pytest run, cold compile included; a hang counts as a kill
 
 
 @dataclass
@@ -55,15 +55,26 @@ class Mutant:
 
 def load_mutants(path: Path = MUTANTS_FILE) -> list[Mutant]:
     data = tomllib.loads(path.read_text())
-    return [Mutant(entry["name"], entry["why"], list(entry["tests"]),
-                   [Edit(edit["file"], edit["original"], edit["replacement"]) for edit in entry["edit"]])
-            for entry in data["mutant"]]
+    return [
+        Mutant(
+            entry["name"],
+            entry["why"],
+            list(entry["tests"]),
+            [Edit(edit["file"], edit["original"], edit["replacement"]) for edit in entry["edit"]],
+        )
+        for entry in data["mutant"]
+    ]
 
 
 def copy_tree(destination: Path) -> None:
     """The working tree as git sees it (tracked and untracked files, none of the ignored ones)."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
-                            capture_output=True, text=True, check=True).stdout.split("\0")
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
     for name in filter(None, listed):
         source = REPO / name
         if source.is_file():
@@ -90,8 +101,7 @@ def run_tests(tree: Path, tests: list[str]) -> tuple[str, float, str]:
     command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests]
     started = time.perf_counter()
     try:
-        result = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True,
-                                timeout=TIMEOUT_SECONDS)
+        result = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=TIMEOUT_SECONDS)
     except subprocess.TimeoutExpired:
         return "timeout", time.perf_counter() - started, ""
     outcome = {0: "passed", 1: "failed"}.get(result.returncode, "error")
@@ -136,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
 
     results: dict[str, list[str]] = {"killed": [], "survived": [], "error": []}
     for mutant in mutants:
+
         def attempt(tree: Path, mutant: Mutant = mutant) -> tuple[str, float, str]:
             try:
                 apply(mutant, tree)

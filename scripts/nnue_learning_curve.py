@@ -52,14 +52,22 @@ from tuning.nnue.check import integer_scores  # noqa: E402
 from tuning.nnue.data import and_mirrors, batches, data_digest, load_positions_cached, split, with_mirrors  # noqa: E402
 from tuning.nnue.model import quantise  # noqa: E402
 from tuning.nnue.train import (  # noqa: E402
-    HELD_OUT_WITHIN, SCORING_BATCH, TrainSettings, mean_error, new_run, scored_rows, train_epoch,
+    HELD_OUT_WITHIN,
+    SCORING_BATCH,
+    TrainSettings,
+    mean_error,
+    new_run,
+    scored_rows,
+    train_epoch,
 )
 
 
 def integer_error(net, positions, rows: np.ndarray) -> float:
     """Mean |integer network - search| in centipawns over ``rows``: what the engine would score."""
-    total = sum(float(np.abs(integer_scores(net, inputs) - inputs.score).sum())
-                for inputs in batches(positions, rows, SCORING_BATCH))
+    total = sum(
+        float(np.abs(integer_scores(net, inputs) - inputs.score).sum())
+        for inputs in batches(positions, rows, SCORING_BATCH)
+    )
     return total / len(rows)
 
 
@@ -86,12 +94,12 @@ def power_law(sizes: list[int], errors: list[float]) -> tuple[float, float]:
 
 
 def label(row: dict) -> str:
-    return (f"h{row['hidden']}-wdl{row['wdl']:g}-{'mirror' if row['mirror'] else 'plain'}"
-            f"-{row['positions']}")
+    return f"h{row['hidden']}-wdl{row['wdl']:g}-{'mirror' if row['mirror'] else 'plain'}-{row['positions']}"
 
 
 def plot(result: dict, path: Path) -> None:
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -99,8 +107,12 @@ def plot(result: dict, path: Path) -> None:
     settings = sorted({(row["hidden"], row["wdl"]) for row in result["curve"]})
     for hidden, wdl in settings:
         rows = [row for row in result["curve"] if (row["hidden"], row["wdl"]) == (hidden, wdl)]
-        axes.plot([row["positions"] for row in rows], [row["error"] for row in rows], marker="o",
-                  label=f"hidden {hidden}, wdl {wdl:g} (best epoch)")
+        axes.plot(
+            [row["positions"] for row in rows],
+            [row["error"] for row in rows],
+            marker="o",
+            label=f"hidden {hidden}, wdl {wdl:g} (best epoch)",
+        )
     axes.axhline(result["handwritten_error"], color="grey", linestyle="--", label="hand-written evaluation")
     axes.set_xscale("log")
     axes.set_xlabel("training positions")
@@ -116,18 +128,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", type=Path, nargs="+", help="a data set: game and text files, directories")
     parser.add_argument("--sizes", type=int, nargs="+", help="training positions of each network (default: all)")
-    parser.add_argument("--samples", type=int, default=10_000_000,
-                        help="train each network for samples / size epochs (with --mirror each also sees the mirrors)")
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=10_000_000,
+        help="train each network for samples / size epochs (with --mirror each also sees the mirrors)",
+    )
     parser.add_argument("--hidden", type=int, nargs="+", default=[TrainSettings.hidden])
-    parser.add_argument("--wdl", type=float, nargs="+", default=[0.0],
-                        help="weights of the game result in the target (lambda = 1 - blend)")
+    parser.add_argument(
+        "--wdl",
+        type=float,
+        nargs="+",
+        default=[0.0],
+        help="weights of the game result in the target (lambda = 1 - blend)",
+    )
     parser.add_argument("--batch-size", type=int, default=TrainSettings.batch_size)
     parser.add_argument("--lr", type=float, default=TrainSettings.lr)
     parser.add_argument("--lr-decay", type=float, default=TrainSettings.lr_decay)
     parser.add_argument("--lr-step", type=int, default=TrainSettings.lr_step)
     parser.add_argument("--validation", type=float, default=0.1)
-    parser.add_argument("--mirror", action="store_true",
-                        help="also train on every training position mirrored left to right (files a <-> h)")
+    parser.add_argument(
+        "--mirror",
+        action="store_true",
+        help="also train on every training position mirrored left to right (files a <-> h)",
+    )
     parser.add_argument("--within", type=int, default=HELD_OUT_WITHIN)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
@@ -145,20 +169,37 @@ def main() -> None:
     trained_on = with_mirrors(positions) if args.mirror else positions
     held_out = scored_rows(positions, validation, args.within)
     handwritten = cached_handwritten_error(
-        positions, held_out, cache / f"handwritten-{data_digest(args.data)}-{args.validation:g}-{args.within}.json")
-    result = {"data": [str(path) for path in args.data], "positions": len(positions),
-              "training_positions": len(training), "settings": vars(args) | {"data": None, "out": None,
-                                                                             "save": None},
-              "validation_positions": len(held_out), "handwritten_error": handwritten, "curve": []}
-    print(f"{len(positions)} positions, {len(training)} for training; hand-written evaluation: "
-          f"{handwritten:.1f} cp on {len(held_out)} held-out positions", flush=True)
+        positions, held_out, cache / f"handwritten-{data_digest(args.data)}-{args.validation:g}-{args.within}.json"
+    )
+    result = {
+        "data": [str(path) for path in args.data],
+        "positions": len(positions),
+        "training_positions": len(training),
+        "settings": vars(args) | {"data": None, "out": None, "save": None},
+        "validation_positions": len(held_out),
+        "handwritten_error": handwritten,
+        "curve": [],
+    }
+    print(
+        f"{len(positions)} positions, {len(training)} for training; hand-written evaluation: "
+        f"{handwritten:.1f} cp on {len(held_out)} held-out positions",
+        flush=True,
+    )
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
     for hidden in args.hidden:
         for wdl in args.wdl:
-            settings = TrainSettings(hidden=hidden, batch_size=args.batch_size, lr=args.lr,
-                                     lr_decay=args.lr_decay, lr_step=args.lr_step, blend=1.0 - wdl,
-                                     validation=args.validation, seed=args.seed, mirror=args.mirror)
+            settings = TrainSettings(
+                hidden=hidden,
+                batch_size=args.batch_size,
+                lr=args.lr,
+                lr_decay=args.lr_decay,
+                lr_step=args.lr_step,
+                blend=1.0 - wdl,
+                validation=args.validation,
+                seed=args.seed,
+                mirror=args.mirror,
+            )
             for size in sizes:
                 row = {"hidden": hidden, "wdl": wdl, "mirror": args.mirror, "positions": size}
                 run = new_run(settings)
@@ -169,25 +210,37 @@ def main() -> None:
                     errors.append(mean_error(run.model, settings.scale, positions, held_out))
                     if errors[-1] == min(errors):
                         best_state = copy.deepcopy(run.model.state_dict())
-                    print(f"{label(row)}  epoch {run.epochs_done:3d}  loss {run.losses[-1]:.6f}  "
-                          f"error {errors[-1]:.2f} cp  ({time.process_time() - started:.0f} CPU s)", flush=True)
+                    print(
+                        f"{label(row)}  epoch {run.epochs_done:3d}  loss {run.losses[-1]:.6f}  "
+                        f"error {errors[-1]:.2f} cp  ({time.process_time() - started:.0f} CPU s)",
+                        flush=True,
+                    )
                 best = int(np.argmin(errors))
-                row |= {"error": errors[best], "best_epoch": best + 1, "errors": errors,
-                        "cpu_seconds": time.process_time() - started}
+                row |= {
+                    "error": errors[best],
+                    "best_epoch": best + 1,
+                    "errors": errors,
+                    "cpu_seconds": time.process_time() - started,
+                }
                 if args.save:
                     run.model.load_state_dict(best_state)
                     net = quantise(run.model, scale=settings.scale)
                     write_network(args.save / f"{label(row)}.nnue", net)
                     row["int_error"] = integer_error(net, positions, held_out)
-                    print(f"{label(row)}  best epoch {best + 1}: float {row['error']:.2f} cp, "
-                          f"integers {row['int_error']:.2f} cp", flush=True)
+                    print(
+                        f"{label(row)}  best epoch {best + 1}: float {row['error']:.2f} cp, "
+                        f"integers {row['int_error']:.2f} cp",
+                        flush=True,
+                    )
                 result["curve"].append(row)
                 args.out.write_text(json.dumps(result, indent=1) + "\n")
     if len(sizes) > 1 and len(args.hidden) == len(args.wdl) == 1:
         a, b = power_law([row["positions"] for row in result["curve"]], [row["error"] for row in result["curve"]])
         result["power_law"] = {"a": a, "b": b, "positions_to_match_handwritten": (a / handwritten) ** (1 / b)}
-        print(f"error ~ {a:.1f} * positions ** -{b:.3f}: the hand-written evaluation's error at "
-              f"{result['power_law']['positions_to_match_handwritten']:.3g} positions")
+        print(
+            f"error ~ {a:.1f} * positions ** -{b:.3f}: the hand-written evaluation's error at "
+            f"{result['power_law']['positions_to_match_handwritten']:.3g} positions"
+        )
     args.out.write_text(json.dumps(result, indent=1) + "\n")
     plot(result, args.out.with_suffix(".png"))
 

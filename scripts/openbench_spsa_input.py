@@ -19,8 +19,10 @@ from jitfish.search.params import FIELDS, default_params  # noqa: E402
 
 def spsa_lines() -> list[str]:
     values = default_params()
-    return [f"{field.name}, int, {int(values[index])}, {field.low}, {field.high}, {field.c_end}, {field.r_end}"
-            for index, field in enumerate(FIELDS)]
+    return [
+        f"{field.name}, int, {int(values[index])}, {field.low}, {field.high}, {field.c_end}, {field.r_end}"
+        for index, field in enumerate(FIELDS)
+    ]
 
 
 if __name__ == "__main__":

@@ -55,8 +55,8 @@ def readable(mangled: str) -> str:
     words = []
     while rest[:1].isdigit():
         digits = re.match(r"\d+", rest).group()
-        words.append(rest[len(digits):len(digits) + int(digits)])
-        rest = rest[len(digits) + int(digits):]
+        words.append(rest[len(digits) : len(digits) + int(digits)])
+        rest = rest[len(digits) + int(digits) :]
     return prefix + ".".join(words) if words else mangled
 
 
@@ -71,7 +71,7 @@ def main() -> int:
             print(f"error: {tool} is not installed (perf: the linux-perf package; nm: binutils)", file=sys.stderr)
             return 2
     scratch_dir = Path(tempfile.mkdtemp(prefix="jitfish-profile-"))
-    os.environ["JITFISH_CACHE_DIR"] = str(scratch_dir / "cache")   # a fresh compile keeps its object code
+    os.environ["JITFISH_CACHE_DIR"] = str(scratch_dir / "cache")  # a fresh compile keeps its object code
     from numba.core.registry import CPUDispatcher
 
     from jitfish.search.bench import run_bench
@@ -82,20 +82,33 @@ def main() -> int:
         for result in dispatcher.overloads.values():
             try:
                 functions += symbols(result.library, result.fndesc.llvm_func_name, scratch_dir / "kernel.o")
-            except RuntimeError:   # no object code (loaded from a cache): not one of the search's kernels
+            except RuntimeError:  # no object code (loaded from a cache): not one of the search's kernels
                 continue
     functions.sort()
     starts = [address for address, _, _ in functions]
-    record = subprocess.Popen(["perf", "record", "-q", "-F", str(args.frequency), "-p", str(os.getpid()),
-                               "-o", str(scratch_dir / "perf.data")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(1.0)   # perf attaches
+    record = subprocess.Popen(
+        [
+            "perf",
+            "record",
+            "-q",
+            "-F",
+            str(args.frequency),
+            "-p",
+            str(os.getpid()),
+            "-o",
+            str(scratch_dir / "perf.data"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(1.0)  # perf attaches
     for _ in range(args.rounds):
         run_bench(quiet=True)
     record.send_signal(signal.SIGINT)
     record.wait()
-    ips = subprocess.run(["perf", "script", "-i", str(scratch_dir / "perf.data"), "-F", "ip"],
-                         capture_output=True, text=True).stdout.split()
+    ips = subprocess.run(
+        ["perf", "script", "-i", str(scratch_dir / "perf.data"), "-F", "ip"], capture_output=True, text=True
+    ).stdout.split()
     per_kernel, hot = collections.Counter(), collections.Counter()
     for text in ips:
         ip = int(text, 16)

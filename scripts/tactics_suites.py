@@ -44,7 +44,7 @@ def best_moves(line: str) -> tuple[str, set[str]] | None:
     for san in found.group(1).split():
         try:
             moves.add(board.parse_san(san).uci())
-        except ValueError:   # a move the suite misspells is not counted
+        except ValueError:  # a move the suite misspells is not counted
             pass
     return board.fen(), moves
 
@@ -85,8 +85,10 @@ def main() -> None:
     for name, network in (("hand-written", None), ("network", kernel_network(shipped_network()))):
         searcher = Searcher(hash_mb=16, network=network)
         searcher.warm_up()
-        figures = [f"{path.split('.')[0]} {'/'.join(map(str, solved_in_suite(searcher, DATA / path, args.nodes)))}"
-                   for path in SUITES]
+        figures = [
+            f"{path.split('.')[0]} {'/'.join(map(str, solved_in_suite(searcher, DATA / path, args.nodes)))}"
+            for path in SUITES
+        ]
         figures.append(f"mates {'/'.join(map(str, mates_found(searcher)))}")
         print(f"{name:>12}: " + ", ".join(figures), flush=True)
 

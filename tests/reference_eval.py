@@ -43,8 +43,12 @@ import numpy as np
 from jitfish.eval.params import DANGER_LABELS, OFFSETS, TERMS, WEIGHT_PAIRS
 
 MOBILE = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
-MOBILITY = {chess.KNIGHT: "knight_mobility", chess.BISHOP: "bishop_mobility", chess.ROOK: "rook_mobility",
-            chess.QUEEN: "queen_mobility"}
+MOBILITY = {
+    chess.KNIGHT: "knight_mobility",
+    chess.BISHOP: "bishop_mobility",
+    chess.ROOK: "rook_mobility",
+    chess.QUEEN: "queen_mobility",
+}
 PIECE_LETTER = {chess.KNIGHT: "N", chess.BISHOP: "B", chess.ROOK: "R", chess.QUEEN: "Q"}
 DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 LINES = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -125,8 +129,11 @@ def side_counts(board: chess.Board, colour: chess.Color) -> tuple[dict[tuple[str
         file = chess.square_file(sq)
         if not any(abs(other - file) == 1 for other in files):
             add("isolated_pawn")
-        ahead = [e for e in enemy_pawns if abs(chess.square_file(e) - file) <= 1
-                 and (chess.square_rank(e) - chess.square_rank(sq)) * forward > 0]
+        ahead = [
+            e
+            for e in enemy_pawns
+            if abs(chess.square_file(e) - file) <= 1 and (chess.square_rank(e) - chess.square_rank(sq)) * forward > 0
+        ]
         if not ahead:
             slot = relative_rank(sq, colour) - 1
             stop = sq + 8 * forward
@@ -141,9 +148,11 @@ def side_counts(board: chess.Board, colour: chess.Color) -> tuple[dict[tuple[str
     zone = steps(enemy_king, KING_STEPS)
     enemy_pawn_attacks = pawn_attacks(board, enemy)
     safe = {sq for sq in chess.SQUARES if sq not in own_squares and sq not in enemy_pawn_attacks and sq not in zone}
-    checks = {chess.KNIGHT: attacks(board, enemy_king, chess.KNIGHT) & safe,
-              chess.BISHOP: attacks(board, enemy_king, chess.BISHOP) & safe,
-              chess.ROOK: attacks(board, enemy_king, chess.ROOK) & safe}
+    checks = {
+        chess.KNIGHT: attacks(board, enemy_king, chess.KNIGHT) & safe,
+        chess.BISHOP: attacks(board, enemy_king, chess.BISHOP) & safe,
+        chess.ROOK: attacks(board, enemy_king, chess.ROOK) & safe,
+    }
     checks[chess.QUEEN] = checks[chess.BISHOP] | checks[chess.ROOK]
     danger["bias"] = 1
     danger["no_queen"] = int(not board.pieces(chess.QUEEN, colour))
@@ -177,8 +186,16 @@ def side_counts(board: chess.Board, colour: chess.Color) -> tuple[dict[tuple[str
 
     # King shelter: own pawns on the king's and neighbouring files, one or two ranks ahead.
     king = board.king(colour)
-    add("king_shelter", 0, sum(1 for p in pawns if abs(chess.square_file(p) - chess.square_file(king)) <= 1
-                               and 1 <= (chess.square_rank(p) - chess.square_rank(king)) * forward <= 2))
+    add(
+        "king_shelter",
+        0,
+        sum(
+            1
+            for p in pawns
+            if abs(chess.square_file(p) - chess.square_file(king)) <= 1
+            and 1 <= (chess.square_rank(p) - chess.square_rank(king)) * forward <= 2
+        ),
+    )
     if board.turn == colour:
         add("tempo")
     return counts, danger
@@ -222,7 +239,13 @@ def reference_evaluation(board: chess.Board, weights: dict[str, list]) -> int:
         mg += sign * (units_mg * units_mg // scale_mg)
         eg += sign * (units_eg // scale_eg)
     total = weights["phase_total"][0]
-    phase = min(sum(weight * len(board.pieces(piece_type, colour))
-                    for piece_type, weight in zip(MOBILE, weights["phase"]) for colour in chess.COLORS), total)
+    phase = min(
+        sum(
+            weight * len(board.pieces(piece_type, colour))
+            for piece_type, weight in zip(MOBILE, weights["phase"])
+            for colour in chess.COLORS
+        ),
+        total,
+    )
     sign = 1 if board.turn == chess.WHITE else -1
     return (sign * (mg * phase + eg * (total - phase))) // total

@@ -27,8 +27,7 @@ from __future__ import annotations
 
 import chess
 
-VALUES = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500, chess.QUEEN: 900,
-          chess.KING: 20000}
+VALUES = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500, chess.QUEEN: 900, chess.KING: 20000}
 
 
 def _least_valuable_attacker(board: chess.Board, colour: chess.Color, square: chess.Square) -> chess.Square | None:

@@ -94,8 +94,7 @@ def test_search_is_cached_after_the_search_ran(searched):
 
 
 def test_compile_command_compiles_every_group(searched):
-    result = subprocess.run([sys.executable, "-m", "jitfish", "compile"], capture_output=True, text=True,
-                            timeout=900)
+    result = subprocess.run([sys.executable, "-m", "jitfish", "compile"], capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr
     groups = [name for name, _, _ in jit_compile.GROUPS]
     lines = result.stdout.splitlines()
@@ -112,12 +111,14 @@ def test_a_cold_start_compiles_each_split_kernel_once(tmp_path):
     A wrong signature would be a second compile of the kernel (the cost the split is meant to save), so each
     split kernel must hold exactly one compiled version after a cold search warm-up on an empty cache.
     """
-    script = ("from jitfish import compile as c\n"
-              "from jitfish.jit import COLD_START\n"
-              "c._compile_callees(*COLD_START)\n"
-              "c.warm_search(helper=False)\n"
-              "for name, (kernel, _) in c._search_callee_signatures().items():\n"
-              "    print(name, len(kernel.signatures))\n")
+    script = (
+        "from jitfish import compile as c\n"
+        "from jitfish.jit import COLD_START\n"
+        "c._compile_callees(*COLD_START)\n"
+        "c.warm_search(helper=False)\n"
+        "for name, (kernel, _) in c._search_callee_signatures().items():\n"
+        "    print(name, len(kernel.signatures))\n"
+    )
     env = dict(os.environ, JITFISH_CACHE_DIR=str(tmp_path))
     result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     versions = dict(line.split() for line in result.stdout.splitlines())
@@ -161,8 +162,13 @@ def test_a_cold_search_compiles_each_kernel_for_one_signature(tmp_path):
 
     tables = str(Path(__file__).resolve().parent / "data" / "syzygy")
     env = dict(os.environ, JITFISH_CACHE_DIR=str(tmp_path))
-    child = subprocess.run([sys.executable, "-c", ONE_SIGNATURE_CHILD.format(tables=tables)], env=env,
-                           capture_output=True, text=True, timeout=1800)
+    child = subprocess.run(
+        [sys.executable, "-c", ONE_SIGNATURE_CHILD.format(tables=tables)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert child.returncode == 0, child.stderr[-2000:]
     counts = {stage: {} for stage in ("start", "tables")}
     for line in child.stdout.splitlines():

@@ -30,25 +30,57 @@ sys.meta_path.insert(0, Refuse())
 """
 
 COMMANDS = [
-    ("matplotlib", "jitfish teach ladder --plot", "plot",
-     "from jitfish.cli import main; sys.exit(main(['teach', 'ladder', '--depth', '1', '--plot', {out!r}]))"),
-    ("matplotlib", "jitfish teach tree --out", "plot",
-     "from jitfish.cli import main; sys.exit(main(['teach', 'tree', '--out', {out!r}]))"),
-    ("matplotlib", "jitfish teach tree --out", "plot",
-     "from jitfish.cli import main; sys.exit(main(['teach', 'tree', '--chance', '--out', {out!r}]))"),
-    ("matplotlib", "jitfish teach mcts --plot", "plot",
-     "from jitfish.cli import main; sys.exit(main(['teach', 'mcts', '--iterations', '1', '--plot', {out!r}]))"),
-    ("matplotlib", "the Texel tuner's loss plot", "plot",
-     "from tuning.texel import main; sys.exit(main([" + repr(str(SAMPLE)) + ", '--plot', {out!r}]))"),
-    ("distributed", "--cluster", "cluster",
-     "from tuning.datagen.__main__ import main; sys.exit(main(['--games', '1', '--quiet', '--cluster', 'local:1', "
-     "'--output', {out!r}]))"),
-    ("distributed", "--cluster", "cluster",
-     "from tuning.match import main; sys.exit(main(['--engine', 'cmd=a', '--engine', 'cmd=b', '--tc', 'nodes=1', "
-     "'--quiet', '--cluster', 'local:1', '--pgnout', {out!r}]))"),
-    ("torch", "python -m tuning.nnue", "train",
-     "sys.argv = ['tuning.nnue', 'train', " + repr(str(SAMPLE)) + "]; runpy.run_module('tuning.nnue', "
-     "run_name='__main__')"),
+    (
+        "matplotlib",
+        "jitfish teach ladder --plot",
+        "plot",
+        "from jitfish.cli import main; sys.exit(main(['teach', 'ladder', '--depth', '1', '--plot', {out!r}]))",
+    ),
+    (
+        "matplotlib",
+        "jitfish teach tree --out",
+        "plot",
+        "from jitfish.cli import main; sys.exit(main(['teach', 'tree', '--out', {out!r}]))",
+    ),
+    (
+        "matplotlib",
+        "jitfish teach tree --out",
+        "plot",
+        "from jitfish.cli import main; sys.exit(main(['teach', 'tree', '--chance', '--out', {out!r}]))",
+    ),
+    (
+        "matplotlib",
+        "jitfish teach mcts --plot",
+        "plot",
+        "from jitfish.cli import main; sys.exit(main(['teach', 'mcts', '--iterations', '1', '--plot', {out!r}]))",
+    ),
+    (
+        "matplotlib",
+        "the Texel tuner's loss plot",
+        "plot",
+        "from tuning.texel import main; sys.exit(main([" + repr(str(SAMPLE)) + ", '--plot', {out!r}]))",
+    ),
+    (
+        "distributed",
+        "--cluster",
+        "cluster",
+        "from tuning.datagen.__main__ import main; sys.exit(main(['--games', '1', '--quiet', '--cluster', 'local:1', "
+        "'--output', {out!r}]))",
+    ),
+    (
+        "distributed",
+        "--cluster",
+        "cluster",
+        "from tuning.match import main; sys.exit(main(['--engine', 'cmd=a', '--engine', 'cmd=b', '--tc', 'nodes=1', "
+        "'--quiet', '--cluster', 'local:1', '--pgnout', {out!r}]))",
+    ),
+    (
+        "torch",
+        "python -m tuning.nnue",
+        "train",
+        "sys.argv = ['tuning.nnue', 'train', " + repr(str(SAMPLE)) + "]; runpy.run_module('tuning.nnue', "
+        "run_name='__main__')",
+    ),
 ]
 
 
@@ -56,11 +88,18 @@ COMMANDS = [
 def test_a_missing_extra_is_one_line_and_status_2(tmp_path, module, needed_by, extra, code):
     out = tmp_path / "picture.png"
     program = BLOCKER.format(module=module) + code.format(out=str(out))
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path,
-                          timeout=300, env={**os.environ, "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert done.returncode == 2, done.stderr
     assert done.stderr.splitlines() == [
-        f"error: {needed_by} needs {module}, which is not installed: pip install 'jitfish[{extra}]'"]
+        f"error: {needed_by} needs {module}, which is not installed: pip install 'jitfish[{extra}]'"
+    ]
     assert "Traceback" not in done.stdout + done.stderr
     assert not out.exists()
 

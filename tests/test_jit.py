@@ -37,8 +37,16 @@ from jitfish._version import __version__
 from jitfish.board import attacks, makemove, movegen, perft, zobrist
 from jitfish.board.tables import lookup_tables
 
-HOT_KERNELS = [perft._perft_kernel, movegen.generate_moves, movegen.is_in_check, movegen.pinned_pieces,
-               makemove.make_move, makemove.unmake_move, attacks.is_square_attacked, attacks.attackers_to]
+HOT_KERNELS = [
+    perft._perft_kernel,
+    movegen.generate_moves,
+    movegen.is_in_check,
+    movegen.pinned_pieces,
+    makemove.make_move,
+    makemove.unmake_move,
+    attacks.is_square_attacked,
+    attacks.attackers_to,
+]
 PLAIN_KERNELS = [zobrist.compute_key, attacks.build_attack_tables]
 REFCOUNT_CALLS = ("NRT_incref", "NRT_decref")
 
@@ -48,8 +56,9 @@ pytestmark = pytest.mark.usefixtures("compiled_kernels")
 def all_board_kernels() -> list[CPUDispatcher]:
     kernels = []
     for module in (attacks, makemove, movegen, perft, zobrist):
-        kernels += [obj for obj in vars(module).values()
-                    if isinstance(obj, CPUDispatcher) and obj.__module__ == module.__name__]
+        kernels += [
+            obj for obj in vars(module).values() if isinstance(obj, CPUDispatcher) and obj.__module__ == module.__name__
+        ]
     return kernels
 
 
@@ -76,6 +85,7 @@ def exercise_board() -> None:
 
 
 # --- Flags ----------------------------------------------------------------------------
+
 
 def test_every_board_kernel_is_cached_and_releases_the_gil():
     kernels = all_board_kernels()
@@ -112,6 +122,7 @@ def test_decorator_sets_the_flags():
 
 
 # --- The compiled code ------------------------------------------------------------------
+
 
 def test_kernels_run_from_the_project_cache_directory():
     exercise_board()
@@ -186,6 +197,7 @@ def test_llvm_inline_pastes_the_kernel_into_its_callers():
 
 # --- The cache directory ----------------------------------------------------------------
 
+
 def test_cache_directory_is_named_after_version_and_source_digest():
     digest = jitfish.jit.source_digest()
     assert len(digest) == 16 and int(digest, 16) >= 0
@@ -203,6 +215,7 @@ def test_cache_root_can_be_moved_with_an_environment_variable(tmp_path):
 
 
 # --- Array indexing without Python's negative-index wraparound ---------------------------
+
 
 def _element(array, index):
     return array[index]
@@ -257,7 +270,7 @@ def _half_step(n):
 def _recursive_compiled_in(function, module_name: str, monkeypatch):
     """``function`` compiled (uncached) in a new module ``module_name``; its recursive calls reach the copy."""
     module = types.ModuleType(module_name)
-    monkeypatch.setitem(sys.modules, module_name, module)   # Numba names the recursive call after its module
+    monkeypatch.setitem(sys.modules, module_name, module)  # Numba names the recursive call after its module
     clone = types.FunctionType(function.__code__, vars(module), function.__name__)
     clone.__module__ = module_name
     compiled = numba.njit(clone)
@@ -304,6 +317,7 @@ def test_recursive_kernel_whose_type_depends_on_its_recursion_fails_to_compile(m
 
 
 # --- The Numba versions the wraps were checked on ----------------------------------------------
+
 
 def _release(version: str) -> tuple[int, int]:
     major, minor = version.split(".")[:2]

@@ -10,9 +10,16 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "jitfish"
-ENGINE_LAYER = [PACKAGE / "engine.py", PACKAGE / "book.py", PACKAGE / "strength.py", PACKAGE / "options.py",
-                PACKAGE / "turn.py", PACKAGE / "game.py", PACKAGE / "report.py",
-                *sorted((PACKAGE / "search").glob("*.py"))]
+ENGINE_LAYER = [
+    PACKAGE / "engine.py",
+    PACKAGE / "book.py",
+    PACKAGE / "strength.py",
+    PACKAGE / "options.py",
+    PACKAGE / "turn.py",
+    PACKAGE / "game.py",
+    PACKAGE / "report.py",
+    *sorted((PACKAGE / "search").glob("*.py")),
+]
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -33,7 +40,6 @@ def test_engine_layer_source_never_imports_the_protocol(path):
 
 def test_importing_the_engine_loads_no_protocol_module():
     code = "import sys, jitfish.engine; print(sorted(m for m in sys.modules if m.startswith('jitfish.uci')))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
-                          cwd=PACKAGE.parent)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=PACKAGE.parent)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"

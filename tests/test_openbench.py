@@ -31,8 +31,9 @@ def tree_copy(folder: Path) -> Path:
 
 def test_the_executable_runs_after_it_is_moved_and_its_tree_deleted(tmp_path):
     source = tree_copy(tmp_path / "source")
-    subprocess.run(["make", "-s", "executable", "EXE=x", "CC=python3"], cwd=source, check=True, capture_output=True,
-                   timeout=120)
+    subprocess.run(
+        ["make", "-s", "executable", "EXE=x", "CC=python3"], cwd=source, check=True, capture_output=True, timeout=120
+    )
     engines = tmp_path / "Engines"
     engines.mkdir()
     shutil.move(source / "x", engines / "x")
@@ -42,8 +43,14 @@ def test_the_executable_runs_after_it_is_moved_and_its_tree_deleted(tmp_path):
     impostor = tmp_path / "jitfish"
     impostor.mkdir()
     (impostor / "__init__.py").write_text("raise SystemExit('impostor')\n")
-    completed = subprocess.run(["./Engines/x", "--version"], cwd=tmp_path, capture_output=True, text=True,
-                               timeout=120, env=client.clean_env(JITFISH_CACHE_DIR=str(cache)))
+    completed = subprocess.run(
+        ["./Engines/x", "--version"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=client.clean_env(JITFISH_CACHE_DIR=str(cache)),
+    )
     assert completed.returncode == 0 and completed.stdout.startswith("Jitfish"), completed.stderr
     unpacked = list((cache / "builds").iterdir())
     assert len(unpacked) == 1 and (unpacked[0] / "jitfish" / "search" / "negamax.py").is_file()
@@ -51,8 +58,12 @@ def test_the_executable_runs_after_it_is_moved_and_its_tree_deleted(tmp_path):
 
 def test_the_same_tree_builds_the_same_file_and_tune_is_baked_in(tmp_path):
     for name, extra in (("a", []), ("b", []), ("t", ["TUNE=1"])):
-        subprocess.run(["make", "-s", "-C", str(REPO), "executable", f"EXE={tmp_path / name}", *extra], check=True,
-                       capture_output=True, timeout=120)
+        subprocess.run(
+            ["make", "-s", "-C", str(REPO), "executable", f"EXE={tmp_path / name}", *extra],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
     assert (tmp_path / "a").read_bytes() == (tmp_path / "b").read_bytes()
     with zipfile.ZipFile(tmp_path / "t") as archive:
         assert "tune=True" in archive.read("__main__.py").decode()
@@ -63,9 +74,12 @@ def test_the_same_tree_builds_the_same_file_and_tune_is_baked_in(tmp_path):
 
 def test_make_fails_with_one_line_when_the_dependencies_are_missing(tmp_path):
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True, timeout=120)
-    completed = subprocess.run(["make", "-s", "-C", str(REPO), "EXE=" + str(tmp_path / "x"),
-                                f"PYTHON={tmp_path / 'venv' / 'bin' / 'python'}"], capture_output=True, text=True,
-                               timeout=120)
+    completed = subprocess.run(
+        ["make", "-s", "-C", str(REPO), "EXE=" + str(tmp_path / "x"), f"PYTHON={tmp_path / 'venv' / 'bin' / 'python'}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     ours = [line for line in completed.stderr.splitlines() if not line.startswith("make")]
     assert completed.returncode != 0 and not (tmp_path / "x").exists()
     assert len(ours) == 1 and "lacks Jitfish's dependencies" in ours[0] and "'numba>=" in ours[0], completed.stderr

@@ -10,9 +10,12 @@ LARGEST_FILE = 1 << 20  # bytes: anything bigger in a package is data that belon
 
 
 def test_no_file_in_the_packages_is_over_a_megabyte():
-    large = [path.relative_to(REPO).as_posix()
-             for package in ("jitfish", "tuning") for path in (REPO / package).rglob("*")
-             if path.is_file() and "__pycache__" not in path.parts and path.stat().st_size > LARGEST_FILE]
+    large = [
+        path.relative_to(REPO).as_posix()
+        for package in ("jitfish", "tuning")
+        for path in (REPO / package).rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.stat().st_size > LARGEST_FILE
+    ]
     assert large == []
 
 

@@ -70,7 +70,7 @@ def cache_files(cache_dir: Path) -> dict[str, int]:
 def child_value(result: subprocess.CompletedProcess, key: str) -> str:
     for line in result.stdout.splitlines():
         if line.startswith(key + " "):
-            return line[len(key) + 1:]
+            return line[len(key) + 1 :]
     raise AssertionError(f"no {key!r} line in:\n{result.stdout}\n{result.stderr}")
 
 

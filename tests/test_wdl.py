@@ -31,8 +31,9 @@ def test_predicted_score_matches_the_held_out_games_in_each_bucket(buckets):
     assert len(buckets) == len(fit_wdl.BUCKET_EDGES) - 1
     for low, high, count, _, observed, predicted in buckets:
         assert count >= LEAST_POSITIONS, f"only {count} positions in [{low}, {high})"
-        assert abs(predicted - observed) <= fit_wdl.TOLERANCE, \
+        assert abs(predicted - observed) <= fit_wdl.TOLERANCE, (
             f"[{low}, {high}): predicted {predicted:.3f}, observed {observed:.3f}"
+        )
 
 
 def test_material_counts_both_sides():

@@ -42,7 +42,7 @@ def local_workers(address: str) -> int | None:
     """N of ``local:N``; None for a scheduler address; ``ValueError`` for ``local:`` without a positive N."""
     if not address.startswith(LOCAL):
         return None
-    count = address[len(LOCAL):]
+    count = address[len(LOCAL) :]
     if not count.isdigit() or int(count) < 1:
         raise ValueError(f"--cluster {address}: say how many local workers, as local:2")
     return int(count)
@@ -60,8 +60,9 @@ class ClusterExecutor(concurrent.futures.Executor):
         workers = local_workers(address)
         self._cluster = None
         if workers is not None:
-            self._cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                     host="127.0.0.1", dashboard_address=None)
+            self._cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+            )
             address = self._cluster.scheduler_address
         self.client = distributed.Client(address)
         self.client.wait_for_workers(1)

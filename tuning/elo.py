@@ -63,9 +63,7 @@ class EloEstimate:
         return (self.upper - self.lower) / 2.0
 
 
-def _estimate_from_samples(
-    values: Sequence[float], counts: Sequence[int], confidence: float
-) -> EloEstimate | None:
+def _estimate_from_samples(values: Sequence[float], counts: Sequence[int], confidence: float) -> EloEstimate | None:
     """Mean score, its standard error, and the Elo interval from a discrete sample distribution."""
     total = sum(counts)
     if total == 0:

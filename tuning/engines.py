@@ -105,6 +105,14 @@ def with_unique_names(specs: Sequence[EngineSpec]) -> list[EngineSpec]:
         if count == 1:
             unique.append(spec)
         else:
-            unique.append(EngineSpec(spec.command, f"{spec.name}-{count}", spec.protocol, spec.working_dir,
-                                     spec.arguments, dict(spec.options)))
+            unique.append(
+                EngineSpec(
+                    spec.command,
+                    f"{spec.name}-{count}",
+                    spec.protocol,
+                    spec.working_dir,
+                    spec.arguments,
+                    dict(spec.options),
+                )
+            )
     return unique

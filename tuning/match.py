@@ -32,15 +32,29 @@ from tuning.tc import parse_time_control
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tuning.match", description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--engine", nargs="+", action="append", required=True, metavar="KEY=VALUE",
-                        help="cmd=... [name=...] [dir=...] [proto=uci|xboard] [arg=...] [option.NAME=VALUE]; "
-                             "repeat for every engine")
-    parser.add_argument("--each", nargs="+", default=[], metavar="KEY=VALUE",
-                        help="engine options applied to every engine (before its own)")
-    parser.add_argument("--tc", required=True,
-                        help="time control: 10+0.1, 40/60, st=1, nodes=N, depth=N (tokens may be combined)")
+    parser = argparse.ArgumentParser(
+        prog="python -m tuning.match",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--engine",
+        nargs="+",
+        action="append",
+        required=True,
+        metavar="KEY=VALUE",
+        help="cmd=... [name=...] [dir=...] [proto=uci|xboard] [arg=...] [option.NAME=VALUE]; repeat for every engine",
+    )
+    parser.add_argument(
+        "--each",
+        nargs="+",
+        default=[],
+        metavar="KEY=VALUE",
+        help="engine options applied to every engine (before its own)",
+    )
+    parser.add_argument(
+        "--tc", required=True, help="time control: 10+0.1, 40/60, st=1, nodes=N, depth=N (tokens may be combined)"
+    )
     parser.add_argument("--openings", metavar="FILE", help="EPD or PGN opening suite")
     parser.add_argument("--openings-format", choices=("epd", "pgn"), help="default: from the file name")
     parser.add_argument("--openings-order", choices=("random", "sequential"), default="random")
@@ -49,26 +63,50 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--concurrency", type=int, default=1, help="games played at the same time")
     parser.add_argument("--tournament", choices=("round-robin", "gauntlet"), default="round-robin")
     parser.add_argument("--pgnout", metavar="FILE", help="append the games to this PGN file")
-    parser.add_argument("--sprt", nargs="*", metavar="KEY=VALUE",
-                        help="elo0=0 elo1=5 alpha=0.05 beta=0.05 (these are also the defaults)")
-    parser.add_argument("--draw", nargs="*", metavar="KEY=VALUE",
-                        help="draw adjudication: movenumber=40 movecount=8 score=10")
-    parser.add_argument("--resign", nargs="*", metavar="KEY=VALUE",
-                        help="resign adjudication: movecount=3 score=1000 [twosided=true]")
+    parser.add_argument(
+        "--sprt",
+        nargs="*",
+        metavar="KEY=VALUE",
+        help="elo0=0 elo1=5 alpha=0.05 beta=0.05 (these are also the defaults)",
+    )
+    parser.add_argument(
+        "--draw", nargs="*", metavar="KEY=VALUE", help="draw adjudication: movenumber=40 movecount=8 score=10"
+    )
+    parser.add_argument(
+        "--resign", nargs="*", metavar="KEY=VALUE", help="resign adjudication: movecount=3 score=1000 [twosided=true]"
+    )
     parser.add_argument("--maxmoves", type=int, help="adjudicate a draw after this many full moves")
-    parser.add_argument("--timemargin", type=int, default=0, metavar="MS",
-                        help="milliseconds an engine may overstep its clock (default 0, as cutechess-cli)")
-    parser.add_argument("--stall-timeout", type=float, default=5.0, metavar="S",
-                        help="seconds a flagged engine gets to answer stop/isready before it counts as hung")
-    parser.add_argument("--move-timeout", type=float, default=60.0, metavar="S",
-                        help="seconds per move before an engine without a clock (nodes=, depth=) counts as hung")
+    parser.add_argument(
+        "--timemargin",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="milliseconds an engine may overstep its clock (default 0, as cutechess-cli)",
+    )
+    parser.add_argument(
+        "--stall-timeout",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds a flagged engine gets to answer stop/isready before it counts as hung",
+    )
+    parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds per move before an engine without a clock (nodes=, depth=) counts as hung",
+    )
     parser.add_argument("--startup-timeout", type=float, default=60.0, metavar="S")
     parser.add_argument("--seed", type=int, help="seed for the random opening order")
     parser.add_argument("--event", default="Jitfish match")
     parser.add_argument("--backend", choices=("auto", "cutechess", "python-chess"), default="auto")
-    parser.add_argument("--cluster", metavar="ADDRESS",
-                        help="play the game pairs on a Dask cluster: a scheduler (tcp://host:8786) or local:N "
-                             "(N worker processes here); replaces --backend and --concurrency (docs/cluster.md)")
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the game pairs on a Dask cluster: a scheduler (tcp://host:8786) or local:N "
+        "(N worker processes here); replaces --backend and --concurrency (docs/cluster.md)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no result lines, only the JSON")
     return parser
 
@@ -120,7 +158,7 @@ def run_match(config: MatchConfig, backend: Backend | None = None, progress: boo
         bar.set_postfix_str(postfix, refresh=False)
         bar.update(1)
 
-    decided: list[tuple[int, SprtState]] = []   # the first decisive state, and after how many games
+    decided: list[tuple[int, SprtState]] = []  # the first decisive state, and after how many games
 
     def should_stop(records: Sequence[GameRecord]) -> bool:
         if config.sprt is None:
@@ -134,8 +172,9 @@ def run_match(config: MatchConfig, backend: Backend | None = None, progress: boo
         outcome: MatchOutcome = backend.run(config, on_game, should_stop)
     finally:
         bar.close()
-    summary = match_summary(outcome.records, names, config.pairings(), config.sprt, backend.name,
-                            outcome.stopped_early, outcome.restarts)
+    summary = match_summary(
+        outcome.records, names, config.pairings(), config.sprt, backend.name, outcome.stopped_early, outcome.restarts
+    )
     if decided:
         # The games in flight when the test decided still finish and count in the score and the final LLR,
         # which they may pull back inside the bounds; the decision is the one that stopped the match.

@@ -236,11 +236,12 @@ def describe(summary: dict[str, Any]) -> list[str]:
         sprt = summary["sprt"]
         decision = f" - {sprt['decision']} was accepted" if sprt["decision"] else ""
         if "decided_after_games" in sprt and sprt["decided_after_games"] != summary["games"]:
-            decision += (f" at llr {sprt['llr_at_decision']:.3g} after {sprt['decided_after_games']} games"
-                         " (the games in flight then finished too)")
+            decision += (
+                f" at llr {sprt['llr_at_decision']:.3g} after {sprt['decided_after_games']} games"
+                " (the games in flight then finished too)"
+            )
         lines.append(
-            f"SPRT: llr {sprt['llr']:.3g}, lbound {sprt['lower_bound']:.3g}, ubound {sprt['upper_bound']:.3g}"
-            f"{decision}"
+            f"SPRT: llr {sprt['llr']:.3g}, lbound {sprt['lower_bound']:.3g}, ubound {sprt['upper_bound']:.3g}{decision}"
         )
     for pairing in summary.get("pairings", []):
         lines.append(

@@ -37,13 +37,19 @@ from typing import Callable, Sequence
 from tqdm import tqdm
 
 from jitfish.search.params import (
-    BY_NAME, FIELDS, PARAMS_FILE, load_params, params_from_dict, params_to_dict, save_params,
+    BY_NAME,
+    FIELDS,
+    PARAMS_FILE,
+    load_params,
+    params_from_dict,
+    params_to_dict,
+    save_params,
 )
 from tuning.datagen.lines import write_atomically
 
-GAMMA = 0.101          # decay of the perturbation c_k
-ALPHA = 0.602          # decay of the gain a_k
-A_SHARE = 0.1          # the stability constant A as a share of the iterations
+GAMMA = 0.101  # decay of the perturbation c_k
+ALPHA = 0.602  # decay of the gain a_k
+A_SHARE = 0.1  # the stability constant A as a share of the iterations
 STATE_VERSION = 1
 DEFAULT_OPENINGS = Path(__file__).resolve().parent / "openings" / "balanced-600.epd"
 DEFAULT_STATE_DIR = Path.home() / ".cache" / "jitfish" / "spsa"
@@ -112,8 +118,9 @@ def update(state: dict, k: int, signs: Sequence[int], result: int) -> None:
         entry["theta"] = clamp(entry["theta"] + rate * step * result * sign, field.low, field.high)
 
 
-def new_state(names: Sequence[str], iterations: int, games_per_iteration: int, seed: int,
-              start: dict[str, int]) -> dict:
+def new_state(
+    names: Sequence[str], iterations: int, games_per_iteration: int, seed: int, start: dict[str, int]
+) -> dict:
     """A fresh run's state: θ starts at ``start`` (a {name: value} of every parameter)."""
     unknown = [name for name in names if name not in BY_NAME]
     if unknown:
@@ -130,8 +137,15 @@ def new_state(names: Sequence[str], iterations: int, games_per_iteration: int, s
         "iterations": iterations,
         "games_per_iteration": games_per_iteration,
         "iteration": 0,
-        "params": {name: {"theta": float(start[name]), "start": int(start[name]),
-                          "c_end": BY_NAME[name].c_end, "r_end": BY_NAME[name].r_end} for name in names},
+        "params": {
+            name: {
+                "theta": float(start[name]),
+                "start": int(start[name]),
+                "c_end": BY_NAME[name].c_end,
+                "r_end": BY_NAME[name].r_end,
+            }
+            for name in names
+        },
         "score": [0, 0, 0],
         "history": [],
     }
@@ -161,21 +175,32 @@ def describe(state: dict) -> str:
     return " ".join(f"{name}={entry['theta']:.2f}" for name, entry in state["params"].items())
 
 
-def run(state: dict, match: MatchFunction, state_path: str | Path | None = None, progress: bool = True,
-        log: Callable[[str], None] | None = None) -> dict:
+def run(
+    state: dict,
+    match: MatchFunction,
+    state_path: str | Path | None = None,
+    progress: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> dict:
     """Play the iterations left in ``state`` (changed in place, saved after each one); returns it."""
     total = state["iterations"]
     say = log or tqdm.write
-    with tqdm(total=total, initial=state["iteration"], unit="it", file=sys.stderr, disable=not progress,
-              dynamic_ncols=True) as bar:
+    with tqdm(
+        total=total, initial=state["iteration"], unit="it", file=sys.stderr, disable=not progress, dynamic_ncols=True
+    ) as bar:
         for k in range(state["iteration"] + 1, total + 1):
             signs, steps, plus, minus = perturbed(state, k)
             wins, draws, losses = match(plus, minus, k)
             update(state, k, signs, wins - losses)
             state["iteration"] = k
             state["score"] = [a + b for a, b in zip(state["score"], (wins, draws, losses))]
-            state["history"].append({"iteration": k, "result": [wins, draws, losses],
-                                     "theta": {name: entry["theta"] for name, entry in state["params"].items()}})
+            state["history"].append(
+                {
+                    "iteration": k,
+                    "result": [wins, draws, losses],
+                    "theta": {name: entry["theta"] for name, entry in state["params"].items()},
+                }
+            )
             if state_path is not None:
                 save_state(state, state_path)
             say(f"spsa {k}/{total}: θ+ {wins}-{draws}-{losses}, c_k[0] {steps[0]:.2f}; {describe(state)}")
@@ -223,10 +248,17 @@ def match_function(settings: MatchSettings, state: dict, progress: bool = False)
         rng = random.Random(f"spsa-openings:{state['seed']}:{k}")
         chosen = tuple(rng.choice(openings) for _ in range(pairs))
         config = MatchConfig(
-            engines=(engine("plus", plus), engine("minus", minus)), time_control=time_control, rounds=pairs,
-            concurrency=settings.concurrency, openings=chosen, opening_order="sequential",
-            draw=DrawAdjudication(), resign=ResignAdjudication(), startup_timeout=settings.startup_timeout,
-            event=f"SPSA iteration {k}")
+            engines=(engine("plus", plus), engine("minus", minus)),
+            time_control=time_control,
+            rounds=pairs,
+            concurrency=settings.concurrency,
+            openings=chosen,
+            opening_order="sequential",
+            draw=DrawAdjudication(),
+            resign=ResignAdjudication(),
+            startup_timeout=settings.startup_timeout,
+            event=f"SPSA iteration {k}",
+        )
         summary = run_match(config, progress=progress)
         return int(summary["wins"]), int(summary["draws"]), int(summary["losses"])
 
@@ -235,22 +267,40 @@ def match_function(settings: MatchSettings, state: dict, progress: bool = False)
 
 # --- command line --------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tuning.spsa", description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m tuning.spsa",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--iterations", type=int, default=200, help="SPSA iterations N (default 200)")
-    parser.add_argument("--games-per-iteration", type=int, default=2,
-                        help="games θ+ plays θ− per iteration, in pairs (default 2)")
+    parser.add_argument(
+        "--games-per-iteration", type=int, default=2, help="games θ+ plays θ− per iteration, in pairs (default 2)"
+    )
     parser.add_argument("--tc", default="nodes=5000", help="time control of the games (default nodes=5000)")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at the same time")
-    parser.add_argument("--params", nargs="+", metavar="NAME",
-                        help="the parameters to tune (default: all but the time-management TM_* ones)")
+    parser.add_argument(
+        "--params",
+        nargs="+",
+        metavar="NAME",
+        help="the parameters to tune (default: all but the time-management TM_* ones)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seeds the signs and openings (default 0)")
-    parser.add_argument("--state", metavar="FILE",
-                        help="state file, resumed when it exists (default ~/.cache/jitfish/spsa/seed<S>.json)")
-    parser.add_argument("--output", metavar="FILE", default=str(PARAMS_FILE),
-                        help="where the tuned values go at the end (default: the package's search_params.json)")
-    parser.add_argument("--engine", default=f"{shlex.quote(sys.executable)} -m jitfish",
-                        help="the engine command, without --tune (default: this Python's -m jitfish)")
+    parser.add_argument(
+        "--state",
+        metavar="FILE",
+        help="state file, resumed when it exists (default ~/.cache/jitfish/spsa/seed<S>.json)",
+    )
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        default=str(PARAMS_FILE),
+        help="where the tuned values go at the end (default: the package's search_params.json)",
+    )
+    parser.add_argument(
+        "--engine",
+        default=f"{shlex.quote(sys.executable)} -m jitfish",
+        help="the engine command, without --tune (default: this Python's -m jitfish)",
+    )
     parser.add_argument("--openings", default=str(DEFAULT_OPENINGS), metavar="FILE", help="EPD or PGN openings")
     parser.add_argument("--hash", type=int, default=16, help="Hash of each engine, MiB")
     parser.add_argument("--startup-timeout", type=float, default=300.0, metavar="S")
@@ -264,14 +314,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if state_path.exists():
             state = load_state(state_path)
-            print(f"resuming {state_path} at iteration {state['iteration']} of {state['iterations']} "
-                  f"(its seed, parameters, iterations and games per iteration apply)", file=sys.stderr)
+            print(
+                f"resuming {state_path} at iteration {state['iteration']} of {state['iterations']} "
+                f"(its seed, parameters, iterations and games per iteration apply)",
+                file=sys.stderr,
+            )
         else:
             names = args.params or [field.name for field in FIELDS if not field.name.startswith("TM_")]
             start = params_to_dict(load_params(PARAMS_FILE))
             state = new_state(names, args.iterations, args.games_per_iteration, args.seed, start)
-        settings = MatchSettings(tuple(shlex.split(args.engine)), args.tc, args.concurrency, args.hash,
-                                 args.openings, args.startup_timeout)
+        settings = MatchSettings(
+            tuple(shlex.split(args.engine)), args.tc, args.concurrency, args.hash, args.openings, args.startup_timeout
+        )
         play = match_function(settings, state)
     except (ValueError, OSError) as error:
         parser.error(str(error))

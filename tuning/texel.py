@@ -35,13 +35,20 @@ from pathlib import Path
 import numpy as np
 
 from jitfish.eval.params import (
-    FROZEN, OFFSETS, TERMS, WEIGHT_PAIRS, WEIGHTS_FILE, frozen_mask, load_weights, save_weights,
+    FROZEN,
+    OFFSETS,
+    TERMS,
+    WEIGHT_PAIRS,
+    WEIGHTS_FILE,
+    frozen_mask,
+    load_weights,
+    save_weights,
 )
 from jitfish.extras import reporting_missing_extras, require
 from jitfish.jit import kernel
 from tuning.trace import Traces, danger_units, load_traces, row_halves
 
-K_SEARCH_LOG10 = (-5.0, 0.0)   # K between 1e-5 and 1 per centipawn
+K_SEARCH_LOG10 = (-5.0, 0.0)  # K between 1e-5 and 1 per centipawn
 K_TOLERANCE_LOG10 = 1e-6
 GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 ADAM_BETA1 = 0.9
@@ -60,17 +67,18 @@ def targets(traces: Traces, k: float, blend: float) -> np.ndarray:
     return (1.0 - blend) * traces.result + blend * sigmoid(k * traces.score)
 
 
-def mean_squared_error(evaluations: np.ndarray, traces: Traces, k: float, blend: float,
-                       rows: np.ndarray | slice = slice(None)) -> float:
+def mean_squared_error(
+    evaluations: np.ndarray, traces: Traces, k: float, blend: float, rows: np.ndarray | slice = slice(None)
+) -> float:
     error = sigmoid(k * evaluations[rows]) - targets(traces, k, blend)[rows]
     return float(np.mean(error * error))
 
 
-def fit_k(evaluations: np.ndarray, traces: Traces,
-          search_log10: tuple[float, float] = K_SEARCH_LOG10) -> float:
+def fit_k(evaluations: np.ndarray, traces: Traces, search_log10: tuple[float, float] = K_SEARCH_LOG10) -> float:
     """The K in ``sigmoid(K * eval)`` closest to the results, by golden-section search on log10 K."""
+
     def error(log_k: float) -> float:
-        return mean_squared_error(evaluations, traces, 10.0 ** log_k, blend=0.0)
+        return mean_squared_error(evaluations, traces, 10.0**log_k, blend=0.0)
 
     lo, hi = search_log10
     a = hi - GOLDEN * (hi - lo)
@@ -89,8 +97,26 @@ def fit_k(evaluations: np.ndarray, traces: Traces,
 
 
 @kernel
-def _adam_epoch(indptr, index, coefficient, phase, danger, first, scale, target, order, batch_size, k, pairs,
-                frozen, gradient, moment1, moment2, step, learning_rate):
+def _adam_epoch(
+    indptr,
+    index,
+    coefficient,
+    phase,
+    danger,
+    first,
+    scale,
+    target,
+    order,
+    batch_size,
+    k,
+    pairs,
+    frozen,
+    gradient,
+    moment1,
+    moment2,
+    step,
+    learning_rate,
+):
     """One pass of Adam over ``order``'s rows in batches; updates ``pairs`` in place.
 
     Returns the mean error over the epoch's batches (each measured before its
@@ -115,8 +141,8 @@ def _adam_epoch(indptr, index, coefficient, phase, danger, first, scale, target,
                 gradient[index[at], 1] += slope * (1.0 - rho) * coefficient[at]
             _danger_gradient(danger, row, pairs, first, scale, slope * rho, slope * (1.0 - rho), gradient)
         step += 1
-        correction1 = 1.0 - ADAM_BETA1 ** step
-        correction2 = 1.0 - ADAM_BETA2 ** step
+        correction1 = 1.0 - ADAM_BETA1**step
+        correction2 = 1.0 - ADAM_BETA2**step
         for pair in range(pairs.shape[0]):
             if frozen[pair]:
                 continue
@@ -124,8 +150,11 @@ def _adam_epoch(indptr, index, coefficient, phase, danger, first, scale, target,
                 g = gradient[pair, half]
                 moment1[pair, half] = ADAM_BETA1 * moment1[pair, half] + (1.0 - ADAM_BETA1) * g
                 moment2[pair, half] = ADAM_BETA2 * moment2[pair, half] + (1.0 - ADAM_BETA2) * g * g
-                pairs[pair, half] -= (learning_rate * (moment1[pair, half] / correction1)
-                                      / (math.sqrt(moment2[pair, half] / correction2) + ADAM_EPSILON))
+                pairs[pair, half] -= (
+                    learning_rate
+                    * (moment1[pair, half] / correction1)
+                    / (math.sqrt(moment2[pair, half] / correction2) + ADAM_EPSILON)
+                )
     return error_sum / rows, step
 
 
@@ -147,27 +176,28 @@ def _danger_gradient(danger, row, pairs, first, scale, slope_mg, slope_eg, gradi
 class TuneSettings:
     epochs: int = 30
     batch_size: int = 16384
-    lr: float = 2.0            # Adam step size at the first epoch, in centipawns
-    lr_final: float = 0.1      # ... and at the last
-    blend: float = 0.0         # weight of the search's score in the target
-    k: float | None = None     # fitted when None
-    validation: float = 0.0    # share of positions held out to measure the error on
+    lr: float = 2.0  # Adam step size at the first epoch, in centipawns
+    lr_final: float = 0.1  # ... and at the last
+    blend: float = 0.0  # weight of the search's score in the target
+    k: float | None = None  # fitted when None
+    validation: float = 0.0  # share of positions held out to measure the error on
     seed: int = 1
 
 
 @dataclass
 class TuneResult:
-    pairs: np.ndarray          # float (WEIGHT_PAIRS, 2)
+    pairs: np.ndarray  # float (WEIGHT_PAIRS, 2)
     k: float
-    initial_loss: float        # training error of the starting weights at K
+    initial_loss: float  # training error of the starting weights at K
     initial_validation_loss: float | None
-    train_loss: list[float] = field(default_factory=list)        # full training error after each epoch
+    train_loss: list[float] = field(default_factory=list)  # full training error after each epoch
     validation_loss: list[float] = field(default_factory=list)
     epoch_seconds: list[float] = field(default_factory=list)
 
 
-def tune(traces: Traces, initial_pairs: np.ndarray, frozen: np.ndarray, settings: TuneSettings,
-         report=None) -> TuneResult:
+def tune(
+    traces: Traces, initial_pairs: np.ndarray, frozen: np.ndarray, settings: TuneSettings, report=None
+) -> TuneResult:
     """Fit K (unless given), then every unfrozen pair; ``report(epoch, result)`` after each epoch."""
     rng = np.random.default_rng(settings.seed)
     # Held out: the last rows. Data files are written game by game, so this keeps
@@ -184,10 +214,14 @@ def tune(traces: Traces, initial_pairs: np.ndarray, frozen: np.ndarray, settings
         k = fit_k(traces.evaluations(pairs)[train_rows], traces.rows(train_rows))
     target = targets(traces, k, settings.blend)
     evaluations = traces.evaluations(pairs)
-    result = TuneResult(pairs=pairs, k=k,
-                        initial_loss=mean_squared_error(evaluations, traces, k, settings.blend, train_rows),
-                        initial_validation_loss=mean_squared_error(evaluations, traces, k, settings.blend,
-                                                                   validation_rows) if held_out else None)
+    result = TuneResult(
+        pairs=pairs,
+        k=k,
+        initial_loss=mean_squared_error(evaluations, traces, k, settings.blend, train_rows),
+        initial_validation_loss=mean_squared_error(evaluations, traces, k, settings.blend, validation_rows)
+        if held_out
+        else None,
+    )
     gradient, moment1, moment2 = (np.zeros_like(pairs) for _ in range(3))
     frozen = np.ascontiguousarray(frozen, dtype=np.bool_)
     step = 0
@@ -196,15 +230,31 @@ def tune(traces: Traces, initial_pairs: np.ndarray, frozen: np.ndarray, settings
         learning_rate = settings.lr * (settings.lr_final / settings.lr) ** fraction
         order = rng.permutation(train_rows)
         started = time.perf_counter()
-        _, step = _adam_epoch(traces.indptr, traces.index, traces.coefficient, traces.phase, traces.danger,
-                              traces.danger_first, traces.danger_scale, target, order, settings.batch_size, k,
-                              pairs, frozen, gradient, moment1, moment2, step, learning_rate)
+        _, step = _adam_epoch(
+            traces.indptr,
+            traces.index,
+            traces.coefficient,
+            traces.phase,
+            traces.danger,
+            traces.danger_first,
+            traces.danger_scale,
+            target,
+            order,
+            settings.batch_size,
+            k,
+            pairs,
+            frozen,
+            gradient,
+            moment1,
+            moment2,
+            step,
+            learning_rate,
+        )
         result.epoch_seconds.append(time.perf_counter() - started)
         evaluations = traces.evaluations(pairs)
         result.train_loss.append(mean_squared_error(evaluations, traces, k, settings.blend, train_rows))
         if held_out:
-            result.validation_loss.append(
-                mean_squared_error(evaluations, traces, k, settings.blend, validation_rows))
+            result.validation_loss.append(mean_squared_error(evaluations, traces, k, settings.blend, validation_rows))
         if report is not None:
             report(epoch, result)
     return result
@@ -219,14 +269,14 @@ def block_mask(blocks: list[str]) -> np.ndarray:
     for block in blocks:
         if block not in sizes:
             raise ValueError(f"no block of weights named {block!r} (blocks: {', '.join(sizes)})")
-        mask[OFFSETS[block]:OFFSETS[block] + sizes[block]] = True
+        mask[OFFSETS[block] : OFFSETS[block] + sizes[block]] = True
     return mask
 
 
 def rounded_weights(base: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     """``base`` (the full weight array, constants included) with its pairs replaced by ``pairs`` rounded."""
     weights = np.array(base, dtype=np.int64)
-    weights[:2 * WEIGHT_PAIRS] = np.rint(pairs).astype(np.int64).ravel()
+    weights[: 2 * WEIGHT_PAIRS] = np.rint(pairs).astype(np.int64).ravel()
     return weights
 
 
@@ -260,15 +310,29 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
     parser.add_argument("--lr", type=float, default=defaults.lr)
     parser.add_argument("--lr-final", type=float, default=defaults.lr_final)
-    parser.add_argument("--blend", type=float, default=defaults.blend,
-                        help="weight of the search score in the target, 0 (results only) to 1")
+    parser.add_argument(
+        "--blend",
+        type=float,
+        default=defaults.blend,
+        help="weight of the search score in the target, 0 (results only) to 1",
+    )
     parser.add_argument("--k", type=float, help="use this K instead of fitting it")
-    parser.add_argument("--validation", type=float, default=defaults.validation,
-                        help="share of positions, the file's last, held out for the validation error")
-    parser.add_argument("--freeze", nargs="*", default=[], metavar="NAME",
-                        help="more weight pairs to keep, e.g. 'tempo' 'material[P]'")
-    parser.add_argument("--only", nargs="*", default=[], metavar="BLOCK",
-                        help="tune only these blocks of pairs (e.g. 'king_danger'), keeping every other pair")
+    parser.add_argument(
+        "--validation",
+        type=float,
+        default=defaults.validation,
+        help="share of positions, the file's last, held out for the validation error",
+    )
+    parser.add_argument(
+        "--freeze", nargs="*", default=[], metavar="NAME", help="more weight pairs to keep, e.g. 'tempo' 'material[P]'"
+    )
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        default=[],
+        metavar="BLOCK",
+        help="tune only these blocks of pairs (e.g. 'king_danger'), keeping every other pair",
+    )
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the trace cache")
     args = parser.parse_args(argv)
@@ -291,11 +355,21 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"{len(traces)} positions, {len(traces.index)} coefficients, traced in "
-          f"{time.perf_counter() - started:.1f} s; {int(frozen.sum())} of {WEIGHT_PAIRS} pairs frozen")
-    settings = TuneSettings(epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, lr_final=args.lr_final,
-                            blend=args.blend, k=args.k, validation=args.validation, seed=args.seed)
-    initial = base[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
+    print(
+        f"{len(traces)} positions, {len(traces.index)} coefficients, traced in "
+        f"{time.perf_counter() - started:.1f} s; {int(frozen.sum())} of {WEIGHT_PAIRS} pairs frozen"
+    )
+    settings = TuneSettings(
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        lr=args.lr,
+        lr_final=args.lr_final,
+        blend=args.blend,
+        k=args.k,
+        validation=args.validation,
+        seed=args.seed,
+    )
+    initial = base[: 2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
 
     def report(epoch: int, result: TuneResult) -> None:
         if epoch == 0:

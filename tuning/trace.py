@@ -36,8 +36,16 @@ from jitfish.board.position import Position
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.evaluation import trace_evaluation
 from jitfish.eval.params import (
-    CONSTANT_OFFSETS, DANGER_INPUTS, DANGER_TRACE, KING_DANGER, KING_DANGER_SCALE, PHASE_TOTAL, TRACE_SIZE,
-    WEIGHT_PAIRS, default_weights, weight_names,
+    CONSTANT_OFFSETS,
+    DANGER_INPUTS,
+    DANGER_TRACE,
+    KING_DANGER,
+    KING_DANGER_SCALE,
+    PHASE_TOTAL,
+    TRACE_SIZE,
+    WEIGHT_PAIRS,
+    default_weights,
+    weight_names,
 )
 from jitfish.jit import kernel, source_digest
 from tuning.datagen.lines import read_data
@@ -57,15 +65,15 @@ class Traces:
     without such a term (the tests' synthetic sets) have zero inputs.
     """
 
-    indptr: np.ndarray        # int64, rows + 1
-    index: np.ndarray         # int16 pair index per non-zero
-    coefficient: np.ndarray   # int16
-    phase: np.ndarray         # float64 rho per row
-    result: np.ndarray        # float64 per row: 1 white won, 0.5 draw, 0 black won
-    score: np.ndarray         # float64 per row: the search's score (cp, white's view)
-    danger: np.ndarray | None = None                      # int16 (rows, 2, inputs)
-    danger_first: int = 0                                 # the pair of the first input
-    danger_scale: np.ndarray = field(default_factory=lambda: np.ones(2))   # float64 (mg, eg) divisors
+    indptr: np.ndarray  # int64, rows + 1
+    index: np.ndarray  # int16 pair index per non-zero
+    coefficient: np.ndarray  # int16
+    phase: np.ndarray  # float64 rho per row
+    result: np.ndarray  # float64 per row: 1 white won, 0.5 draw, 0 black won
+    score: np.ndarray  # float64 per row: the search's score (cp, white's view)
+    danger: np.ndarray | None = None  # int16 (rows, 2, inputs)
+    danger_first: int = 0  # the pair of the first input
+    danger_scale: np.ndarray = field(default_factory=lambda: np.ones(2))  # float64 (mg, eg) divisors
 
     def __post_init__(self) -> None:
         if self.danger is None:
@@ -79,14 +87,32 @@ class Traces:
     def evaluations(self, pairs: np.ndarray) -> np.ndarray:
         """Every row's evaluation (white's view, unrounded) for ``pairs`` of shape (pairs, 2)."""
         out = np.empty(len(self), dtype=np.float64)
-        _evaluations(self.indptr, self.index, self.coefficient, self.phase, self.danger, self.danger_first,
-                     self.danger_scale, np.ascontiguousarray(pairs, dtype=np.float64), out)
+        _evaluations(
+            self.indptr,
+            self.index,
+            self.coefficient,
+            self.phase,
+            self.danger,
+            self.danger_first,
+            self.danger_scale,
+            np.ascontiguousarray(pairs, dtype=np.float64),
+            out,
+        )
         return out
 
     def rows(self, rows: np.ndarray) -> "Traces":
         """The labels, phases and danger inputs of ``rows`` only, without the sparse matrix."""
-        return Traces(np.zeros(1, np.int64), self.index[:0], self.coefficient[:0], self.phase[rows],
-                      self.result[rows], self.score[rows], self.danger[rows], self.danger_first, self.danger_scale)
+        return Traces(
+            np.zeros(1, np.int64),
+            self.index[:0],
+            self.coefficient[:0],
+            self.phase[rows],
+            self.result[rows],
+            self.score[rows],
+            self.danger[rows],
+            self.danger_first,
+            self.danger_scale,
+        )
 
     def save(self, path: Path) -> None:
         np.savez(path, **{name: getattr(self, name) for name in self.__dataclass_fields__})
@@ -167,25 +193,31 @@ def build_traces(lines, weights: np.ndarray | None = None) -> Traces:
         if len(phase) == len(danger):
             danger = np.resize(danger, (2 * len(danger), 2 * DANGER_INPUTS))
         position = Position.from_fen(fen)
-        end, row_phase = _append_trace(position.bbs, position.state, tables, weights, scratch, index,
-                                       coefficient, end, danger[len(phase)])
+        end, row_phase = _append_trace(
+            position.bbs, position.state, tables, weights, scratch, index, coefficient, end, danger[len(phase)]
+        )
         indptr.append(end)
         phase.append(row_phase)
         score.append(position_score)
         result.append(position_result)
-    return Traces(indptr=np.asarray(indptr, dtype=np.int64), index=index[:end].copy(),
-                  coefficient=coefficient[:end].copy(),
-                  phase=np.asarray(phase, dtype=np.float64) / weights[PHASE_TOTAL],
-                  result=np.asarray(result, dtype=np.float64), score=np.asarray(score, dtype=np.float64),
-                  danger=danger[:len(phase)].reshape(-1, 2, DANGER_INPUTS).copy(), danger_first=KING_DANGER,
-                  danger_scale=weights[KING_DANGER_SCALE:KING_DANGER_SCALE + 2])
+    return Traces(
+        indptr=np.asarray(indptr, dtype=np.int64),
+        index=index[:end].copy(),
+        coefficient=coefficient[:end].copy(),
+        phase=np.asarray(phase, dtype=np.float64) / weights[PHASE_TOTAL],
+        result=np.asarray(result, dtype=np.float64),
+        score=np.asarray(score, dtype=np.float64),
+        danger=danger[: len(phase)].reshape(-1, 2, DANGER_INPUTS).copy(),
+        danger_first=KING_DANGER,
+        danger_scale=weights[KING_DANGER_SCALE : KING_DANGER_SCALE + 2],
+    )
 
 
 def layout_key(weights: np.ndarray) -> str:
     """What the traces depend on besides the data: weight names, phase constants, kernel sources."""
     digest = hashlib.sha1()
     digest.update("\n".join(weight_names()).encode())
-    digest.update(weights[min(CONSTANT_OFFSETS.values()):].tobytes())
+    digest.update(weights[min(CONSTANT_OFFSETS.values()) :].tobytes())
     digest.update(source_digest().encode())
     digest.update(str(CACHE_VERSION).encode())
     return digest.hexdigest()[:12]

@@ -20,20 +20,27 @@ ROOK_MAGICS_ARRAY = np.array(ROOK_MAGICS, dtype=np.uint64)
 BISHOP_MAGICS_ARRAY = np.array(BISHOP_MAGICS, dtype=np.uint64)
 
 # Directions as (file step, rank step); the builder walks rays with them.
-_DIRECTIONS = np.array([
-    (1, 0), (-1, 0), (0, 1), (0, -1),     # rook
-    (1, 1), (1, -1), (-1, 1), (-1, -1),   # bishop
-], dtype=np.int64)
-_KNIGHT_STEPS = np.array([(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)],
-                         dtype=np.int64)
-_KING_STEPS = np.array([(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)],
-                       dtype=np.int64)
+_DIRECTIONS = np.array(
+    [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),  # rook
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),  # bishop
+    ],
+    dtype=np.int64,
+)
+_KNIGHT_STEPS = np.array([(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)], dtype=np.int64)
+_KING_STEPS = np.array([(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)], dtype=np.int64)
 
 
 # Typed arguments of the table builders: a literal argument makes Numba compile the callee once more for
 # each literal value (see jitfish.search.context, "Typed constants"), here five times over.
-ROOK_FIRST, ROOK_LAST = np.int64(0), np.int64(4)          # the rook's directions[0:4] ...
-BISHOP_FIRST, BISHOP_LAST = np.int64(4), np.int64(8)      # ... and the bishop's [4:8]
+ROOK_FIRST, ROOK_LAST = np.int64(0), np.int64(4)  # the rook's directions[0:4] ...
+BISHOP_FIRST, BISHOP_LAST = np.int64(4), np.int64(8)  # ... and the bishop's [4:8]
 RELEVANT_ONLY, WHOLE_RAY = np.bool_(True), np.bool_(False)
 
 
@@ -76,8 +83,7 @@ def _step_attacks(sq, steps):
 
 
 @kernel
-def _fill_magic(tables, mask_at, magic_at, shift_at, offset_at, attacks_at, magics, directions,
-                first, last):
+def _fill_magic(tables, mask_at, magic_at, shift_at, offset_at, attacks_at, magics, directions, first, last):
     offset = attacks_at
     for sq in range(64):
         mask = _ray_attacks(sq, EMPTY, directions, first, last, RELEVANT_ONLY)
@@ -89,7 +95,7 @@ def _fill_magic(tables, mask_at, magic_at, shift_at, offset_at, attacks_at, magi
         # Enumerate every subset of the mask (Carry-Rippler).
         subset = EMPTY
         while True:
-            index = ((subset * magics[sq]) >> np.uint64(64 - bits))
+            index = (subset * magics[sq]) >> np.uint64(64 - bits)
             tables[np.uint64(offset) + index] = _ray_attacks(sq, subset, directions, first, last, WHOLE_RAY)
             subset = (subset - mask) & mask
             if subset == EMPTY:
@@ -115,10 +121,30 @@ def build_attack_tables(tables, rook_magics, bishop_magics, directions, knight_s
             black |= bit >> np.uint64(7)
         tables[L.PAWN_ATTACKS + sq] = white
         tables[L.PAWN_ATTACKS + 64 + sq] = black
-    _fill_magic(tables, L.ROOK_MASK, L.ROOK_MAGIC, L.ROOK_SHIFT, L.ROOK_OFFSET, L.ROOK_ATTACKS,
-                rook_magics, directions, ROOK_FIRST, ROOK_LAST)
-    _fill_magic(tables, L.BISHOP_MASK, L.BISHOP_MAGIC, L.BISHOP_SHIFT, L.BISHOP_OFFSET,
-                L.BISHOP_ATTACKS, bishop_magics, directions, BISHOP_FIRST, BISHOP_LAST)
+    _fill_magic(
+        tables,
+        L.ROOK_MASK,
+        L.ROOK_MAGIC,
+        L.ROOK_SHIFT,
+        L.ROOK_OFFSET,
+        L.ROOK_ATTACKS,
+        rook_magics,
+        directions,
+        ROOK_FIRST,
+        ROOK_LAST,
+    )
+    _fill_magic(
+        tables,
+        L.BISHOP_MASK,
+        L.BISHOP_MAGIC,
+        L.BISHOP_SHIFT,
+        L.BISHOP_OFFSET,
+        L.BISHOP_ATTACKS,
+        bishop_magics,
+        directions,
+        BISHOP_FIRST,
+        BISHOP_LAST,
+    )
     for a in range(64):
         a_bit = ONE << np.uint64(a)
         for b in range(64):
@@ -128,19 +154,24 @@ def build_attack_tables(tables, rook_magics, bishop_magics, directions, knight_s
                 b_bit = ONE << np.uint64(b)
                 for first in (ROOK_FIRST, BISHOP_FIRST):
                     if _ray_attacks(a, EMPTY, directions, first, first + 4, WHOLE_RAY) & b_bit:
-                        between = (_ray_attacks(a, b_bit, directions, first, first + 4, WHOLE_RAY)
-                                   & _ray_attacks(b, a_bit, directions, first, first + 4, WHOLE_RAY))
-                        line = ((_ray_attacks(a, EMPTY, directions, first, first + 4, WHOLE_RAY)
-                                 & _ray_attacks(b, EMPTY, directions, first, first + 4, WHOLE_RAY))
-                                | a_bit | b_bit)
+                        between = _ray_attacks(a, b_bit, directions, first, first + 4, WHOLE_RAY) & _ray_attacks(
+                            b, a_bit, directions, first, first + 4, WHOLE_RAY
+                        )
+                        line = (
+                            (
+                                _ray_attacks(a, EMPTY, directions, first, first + 4, WHOLE_RAY)
+                                & _ray_attacks(b, EMPTY, directions, first, first + 4, WHOLE_RAY)
+                            )
+                            | a_bit
+                            | b_bit
+                        )
             tables[L.BETWEEN + a * 64 + b] = between
             tables[L.LINE + a * 64 + b] = line
 
 
 def fill_attack_tables(tables: np.ndarray) -> None:
     """Python entry: fill the attack part of a flat table."""
-    build_attack_tables(tables, ROOK_MAGICS_ARRAY, BISHOP_MAGICS_ARRAY, _DIRECTIONS,
-                        _KNIGHT_STEPS, _KING_STEPS)
+    build_attack_tables(tables, ROOK_MAGICS_ARRAY, BISHOP_MAGICS_ARRAY, _DIRECTIONS, _KNIGHT_STEPS, _KING_STEPS)
 
 
 @kernel(hot=True, inline=True)
@@ -151,8 +182,7 @@ def rook_attacks(sq, occupied, tables):
 
 @kernel(hot=True, inline=True)
 def bishop_attacks(sq, occupied, tables):
-    index = (((occupied & tables[L.BISHOP_MASK + sq]) * tables[L.BISHOP_MAGIC + sq])
-             >> tables[L.BISHOP_SHIFT + sq])
+    index = ((occupied & tables[L.BISHOP_MASK + sq]) * tables[L.BISHOP_MAGIC + sq]) >> tables[L.BISHOP_SHIFT + sq]
     return tables[tables[L.BISHOP_OFFSET + sq] + index]
 
 
@@ -170,12 +200,14 @@ def attackers_to(sq, occupied, bbs, tables):
     """
     diagonal = bbs[BISHOP] | bbs[QUEEN] | bbs[6 + BISHOP] | bbs[6 + QUEEN]
     straight = bbs[ROOK] | bbs[QUEEN] | bbs[6 + ROOK] | bbs[6 + QUEEN]
-    return ((tables[L.PAWN_ATTACKS + 64 + sq] & bbs[PAWN])
-            | (tables[L.PAWN_ATTACKS + sq] & bbs[6 + PAWN])
-            | (tables[L.KNIGHT_ATTACKS + sq] & (bbs[KNIGHT] | bbs[6 + KNIGHT]))
-            | (tables[L.KING_ATTACKS + sq] & (bbs[KING] | bbs[6 + KING]))
-            | (bishop_attacks(sq, occupied, tables) & diagonal)
-            | (rook_attacks(sq, occupied, tables) & straight))
+    return (
+        (tables[L.PAWN_ATTACKS + 64 + sq] & bbs[PAWN])
+        | (tables[L.PAWN_ATTACKS + sq] & bbs[6 + PAWN])
+        | (tables[L.KNIGHT_ATTACKS + sq] & (bbs[KNIGHT] | bbs[6 + KNIGHT]))
+        | (tables[L.KING_ATTACKS + sq] & (bbs[KING] | bbs[6 + KING]))
+        | (bishop_attacks(sq, occupied, tables) & diagonal)
+        | (rook_attacks(sq, occupied, tables) & straight)
+    )
 
 
 @kernel(hot=True)

@@ -194,4 +194,3 @@ class Board:
         return isinstance(other, Board) and self.fen() == other.fen()
 
     __hash__ = None  # type: ignore[assignment]  # mutable: a board is not hashable
-

@@ -30,27 +30,27 @@ def field_offsets(fields: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], 
 
 
 # --- The lookup table ---
-ROOK_ATTACKS_SIZE = 102400      # every rook attack set, indexed through the magics
+ROOK_ATTACKS_SIZE = 102400  # every rook attack set, indexed through the magics
 BISHOP_ATTACKS_SIZE = 5248
 TABLE_FIELDS = (
-    ("knight_attacks", 64),         # [square]
-    ("king_attacks", 64),           # [square]
-    ("pawn_attacks", 2 * 64),       # [colour * 64 + square]
-    ("rook_mask", 64),              # relevant occupancy per square
+    ("knight_attacks", 64),  # [square]
+    ("king_attacks", 64),  # [square]
+    ("pawn_attacks", 2 * 64),  # [colour * 64 + square]
+    ("rook_mask", 64),  # relevant occupancy per square
     ("rook_magic", 64),
     ("rook_shift", 64),
-    ("rook_offset", 64),            # absolute index of the square's attack slice
+    ("rook_offset", 64),  # absolute index of the square's attack slice
     ("bishop_mask", 64),
     ("bishop_magic", 64),
     ("bishop_shift", 64),
     ("bishop_offset", 64),
-    ("between", 64 * 64),           # [a * 64 + b]: squares strictly between a and b
-    ("line", 64 * 64),              # [a * 64 + b]: the whole line through a and b, or 0
-    ("zobrist_piece", 12 * 64),     # [piece * 64 + square]
-    ("zobrist_castling", 4),        # [right]: white short, white long, black short, black long
-    ("zobrist_en_passant", 8),      # [file]
-    ("zobrist_turn", 1),            # xored in when white is to move (Polyglot)
-    ("zobrist_castling_set", 16),   # [rights bitmask]: xor of the keys of every right in it
+    ("between", 64 * 64),  # [a * 64 + b]: squares strictly between a and b
+    ("line", 64 * 64),  # [a * 64 + b]: the whole line through a and b, or 0
+    ("zobrist_piece", 12 * 64),  # [piece * 64 + square]
+    ("zobrist_castling", 4),  # [right]: white short, white long, black short, black long
+    ("zobrist_en_passant", 8),  # [file]
+    ("zobrist_turn", 1),  # xored in when white is to move (Polyglot)
+    ("zobrist_castling_set", 16),  # [rights bitmask]: xor of the keys of every right in it
     ("rook_attacks", ROOK_ATTACKS_SIZE),
     ("bishop_attacks", BISHOP_ATTACKS_SIZE),
 )
@@ -78,11 +78,11 @@ BISHOP_ATTACKS = TABLE_OFFSETS["bishop_attacks"]
 
 # --- The position: ``bbs`` ---
 BBS_FIELDS = (
-    ("pieces", 12),                 # [piece]: white's six types, then black's (bbs[colour * 6 + type])
-    ("occupied_white", 1),          # OCCUPIED_WHITE + colour
+    ("pieces", 12),  # [piece]: white's six types, then black's (bbs[colour * 6 + type])
+    ("occupied_white", 1),  # OCCUPIED_WHITE + colour
     ("occupied_black", 1),
     ("occupied", 1),
-    ("key", 1),                     # Zobrist key
+    ("key", 1),  # Zobrist key
 )
 BBS_OFFSETS, BBS_SIZE = field_offsets(BBS_FIELDS)
 OCCUPIED_WHITE = BBS_OFFSETS["occupied_white"]
@@ -92,16 +92,16 @@ KEY = BBS_OFFSETS["key"]
 
 # --- The position: ``state`` ---
 STATE_FIELDS = (
-    ("mailbox", 64),                # [square] -> piece or NO_PIECE
+    ("mailbox", 64),  # [square] -> piece or NO_PIECE
     ("side_to_move", 1),
-    ("castling_rights", 1),         # bit 0 white short, 1 white long, 2 black short, 3 black long
-    ("en_passant", 1),              # square behind a pawn that just moved two, if it can be captured
+    ("castling_rights", 1),  # bit 0 white short, 1 white long, 2 black short, 3 black long
+    ("en_passant", 1),  # square behind a pawn that just moved two, if it can be captured
     ("halfmove_clock", 1),
     ("fullmove_number", 1),
-    ("game_ply", 1),                # moves made since the position was set up (undo stack depth)
-    ("castling_rook", 4),           # [right] -> square of the rook that right castles with
+    ("game_ply", 1),  # moves made since the position was set up (undo stack depth)
+    ("castling_rook", 4),  # [right] -> square of the rook that right castles with
     ("chess960", 1),
-    ("castling_mask", 64),          # [square] -> rights that survive a move from or to it
+    ("castling_mask", 64),  # [square] -> rights that survive a move from or to it
 )
 STATE_OFFSETS, STATE_SIZE = field_offsets(STATE_FIELDS)
 MAILBOX = STATE_OFFSETS["mailbox"]
@@ -118,10 +118,10 @@ CASTLING_MASK = STATE_OFFSETS["castling_mask"]
 # --- The position: ``undo`` rows ---
 UNDO_FIELDS = (
     ("move", 1),
-    ("captured", 1),                # the piece captured, or NO_PIECE
-    ("castling", 1),                # castling rights before the move
-    ("en_passant", 1),              # en-passant square before the move
-    ("halfmove", 1),                # halfmove clock before the move
+    ("captured", 1),  # the piece captured, or NO_PIECE
+    ("castling", 1),  # castling rights before the move
+    ("en_passant", 1),  # en-passant square before the move
+    ("halfmove", 1),  # halfmove clock before the move
 )
 UNDO_OFFSETS, UNDO_SIZE = field_offsets(UNDO_FIELDS)
 UNDO_MOVE = UNDO_OFFSETS["move"]
@@ -129,6 +129,6 @@ UNDO_CAPTURED = UNDO_OFFSETS["captured"]
 UNDO_CASTLING = UNDO_OFFSETS["castling"]
 UNDO_EN_PASSANT = UNDO_OFFSETS["en_passant"]
 UNDO_HALFMOVE = UNDO_OFFSETS["halfmove"]
-MAX_GAME_PLY = 4096         # moves a game may hold before a search starts
-SEARCH_HEADROOM = 256       # further rows for the plies perft and search add on top
+MAX_GAME_PLY = 4096  # moves a game may hold before a search starts
+SEARCH_HEADROOM = 256  # further rows for the plies perft and search add on top
 HISTORY_ROWS = MAX_GAME_PLY + SEARCH_HEADROOM

@@ -14,7 +14,13 @@ from jitfish.jit import ENGINE_FIRST, HELPER, WHILE_WAITING, inlined_copy, kerne
 from jitfish.board import layout as L
 from jitfish.board.squares import BLACK, KING, NO_PIECE, NO_SQUARE, ONE, PAWN, ROOK, WHITE
 from jitfish.board.moves import (
-    MOVE_CASTLING, MOVE_EN_PASSANT, castling_squares, move_from, move_kind, move_promotion, move_to,
+    MOVE_CASTLING,
+    MOVE_EN_PASSANT,
+    castling_squares,
+    move_from,
+    move_kind,
+    move_promotion,
+    move_to,
 )
 
 

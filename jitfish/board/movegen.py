@@ -24,18 +24,44 @@ from jitfish.board import layout as L
 from jitfish.board.attacks import attackers_to, bishop_attacks, is_square_attacked, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.squares import (
-    SHIFT_7, SHIFT_8, SHIFT_9,
-    BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, NO_SQUARE, ONE, PAWN, QUEEN, RANK_1,
-    RANK_3, RANK_6, RANK_8, ROOK, WHITE,
+    SHIFT_7,
+    SHIFT_8,
+    SHIFT_9,
+    BISHOP,
+    EMPTY,
+    FILE_A,
+    FILE_H,
+    FULL,
+    KING,
+    KNIGHT,
+    NO_SQUARE,
+    ONE,
+    PAWN,
+    QUEEN,
+    RANK_1,
+    RANK_3,
+    RANK_6,
+    RANK_8,
+    ROOK,
+    WHITE,
 )
 from jitfish.board.moves import (
-    MOVE_CASTLING, MOVE_EN_PASSANT, MOVE_NORMAL, castling_squares, encode_move, is_special_move, move_from, move_kind,
-    move_promotion, move_to,
+    MOVE_CASTLING,
+    MOVE_EN_PASSANT,
+    MOVE_NORMAL,
+    castling_squares,
+    encode_move,
+    is_special_move,
+    move_from,
+    move_kind,
+    move_promotion,
+    move_to,
 )
 
 GEN_ALL = 0
 GEN_NOISY = 1
 GEN_COUNT = 2
+
 
 @kernel(hot=True, inline=True)
 def lone_blockers(king_sq, slider_colour, blocker_colour, bbs, tables):
@@ -46,8 +72,9 @@ def lone_blockers(king_sq, slider_colour, blocker_colour, bbs, tables):
     """
     occupied = bbs[L.OCCUPIED]
     base = slider_colour * 6
-    snipers = ((rook_attacks(king_sq, EMPTY, tables) & (bbs[base + ROOK] | bbs[base + QUEEN]))
-               | (bishop_attacks(king_sq, EMPTY, tables) & (bbs[base + BISHOP] | bbs[base + QUEEN])))
+    snipers = (rook_attacks(king_sq, EMPTY, tables) & (bbs[base + ROOK] | bbs[base + QUEEN])) | (
+        bishop_attacks(king_sq, EMPTY, tables) & (bbs[base + BISHOP] | bbs[base + QUEEN])
+    )
     found = EMPTY
     while snipers:
         sniper = lsb(snipers)
@@ -172,8 +199,7 @@ def _pawn_moves(bbs, state, tables, moves, n, us, king_sq, checkers, pinned, che
             from_sq = lsb(candidates)
             candidates = pop_lsb(candidates)
             after = (occupied ^ (ONE << np.uint64(from_sq)) ^ captured_bit) | ep_bit
-            if (rook_attacks(king_sq, after, tables) & straight) or (
-                    bishop_attacks(king_sq, after, tables) & diagonal):
+            if (rook_attacks(king_sq, after, tables) & straight) or (bishop_attacks(king_sq, after, tables) & diagonal):
                 continue
             if mode != GEN_COUNT:
                 moves[n] = encode_move(from_sq, ep_sq, 0, MOVE_EN_PASSANT)
@@ -201,8 +227,12 @@ def _castling_moves(bbs, state, tables, moves, n, us, king_sq, mode):
         rook_bit = ONE << np.uint64(rook_sq)
         others = occupied ^ king_bit ^ rook_bit
         king_path = tables[L.BETWEEN + king_sq * 64 + king_to]
-        path = (king_path | tables[L.BETWEEN + rook_sq * 64 + rook_to]
-                | (ONE << np.uint64(king_to)) | (ONE << np.uint64(rook_to)))
+        path = (
+            king_path
+            | tables[L.BETWEEN + rook_sq * 64 + rook_to]
+            | (ONE << np.uint64(king_to))
+            | (ONE << np.uint64(rook_to))
+        )
         if others & path:
             continue
         safe = True
@@ -341,8 +371,9 @@ def _gives_check_exactly(bbs, state, tables, move):
     base = us * 6
     diagonal = (bbs[base + BISHOP] | bbs[base + QUEEN]) & ~vacated
     straight = (bbs[base + ROOK] | bbs[base + QUEEN]) & ~vacated
-    return ((bishop_attacks(king_sq, occupied, tables) & diagonal)
-            | (rook_attacks(king_sq, occupied, tables) & straight)) != 0
+    return (
+        (bishop_attacks(king_sq, occupied, tables) & diagonal) | (rook_attacks(king_sq, occupied, tables) & straight)
+    ) != 0
 
 
 @kernel(hot=True, inline=True)
@@ -391,8 +422,9 @@ def gives_check_given(bbs, state, tables, move, king_sq, discoverers, diagonal_c
         direct = EMPTY
     if direct & to_bit:
         return True
-    return ((discoverers >> np.uint64(from_sq)) & ONE) != EMPTY and \
-        (tables[L.LINE + king_sq * 64 + from_sq] & to_bit) == EMPTY
+    return ((discoverers >> np.uint64(from_sq)) & ONE) != EMPTY and (
+        tables[L.LINE + king_sq * 64 + from_sq] & to_bit
+    ) == EMPTY
 
 
 @kernel(hot=True)

@@ -13,7 +13,14 @@ from __future__ import annotations
 from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.squares import (
-    FILE_NAMES, KING, NO_PIECE, PAWN, PIECE_TYPE_COUNT, ROOK, SQUARE_NAMES, parse_square,
+    FILE_NAMES,
+    KING,
+    NO_PIECE,
+    PAWN,
+    PIECE_TYPE_COUNT,
+    ROOK,
+    SQUARE_NAMES,
+    parse_square,
 )
 
 NULL_MOVE = 0
@@ -146,7 +153,21 @@ def check_uci_syntax(text: str) -> None:
     parse_square(text[2:4])
 
 
-__all__ = ["NULL_MOVE", "MOVE_NORMAL", "MOVE_EN_PASSANT", "MOVE_CASTLING", "MAX_MOVES",
-           "encode_move", "move_from", "move_to", "move_from_to", "move_promotion", "move_kind",
-           "is_special_move",
-           "move_to_uci", "check_uci_syntax", "castling_king_destination", "FILE_NAMES"]
+__all__ = [
+    "NULL_MOVE",
+    "MOVE_NORMAL",
+    "MOVE_EN_PASSANT",
+    "MOVE_CASTLING",
+    "MAX_MOVES",
+    "encode_move",
+    "move_from",
+    "move_to",
+    "move_from_to",
+    "move_promotion",
+    "move_kind",
+    "is_special_move",
+    "move_to_uci",
+    "check_uci_syntax",
+    "castling_king_destination",
+    "FILE_NAMES",
+]

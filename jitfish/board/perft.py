@@ -13,7 +13,10 @@ import numpy as np
 from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import (
-    make_move, make_move_inlined, unmake_move, unmake_move_inlined,
+    make_move,
+    make_move_inlined,
+    unmake_move,
+    unmake_move_inlined,
 )
 from jitfish.board.movegen import GEN_ALL, GEN_COUNT, generate_moves
 from jitfish.board.moves import MAX_MOVES, move_to_uci
@@ -66,8 +69,20 @@ def perft_position(position: Position, depth: int, bulk: bool = True) -> int:
     moves = np.zeros((MAX_PERFT_DEPTH + 1) * MAX_MOVES, dtype=np.int32)
     counts = np.zeros(MAX_PERFT_DEPTH + 1, dtype=np.int64)
     cursors = np.zeros(MAX_PERFT_DEPTH + 1, dtype=np.int64)
-    return int(_perft_kernel(position.bbs, position.state, position.undo, position.key_history,
-                            lookup_tables(), depth, bulk, moves, counts, cursors))
+    return int(
+        _perft_kernel(
+            position.bbs,
+            position.state,
+            position.undo,
+            position.key_history,
+            lookup_tables(),
+            depth,
+            bulk,
+            moves,
+            counts,
+            cursors,
+        )
+    )
 
 
 def divide_position(position: Position, depth: int, bulk: bool = True) -> dict[str, int]:

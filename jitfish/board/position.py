@@ -16,7 +16,16 @@ from jitfish.board.attacks import is_square_attacked
 from jitfish.board.movegen import GEN_ALL, generate_moves
 from jitfish.board.moves import MAX_MOVES, MOVE_EN_PASSANT, move_kind
 from jitfish.board.squares import (
-    BLACK, FILE_NAMES, KING, NO_PIECE, NO_SQUARE, PAWN, PIECE_SYMBOLS, ROOK, SQUARE_NAMES, WHITE,
+    BLACK,
+    FILE_NAMES,
+    KING,
+    NO_PIECE,
+    NO_SQUARE,
+    PAWN,
+    PIECE_SYMBOLS,
+    ROOK,
+    SQUARE_NAMES,
+    WHITE,
 )
 from jitfish.board.tables import lookup_tables
 from jitfish.board.zobrist import compute_key
@@ -87,7 +96,7 @@ class Position:
         legal, as python-chess does.
         """
         rows = []
-        mailbox = self.state[L.MAILBOX:L.MAILBOX + 64].tolist()  # one conversion, not 64
+        mailbox = self.state[L.MAILBOX : L.MAILBOX + 64].tolist()  # one conversion, not 64
         for rank in range(7, -1, -1):
             row, empty = "", 0
             for file in range(8):
@@ -102,8 +111,10 @@ class Position:
             rows.append(row + (str(empty) if empty else ""))
         side = "w" if self.turn == WHITE else "b"
         ep = SQUARE_NAMES[int(self.state[L.EN_PASSANT])] if self.has_legal_en_passant() else "-"
-        return (f"{'/'.join(rows)} {side} {self._castling_field(shredder)} {ep} "
-                f"{int(self.state[L.HALFMOVE_CLOCK])} {int(self.state[L.FULLMOVE_NUMBER])}")
+        return (
+            f"{'/'.join(rows)} {side} {self._castling_field(shredder)} {ep} "
+            f"{int(self.state[L.HALFMOVE_CLOCK])} {int(self.state[L.FULLMOVE_NUMBER])}"
+        )
 
     def _castling_field(self, shredder: bool) -> str:
         if not self.state[L.CASTLING_RIGHTS]:
@@ -216,8 +227,12 @@ def _parse_en_passant(field: str, mailbox: list[int], side: int) -> int:
     up = 8 if side == WHITE else -8
     expected_rank = 5 if side == WHITE else 2
     them = side ^ 1
-    if (ep_sq // 8 != expected_rank or mailbox[ep_sq - up] != them * 6 + PAWN
-            or mailbox[ep_sq] != NO_PIECE or mailbox[ep_sq + up] != NO_PIECE):
+    if (
+        ep_sq // 8 != expected_rank
+        or mailbox[ep_sq - up] != them * 6 + PAWN
+        or mailbox[ep_sq] != NO_PIECE
+        or mailbox[ep_sq + up] != NO_PIECE
+    ):
         raise ValueError(f"invalid FEN: impossible en-passant square {field!r}")
     return ep_sq
 
@@ -262,7 +277,7 @@ def _parse_fen(fen: str, chess960: bool) -> Position:
     state[L.HALFMOVE_CLOCK] = halfmove
     state[L.FULLMOVE_NUMBER] = fullmove
     state[L.CHESS960] = int(chess960)
-    state[L.CASTLING_MASK:L.CASTLING_MASK + 64] = 15
+    state[L.CASTLING_MASK : L.CASTLING_MASK + 64] = 15
     rights = 0
     for right, rook_sq in castling_rooks.items():
         rights |= 1 << right

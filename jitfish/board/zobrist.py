@@ -34,9 +34,9 @@ def fill_zobrist_keys(tables: np.ndarray) -> None:
             kind = 2 * piece_type + (1 if color == WHITE else 0)
             piece = color * 6 + piece_type
             start = L.ZOBRIST_PIECE + piece * 64
-            tables[start:start + 64] = keys[_POLYGLOT_PIECE + 64 * kind:_POLYGLOT_PIECE + 64 * kind + 64]
-    tables[L.ZOBRIST_CASTLING:L.ZOBRIST_CASTLING + 4] = keys[_POLYGLOT_CASTLING:_POLYGLOT_CASTLING + 4]
-    tables[L.ZOBRIST_EN_PASSANT:L.ZOBRIST_EN_PASSANT + 8] = keys[_POLYGLOT_EN_PASSANT:_POLYGLOT_EN_PASSANT + 8]
+            tables[start : start + 64] = keys[_POLYGLOT_PIECE + 64 * kind : _POLYGLOT_PIECE + 64 * kind + 64]
+    tables[L.ZOBRIST_CASTLING : L.ZOBRIST_CASTLING + 4] = keys[_POLYGLOT_CASTLING : _POLYGLOT_CASTLING + 4]
+    tables[L.ZOBRIST_EN_PASSANT : L.ZOBRIST_EN_PASSANT + 8] = keys[_POLYGLOT_EN_PASSANT : _POLYGLOT_EN_PASSANT + 8]
     tables[L.ZOBRIST_TURN] = keys[_POLYGLOT_TURN]
     for rights in range(16):
         combined = np.uint64(0)

@@ -5,8 +5,19 @@ from __future__ import annotations
 import numpy as np
 
 from jitfish.eval.params import (
-    DANGER_INPUTS, DANGER_TRACE, FROZEN, OFFSETS, PHASE_TOTAL, TERMS, TRACE_SIZE, WEIGHT_PAIRS, default_weights,
-    load_weights, save_weights, score_from_trace, weight_names,
+    DANGER_INPUTS,
+    DANGER_TRACE,
+    FROZEN,
+    OFFSETS,
+    PHASE_TOTAL,
+    TERMS,
+    TRACE_SIZE,
+    WEIGHT_PAIRS,
+    default_weights,
+    load_weights,
+    save_weights,
+    score_from_trace,
+    weight_names,
 )
 
 
@@ -70,10 +81,10 @@ def evaluate_terms(board, weights: np.ndarray | None = None) -> dict[str, tuple[
     p = board.position
     w = default_weights() if weights is None else _read_only(weights)
     coefficients, phase, danger = trace(board, w)
-    contributions = coefficients[:, None] * w[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
+    contributions = coefficients[:, None] * w[: 2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
     result: dict[str, tuple[int, int]] = {}
     for name, count in TERMS:
-        mg, eg = contributions[OFFSETS[name]:OFFSETS[name] + count].sum(axis=0)
+        mg, eg = contributions[OFFSETS[name] : OFFSETS[name] + count].sum(axis=0)
         result[name] = (int(mg), int(eg))
     result["king_danger"] = score_from_trace(np.zeros(WEIGHT_PAIRS, dtype=np.int64), danger, w)
     mg, eg = evaluate_white(p.bbs, p.state, lookup_tables(), w)
@@ -82,5 +93,15 @@ def evaluate_terms(board, weights: np.ndarray | None = None) -> dict[str, tuple[
     return result
 
 
-__all__ = ["evaluate", "evaluate_terms", "trace", "taper", "default_weights", "load_weights", "save_weights",
-           "weight_names", "TERMS", "FROZEN"]
+__all__ = [
+    "evaluate",
+    "evaluate_terms",
+    "trace",
+    "taper",
+    "default_weights",
+    "load_weights",
+    "save_weights",
+    "weight_names",
+    "TERMS",
+    "FROZEN",
+]

@@ -36,8 +36,24 @@ from jitfish.board import layout as L
 from jitfish.board.attacks import bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.squares import (
-    SHIFT_1, SHIFT_7, SHIFT_8, SHIFT_9, SHIFT_16, SHIFT_32,
-    BISHOP, EMPTY, FILE_A, FILE_H, FULL, KING, KNIGHT, ONE, PAWN, QUEEN, ROOK, WHITE,
+    SHIFT_1,
+    SHIFT_7,
+    SHIFT_8,
+    SHIFT_9,
+    SHIFT_16,
+    SHIFT_32,
+    BISHOP,
+    EMPTY,
+    FILE_A,
+    FILE_H,
+    FULL,
+    KING,
+    KNIGHT,
+    ONE,
+    PAWN,
+    QUEEN,
+    ROOK,
+    WHITE,
 )
 from jitfish.board.moves import NO_CHANGE, SQUARE_BITS, SQUARE_MASK, move_changes
 from jitfish.eval import params as P
@@ -57,6 +73,7 @@ def _record_by_trace_type(trace, index, count):
 
     def add(trace, index, count):
         trace[index] += count
+
     return add
 
 
@@ -225,7 +242,7 @@ def _passed_pawn(bbs, weights, trace, colour, sq):
     advanced passer's race more than a young one's.
     """
     sign = 1 - 2 * colour
-    rank_index = ((sq >> 3) if colour == WHITE else 7 - (sq >> 3)) - 1    # ranks 2 ... 7 as 0 ... 5
+    rank_index = ((sq >> 3) if colour == WHITE else 7 - (sq >> 3)) - 1  # ranks 2 ... 7 as 0 ... 5
     stop = sq + 8 if colour == WHITE else sq - 8
     mg, eg = _term(weights, trace, P.PASSED_PAWN + rank_index, 1, sign)
     if bbs[L.OCCUPIED] & (ONE << np.uint64(stop)):
@@ -307,8 +324,9 @@ def _mobility_and_attacks(bbs, tables, weights, trace, colour):
             mg += a + c
             eg += b + d
             a, b = _danger_input(weights, trace, colour, P.DANGER_ZONE + piece_type - KNIGHT, zone_attacks)
-            c, d = _danger_input(weights, trace, colour, P.DANGER_CHECK + piece_type - KNIGHT,
-                                 popcount(attacks & checks))
+            c, d = _danger_input(
+                weights, trace, colour, P.DANGER_CHECK + piece_type - KNIGHT, popcount(attacks & checks)
+            )
             units_mg += a + c
             units_eg += b + d
 
@@ -355,13 +373,15 @@ def _threats(bbs, weights, trace, colour, minor_attacks, rook_attacks_all):
     mg = 0
     eg = 0
     for victim in range(KNIGHT, KING):
-        a, b = _term(weights, trace, P.THREAT_BY_PAWN + victim - KNIGHT, popcount(pawn_attacks & bbs[them + victim]),
-                     sign)
+        a, b = _term(
+            weights, trace, P.THREAT_BY_PAWN + victim - KNIGHT, popcount(pawn_attacks & bbs[them + victim]), sign
+        )
         mg += a
         eg += b
     for victim in range(ROOK, KING):
-        a, b = _term(weights, trace, P.THREAT_BY_MINOR + victim - ROOK, popcount(minor_attacks & bbs[them + victim]),
-                     sign)
+        a, b = _term(
+            weights, trace, P.THREAT_BY_MINOR + victim - ROOK, popcount(minor_attacks & bbs[them + victim]), sign
+        )
         mg += a
         eg += b
     a, b = _term(weights, trace, P.THREAT_BY_ROOK, popcount(rook_attacks_all & bbs[them + QUEEN]), sign)

@@ -49,45 +49,44 @@ SLIDER_AND_KNIGHT_LETTERS = "NBRQ"
 # The inputs of the king-danger sum, in block order: squares next to the enemy
 # king attacked by each piece type, safe checking moves by each piece type, a
 # side without its queen, and a constant (so a little attack adds nothing).
-DANGER_LABELS = ("zone_N", "zone_B", "zone_R", "zone_Q", "check_N", "check_B", "check_R", "check_Q",
-                 "no_queen", "bias")
-DANGER_ZONE = DANGER_LABELS.index("zone_N")        # then B R Q
-DANGER_CHECK = DANGER_LABELS.index("check_N")      # then B R Q
+DANGER_LABELS = ("zone_N", "zone_B", "zone_R", "zone_Q", "check_N", "check_B", "check_R", "check_Q", "no_queen", "bias")
+DANGER_ZONE = DANGER_LABELS.index("zone_N")  # then B R Q
+DANGER_CHECK = DANGER_LABELS.index("check_N")  # then B R Q
 DANGER_NO_QUEEN = DANGER_LABELS.index("no_queen")
 DANGER_BIAS = DANGER_LABELS.index("bias")
 DANGER_INPUTS = len(DANGER_LABELS)
 
 # (name, number of (mg, eg) pairs), in array order.
 TERMS = (
-    ("material", 6),             # by piece type P N B R Q K
-    ("pst", 6 * 64),             # [piece_type * 64 + square], white's view
-    ("knight_mobility", 9),      # by number of safe squares attacked
+    ("material", 6),  # by piece type P N B R Q K
+    ("pst", 6 * 64),  # [piece_type * 64 + square], white's view
+    ("knight_mobility", 9),  # by number of safe squares attacked
     ("bishop_mobility", 14),
     ("rook_mobility", 15),
     ("queen_mobility", 28),
-    ("doubled_pawn", 1),         # per pawn beyond the first on a file
-    ("isolated_pawn", 1),        # per pawn with no friendly pawn on a neighbouring file
-    ("passed_pawn", 6),          # by relative rank 2 ... 7
-    ("passed_blocked", 6),       # by relative rank, when any piece stands on the square in front of it
-    ("passed_own_king", 6),      # by relative rank, per square of our king's distance to the square in front
-    ("passed_enemy_king", 6),    # by relative rank, per square of the enemy king's distance to it
-    ("king_shelter", 1),         # per own pawn in the three files before the king
-    ("king_attack", 4),          # by attacker N B R Q, per attacked square next to the enemy king
+    ("doubled_pawn", 1),  # per pawn beyond the first on a file
+    ("isolated_pawn", 1),  # per pawn with no friendly pawn on a neighbouring file
+    ("passed_pawn", 6),  # by relative rank 2 ... 7
+    ("passed_blocked", 6),  # by relative rank, when any piece stands on the square in front of it
+    ("passed_own_king", 6),  # by relative rank, per square of our king's distance to the square in front
+    ("passed_enemy_king", 6),  # by relative rank, per square of the enemy king's distance to it
+    ("king_shelter", 1),  # per own pawn in the three files before the king
+    ("king_attack", 4),  # by attacker N B R Q, per attacked square next to the enemy king
     ("bishop_pair", 1),
     ("rook_open_file", 1),
     ("rook_semi_open_file", 1),
-    ("threat_by_pawn", 4),       # per enemy N B R Q a pawn of ours attacks
-    ("threat_by_minor", 2),      # per enemy R Q a knight or bishop of ours attacks
-    ("threat_by_rook", 1),       # per enemy queen a rook of ours attacks
+    ("threat_by_pawn", 4),  # per enemy N B R Q a pawn of ours attacks
+    ("threat_by_minor", 2),  # per enemy R Q a knight or bishop of ours attacks
+    ("threat_by_rook", 1),  # per enemy queen a rook of ours attacks
     ("king_danger", DANGER_INPUTS),  # attack units per input (DANGER_LABELS), not linear: see the docstring
-    ("tempo", 1),                # for the side to move
+    ("tempo", 1),  # for the side to move
 )
 
 # (name, number of values), after the pairs.
 CONSTANTS = (
-    ("phase", 4),                # game-phase weight of a knight, bishop, rook, queen
-    ("phase_total", 1),          # the phase of a full board: the phase is capped at it, the taper divides by it
-    ("king_danger_scale", 2),    # the king-danger score is units ** 2 // mg divisor, units // eg divisor
+    ("phase", 4),  # game-phase weight of a knight, bishop, rook, queen
+    ("phase_total", 1),  # the phase of a full board: the phase is capped at it, the taper divides by it
+    ("king_danger_scale", 2),  # the king-danger score is units ** 2 // mg divisor, units // eg divisor
 )
 
 
@@ -192,10 +191,10 @@ def score_from_trace(coefficients: np.ndarray, danger: np.ndarray, weights: np.n
     per half, clamped at 0, squared and divided in the middlegame, divided in
     the endgame (floor division, as the kernel does).
     """
-    pairs = np.asarray(weights[:2 * WEIGHT_PAIRS], dtype=np.int64).reshape(WEIGHT_PAIRS, 2)
+    pairs = np.asarray(weights[: 2 * WEIGHT_PAIRS], dtype=np.int64).reshape(WEIGHT_PAIRS, 2)
     mg, eg = (int(x) for x in np.asarray(coefficients, dtype=np.int64) @ pairs)
-    scale_mg, scale_eg = (int(x) for x in weights[KING_DANGER_SCALE:KING_DANGER_SCALE + 2])
-    block = pairs[KING_DANGER:KING_DANGER + DANGER_INPUTS]
+    scale_mg, scale_eg = (int(x) for x in weights[KING_DANGER_SCALE : KING_DANGER_SCALE + 2])
+    block = pairs[KING_DANGER : KING_DANGER + DANGER_INPUTS]
     for side, sign in ((0, 1), (1, -1)):
         units_mg, units_eg = (max(int(x), 0) for x in np.asarray(danger[side], dtype=np.int64) @ block)
         mg += sign * (units_mg * units_mg // scale_mg)
@@ -210,16 +209,16 @@ def weights_from_dict(data: dict[str, list]) -> np.ndarray:
         pairs = data.get(name)
         if pairs is None or len(pairs) != count or any(len(pair) != 2 for pair in pairs):
             raise ValueError(f"weights: {name!r} needs {count} (mg, eg) pairs")
-        weights[2 * OFFSETS[name]:2 * (OFFSETS[name] + count)] = np.asarray(pairs, dtype=np.int64).ravel()
+        weights[2 * OFFSETS[name] : 2 * (OFFSETS[name] + count)] = np.asarray(pairs, dtype=np.int64).ravel()
     for name, count in CONSTANTS:
         values = data.get(name)
         if values is None or len(values) != count:
             raise ValueError(f"weights: {name!r} needs {count} values")
-        weights[CONSTANT_OFFSETS[name]:CONSTANT_OFFSETS[name] + count] = values
-    phase = weights[PHASE:PHASE + CONSTANTS[0][1]]
+        weights[CONSTANT_OFFSETS[name] : CONSTANT_OFFSETS[name] + count] = values
+    phase = weights[PHASE : PHASE + CONSTANTS[0][1]]
     if (phase < 0).any() or weights[PHASE_TOTAL] <= 0:
         raise ValueError("weights: phase weights must be >= 0 and phase_total > 0")
-    if (weights[KING_DANGER_SCALE:KING_DANGER_SCALE + 2] <= 0).any():
+    if (weights[KING_DANGER_SCALE : KING_DANGER_SCALE + 2] <= 0).any():
         raise ValueError("weights: king_danger_scale values must be > 0")
     return weights
 
@@ -227,9 +226,9 @@ def weights_from_dict(data: dict[str, list]) -> np.ndarray:
 def weights_to_dict(weights: np.ndarray) -> dict[str, list]:
     data: dict[str, list] = {}
     for name, count in TERMS:
-        data[name] = weights[2 * OFFSETS[name]:2 * (OFFSETS[name] + count)].reshape(count, 2).tolist()
+        data[name] = weights[2 * OFFSETS[name] : 2 * (OFFSETS[name] + count)].reshape(count, 2).tolist()
     for name, count in CONSTANTS:
-        data[name] = weights[CONSTANT_OFFSETS[name]:CONSTANT_OFFSETS[name] + count].tolist()
+        data[name] = weights[CONSTANT_OFFSETS[name] : CONSTANT_OFFSETS[name] + count].tolist()
     return data
 
 

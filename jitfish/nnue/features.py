@@ -29,10 +29,10 @@ import numpy as np
 from jitfish.board.squares import BLACK, PIECE_TYPE_COUNT, WHITE
 
 SQUARE_COUNT = 64
-RELATION_COUNT = 2          # the viewer's own pieces, the opponent's
-FEATURE_COUNT = RELATION_COUNT * PIECE_TYPE_COUNT * SQUARE_COUNT   # 768
+RELATION_COUNT = 2  # the viewer's own pieces, the opponent's
+FEATURE_COUNT = RELATION_COUNT * PIECE_TYPE_COUNT * SQUARE_COUNT  # 768
 PERSPECTIVES = (WHITE, BLACK)
-VERTICAL_FLIP = 56          # square ^ 56 mirrors a square across the board's middle (a1 <-> a8)
+VERTICAL_FLIP = 56  # square ^ 56 mirrors a square across the board's middle (a1 <-> a8)
 
 
 def feature_index(perspective: int, colour: int, piece_type: int, square: int) -> int:
@@ -59,7 +59,7 @@ def active_features(position: str | chess.Board) -> tuple[np.ndarray, np.ndarray
     white_view, black_view = [], []
     for square, piece in board.piece_map().items():
         colour = WHITE if piece.color == chess.WHITE else BLACK
-        piece_type = piece.piece_type - chess.PAWN   # python-chess numbers pawn..king 1..6
+        piece_type = piece.piece_type - chess.PAWN  # python-chess numbers pawn..king 1..6
         white_view.append(feature_index(WHITE, colour, piece_type, square))
         black_view.append(feature_index(BLACK, colour, piece_type, square))
     return np.sort(np.array(white_view, dtype=np.int64)), np.sort(np.array(black_view, dtype=np.int64))

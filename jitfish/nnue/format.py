@@ -40,13 +40,13 @@ import numpy as np
 from jitfish.nnue.features import FEATURE_COUNT
 
 MAGIC = b"JFNN"
-FORMAT_VERSION = 2                  # what write_network writes; read_network also reads version 1
+FORMAT_VERSION = 2  # what write_network writes; read_network also reads version 1
 MAX_HIDDEN = 4096
 MAX_BUCKETS = 32
 CRELU, SCRELU = 0, 1
 ACTIVATION_NAMES = ("crelu", "screlu")
 DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE = 255, 64, 400
-SHIPPED_NETWORK = Path(__file__).with_name("default.nnue")   # the network the package ships (README, NNUE)
+SHIPPED_NETWORK = Path(__file__).with_name("default.nnue")  # the network the package ships (README, NNUE)
 
 _VERSION_1_FIELDS = (
     ("magic", "4s"),
@@ -58,16 +58,17 @@ _VERSION_1_FIELDS = (
     ("scale", "H"),
 )
 HEADER_FIELDS = {1: _VERSION_1_FIELDS, 2: _VERSION_1_FIELDS + (("buckets", "H"),)}
-HEADERS = {version: struct.Struct("<" + "".join(code for _, code in fields))
-           for version, fields in HEADER_FIELDS.items()}
-PREFIX = struct.Struct("<4sH")      # magic and version: what every version's header starts with
+HEADERS = {
+    version: struct.Struct("<" + "".join(code for _, code in fields)) for version, fields in HEADER_FIELDS.items()
+}
+PREFIX = struct.Struct("<4sH")  # magic and version: what every version's header starts with
 INT16, INT32 = np.dtype("<i2"), np.dtype("<i4")
 
 # Output buckets: a position is scored by the output weights of bucket
 #     clamp((pieces - 2) * K // 32, 0, K - 1)
 # with ``pieces`` every piece on the board, kings included.  Eight buckets are (pieces - 2) // 4, as in
 # Bullet's ``MaterialCount<8>``: 2-5 pieces bucket 0, ..., 30-32 pieces bucket 7; one bucket is always 0.
-BUCKET_PIECES = 32                  # the most pieces a position holds: K buckets share 32 piece counts
+BUCKET_PIECES = 32  # the most pieces a position holds: K buckets share 32 piece counts
 
 
 def output_bucket(pieces, buckets: int):
@@ -108,10 +109,10 @@ class Network:
     ``output_weights`` and ``output_bias`` may be given for one bucket as ``[2N]`` and an int; they are
     kept as ``[K, 2N]`` and ``[K]``."""
 
-    feature_weights: np.ndarray     # int16 [768, N]
-    feature_bias: np.ndarray        # int16 [N]
-    output_weights: np.ndarray      # int16 [K, 2N], each bucket's side to move's half first
-    output_bias: np.ndarray         # int32 [K]
+    feature_weights: np.ndarray  # int16 [768, N]
+    feature_bias: np.ndarray  # int16 [N]
+    output_weights: np.ndarray  # int16 [K, 2N], each bucket's side to move's half first
+    output_bias: np.ndarray  # int32 [K]
     activation: int = CRELU
     qa: int = DEFAULT_QA
     qb: int = DEFAULT_QB
@@ -126,13 +127,11 @@ class Network:
         output_weights = output_weights.reshape(1, -1) if output_weights.ndim == 1 else output_weights
         buckets = output_weights.shape[0]
         _check_header(hidden, self.activation, self.qa, self.qb, self.scale, buckets)
-        set_field = object.__setattr__   # the dataclass is frozen: the arrays are normalised once, here
+        set_field = object.__setattr__  # the dataclass is frozen: the arrays are normalised once, here
         set_field(self, "feature_weights", _int_array("feature_weights", weights, (FEATURE_COUNT, hidden), INT16))
         set_field(self, "feature_bias", _int_array("feature_bias", self.feature_bias, (hidden,), INT16))
-        set_field(self, "output_weights", _int_array("output_weights", output_weights, (buckets, 2 * hidden),
-                                                     INT16))
-        set_field(self, "output_bias", _int_array("output_bias", np.atleast_1d(self.output_bias), (buckets,),
-                                                  INT32))
+        set_field(self, "output_weights", _int_array("output_weights", output_weights, (buckets, 2 * hidden), INT16))
+        set_field(self, "output_bias", _int_array("output_bias", np.atleast_1d(self.output_bias), (buckets,), INT32))
 
     @property
     def hidden(self) -> int:
@@ -155,15 +154,26 @@ def network_shape(hidden: int, buckets: int) -> str:
 
 def file_size(hidden: int, buckets: int = 1, version: int = FORMAT_VERSION) -> int:
     """The exact length in bytes of a file of ``version`` with ``hidden`` neurons and ``buckets`` buckets."""
-    return (HEADERS[version].size + INT16.itemsize * (FEATURE_COUNT * hidden + hidden + 2 * buckets * hidden)
-            + INT32.itemsize * buckets)
+    return (
+        HEADERS[version].size
+        + INT16.itemsize * (FEATURE_COUNT * hidden + hidden + 2 * buckets * hidden)
+        + INT32.itemsize * buckets
+    )
 
 
 def network_to_bytes(net: Network) -> bytes:
-    header = HEADERS[FORMAT_VERSION].pack(MAGIC, FORMAT_VERSION, net.hidden, net.activation, net.qa, net.qb,
-                                          net.scale, net.buckets)
-    return b"".join((header, net.feature_weights.tobytes(), net.feature_bias.tobytes(),
-                     net.output_weights.tobytes(), net.output_bias.tobytes()))
+    header = HEADERS[FORMAT_VERSION].pack(
+        MAGIC, FORMAT_VERSION, net.hidden, net.activation, net.qa, net.qb, net.scale, net.buckets
+    )
+    return b"".join(
+        (
+            header,
+            net.feature_weights.tobytes(),
+            net.feature_bias.tobytes(),
+            net.output_weights.tobytes(),
+            net.output_bias.tobytes(),
+        )
+    )
 
 
 def network_from_bytes(data: bytes, source: str = "network") -> Network:
@@ -174,12 +184,10 @@ def network_from_bytes(data: bytes, source: str = "network") -> Network:
     if magic != MAGIC:
         raise ValueError(f"{source}: not a Jitfish network: magic {magic!r}, expected {MAGIC!r}")
     if version not in HEADERS:
-        raise ValueError(f"{source}: format version {version}, this reader knows "
-                         f"{', '.join(map(str, HEADERS))}")
+        raise ValueError(f"{source}: format version {version}, this reader knows {', '.join(map(str, HEADERS))}")
     layout = HEADERS[version]
     if len(data) < layout.size:
-        raise ValueError(f"{source}: truncated: {len(data)} bytes, the version-{version} header alone is "
-                         f"{layout.size}")
+        raise ValueError(f"{source}: truncated: {len(data)} bytes, the version-{version} header alone is {layout.size}")
     header = dict(zip((name for name, _ in HEADER_FIELDS[version]), layout.unpack_from(data)))
     hidden, buckets = header["hidden"], header.get("buckets", 1)
     try:
@@ -189,8 +197,10 @@ def network_from_bytes(data: bytes, source: str = "network") -> Network:
     expected = file_size(hidden, buckets, version)
     if len(data) != expected:
         problem = "truncated" if len(data) < expected else "trailing bytes"
-        raise ValueError(f"{source}: {problem}: {len(data)} bytes, hidden size {hidden} with {buckets} "
-                         f"bucket{'s' if buckets > 1 else ''} needs {expected}")
+        raise ValueError(
+            f"{source}: {problem}: {len(data)} bytes, hidden size {hidden} with {buckets} "
+            f"bucket{'s' if buckets > 1 else ''} needs {expected}"
+        )
     offset = layout.size
 
     def take(count: int, dtype: np.dtype) -> np.ndarray:
@@ -199,11 +209,16 @@ def network_from_bytes(data: bytes, source: str = "network") -> Network:
         offset += count * dtype.itemsize
         return array
 
-    return Network(feature_weights=take(FEATURE_COUNT * hidden, INT16).reshape(FEATURE_COUNT, hidden),
-                   feature_bias=take(hidden, INT16),
-                   output_weights=take(2 * buckets * hidden, INT16).reshape(buckets, 2 * hidden),
-                   output_bias=take(buckets, INT32), activation=header["activation"],
-                   qa=header["qa"], qb=header["qb"], scale=header["scale"])
+    return Network(
+        feature_weights=take(FEATURE_COUNT * hidden, INT16).reshape(FEATURE_COUNT, hidden),
+        feature_bias=take(hidden, INT16),
+        output_weights=take(2 * buckets * hidden, INT16).reshape(buckets, 2 * hidden),
+        output_bias=take(buckets, INT32),
+        activation=header["activation"],
+        qa=header["qa"],
+        qb=header["qb"],
+        scale=header["scale"],
+    )
 
 
 def read_network(path: str | Path) -> Network:

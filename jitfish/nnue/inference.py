@@ -46,8 +46,8 @@ from jitfish.nnue.format import BUCKET_PIECES, SCRELU, Network
 
 ACCUMULATOR_DTYPE = np.int16
 ACCUMULATOR_LIMIT = int(np.iinfo(ACCUMULATOR_DTYPE).max)
-MAX_PIECES = 32             # the most pieces a position can hold (16 a side): active features per view
-RELATION_STRIDE = PIECE_TYPE_COUNT * SQUARE_COUNT   # 384: the opponent's pieces start here
+MAX_PIECES = 32  # the most pieces a position can hold (16 a side): active features per view
+RELATION_STRIDE = PIECE_TYPE_COUNT * SQUARE_COUNT  # 384: the opponent's pieces start here
 
 
 @kernel(hot=True, inline=True)
@@ -127,18 +127,19 @@ def nnue_evaluate(bbs, side_to_move, weights, biases, output_weights, output_bia
     accumulators = np.empty((2, biases.shape[0]), dtype=ACCUMULATOR_DTYPE)
     refresh_accumulator(bbs, weights, biases, side_to_move, accumulators[0])
     refresh_accumulator(bbs, weights, biases, side_to_move ^ 1, accumulators[1])
-    return evaluate_accumulators(accumulators[0], accumulators[1], piece_count(bbs), output_weights,
-                                 output_bias, qa, qb, scale, screlu)
+    return evaluate_accumulators(
+        accumulators[0], accumulators[1], piece_count(bbs), output_weights, output_bias, qa, qb, scale, screlu
+    )
 
 
 class KernelNetwork(NamedTuple):
     """A network as the kernels take it, in the order of :func:`nnue_evaluate`'s arguments after the position
     (``nnue_evaluate(bbs, side, *net)``); the types are fixed so that every call shares one compilation."""
 
-    weights: np.ndarray         # int16 [768, N], C order
-    biases: np.ndarray          # int16 [N]
+    weights: np.ndarray  # int16 [768, N], C order
+    biases: np.ndarray  # int16 [N]
     output_weights: np.ndarray  # int16 [K, 2N], one row per output bucket
-    output_bias: np.ndarray     # int64 [K]
+    output_bias: np.ndarray  # int64 [K]
     qa: int
     qb: int
     scale: int
@@ -168,15 +169,22 @@ def kernel_network(net: Network) -> KernelNetwork:
     """``net``'s arrays for the kernels; ``ValueError`` if its accumulators could overflow int16."""
     bound = accumulator_bound(net)
     if bound > ACCUMULATOR_LIMIT:
-        raise ValueError(f"network weights too large for int16 accumulators: a neuron can reach {bound} "
-                         f"(limit {ACCUMULATOR_LIMIT}); the trainer's clipped weights stay below 16,665")
+        raise ValueError(
+            f"network weights too large for int16 accumulators: a neuron can reach {bound} "
+            f"(limit {ACCUMULATOR_LIMIT}); the trainer's clipped weights stay below 16,665"
+        )
     # Writable copies: a read-only array (as a file's buffer gives) is another type to Numba, and would
     # compile the whole search a second time.
-    return KernelNetwork(np.array(net.feature_weights, dtype=np.int16, order="C"),
-                         np.array(net.feature_bias, dtype=np.int16, order="C"),
-                         np.array(net.output_weights, dtype=np.int16, order="C"),
-                         np.array(net.output_bias, dtype=np.int64), int(net.qa), int(net.qb), int(net.scale),
-                         net.activation == SCRELU)
+    return KernelNetwork(
+        np.array(net.feature_weights, dtype=np.int16, order="C"),
+        np.array(net.feature_bias, dtype=np.int16, order="C"),
+        np.array(net.output_weights, dtype=np.int16, order="C"),
+        np.array(net.output_bias, dtype=np.int64),
+        int(net.qa),
+        int(net.qb),
+        int(net.scale),
+        net.activation == SCRELU,
+    )
 
 
 def evaluate(net: Network | KernelNetwork, board: Board | str) -> int:

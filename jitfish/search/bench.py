@@ -58,8 +58,9 @@ BENCH_FENS = [
 ]
 
 
-def run_bench(depth: int = BENCH_DEPTH, positions: int | None = None, quiet: bool = False,
-              network=None) -> tuple[int, float]:
+def run_bench(
+    depth: int = BENCH_DEPTH, positions: int | None = None, quiet: bool = False, network=None
+) -> tuple[int, float]:
     """Search the bench positions; return (total nodes, seconds spent searching).
 
     ``network``: a :class:`jitfish.nnue.inference.KernelNetwork` to evaluate with (default: hand-written).
@@ -78,17 +79,20 @@ def run_bench(depth: int = BENCH_DEPTH, positions: int | None = None, quiet: boo
         total_time += time.perf_counter() - started
         total_nodes += result.nodes
         if not quiet:
-            print(f"Position: {index + 1}/{len(BENCH_FENS[:positions])} {fen}: "
-                  f"{result.best_move} {result.nodes}")
+            print(f"Position: {index + 1}/{len(BENCH_FENS[:positions])} {fen}: {result.best_move} {result.nodes}")
     return total_nodes, total_time
 
 
 def bench_report(nodes: int, seconds: float) -> str:
     """The Stockfish-style summary that ``bench`` prints (on the command line and over UCI)."""
-    return "\n".join(["===========================",
-                      f"Total time (ms): {int(seconds * 1000)}",
-                      f"Nodes searched: {nodes}",
-                      f"Nodes/second: {int(nodes / max(seconds, 1e-9))}"])
+    return "\n".join(
+        [
+            "===========================",
+            f"Total time (ms): {int(seconds * 1000)}",
+            f"Nodes searched: {nodes}",
+            f"Nodes/second: {int(nodes / max(seconds, 1e-9))}",
+        ]
+    )
 
 
 def bench_command(depth: int | None = None) -> int:

@@ -44,54 +44,54 @@ from jitfish.types import INF, MAX_PLY
 # The per-ply stack: one record per ply, every field an int64.
 STACK_FIELDS = (
     # negamax's node
-    "eval",                  # static evaluation (NO_EVAL in check)
-    "move",                  # move made from this ply (0: null move, or none yet)
-    "excluded",              # move left out by a singular-extension search
+    "eval",  # static evaluation (NO_EVAL in check)
+    "move",  # move made from this ply (0: null move, or none yet)
+    "excluded",  # move left out by a singular-extension search
     # set by the parent before it searches this ply, for negamax and quiescence alike
-    "check_known",           # one of CHECK_UNKNOWN, GAVE_NO_CHECK, GAVE_CHECK
-    "psq_mg",                # material + piece-square score (white's view), kept move by move
+    "check_known",  # one of CHECK_UNKNOWN, GAVE_NO_CHECK, GAVE_CHECK
+    "psq_mg",  # material + piece-square score (white's view), kept move by move
     "psq_eg",
-    "nn_ready",              # 1 once the NNUE accumulators of this ply are computed (search.evalstack)
-    "nn_removed_1",          # the pieces the move into this ply took off the board ...
+    "nn_ready",  # 1 once the NNUE accumulators of this ply are computed (search.evalstack)
+    "nn_removed_1",  # the pieces the move into this ply took off the board ...
     "nn_removed_2",
-    "nn_added_1",            # ... and put on it
+    "nn_added_1",  # ... and put on it
     "nn_added_2",
     # quiescence's node while its child is searched (search.quiescence keeps no frames of its own)
-    "q_alpha",               # the window ...
+    "q_alpha",  # the window ...
     "q_beta",
-    "q_best_score",          # the best score so far (the stand-pat score to begin with)
-    "q_best_move",           # the move that raised alpha (0: none)
-    "q_stand_pat",           # the static evaluation (NO_EVAL in check: no captures are pruned)
+    "q_best_score",  # the best score so far (the stand-pat score to begin with)
+    "q_best_move",  # the move that raised alpha (0: none)
+    "q_stand_pat",  # the static evaluation (NO_EVAL in check: no captures are pruned)
     # the move picker of this ply's node (search.movepick), negamax's or quiescence's
-    "pick_stage",            # one of movepick's STAGE_*
-    "pick_next",             # index of the next move to hand out
-    "pick_count",            # moves generated
-    "pick_quiets",           # index where the quiet moves not yet scored begin (pick_count once scored)
-    "pick_sort_rest",        # 1: sort the moves left after the first few picks (negamax)
-    "pick_skip_quiets",      # 1: stop ordering, the node searches only the checks among the quiet moves
+    "pick_stage",  # one of movepick's STAGE_*
+    "pick_next",  # index of the next move to hand out
+    "pick_count",  # moves generated
+    "pick_quiets",  # index where the quiet moves not yet scored begin (pick_count once scored)
+    "pick_sort_rest",  # 1: sort the moves left after the first few picks (negamax)
+    "pick_skip_quiets",  # 1: stop ordering, the node searches only the checks among the quiet moves
 )
 STACK_DTYPE = np.dtype([(name, np.int64) for name in STACK_FIELDS], align=True)
-STACK_ROOT = 4               # padding records below ply 0 (continuation history will read ply - 4)
+STACK_ROOT = 4  # padding records below ply 0 (continuation history will read ply - 4)
 STACK_RECORDS = STACK_ROOT + MAX_PLY + 4
-CHECK_UNKNOWN = 0            # the root, and quiescence's inner nodes: test it
+CHECK_UNKNOWN = 0  # the root, and quiescence's inner nodes: test it
 GAVE_NO_CHECK = 1
 GAVE_CHECK = 2
 NO_EVAL = -INF
-PADDING_EVAL = INF           # the padding's static eval: a node near the root has nothing to improve on
+PADDING_EVAL = INF  # the padding's static eval: a node near the root has nothing to improve on
 
 # The control array.
-ROOT_NODES_SIZE = 64 * 64   # one count per from and to square (time management reads them)
+ROOT_NODES_SIZE = 64 * 64  # one count per from and to square (time management reads them)
 CONTROL_FIELDS = (
-    ("nodes", 1),                # nodes searched (this thread)
-    ("stop", 1),                 # set to 1 (by anyone) to abort
-    ("node_limit", 1),           # stop after this many nodes
-    ("seldepth", 1),             # deepest ply reached
-    ("age", 1),                  # TT generation of this search
-    ("poll_mask", 1),            # poll the limits when nodes & mask == 0
-    ("root_count", 1),           # number of allowed root moves (0: all)
-    ("currmove", 1),             # root move being searched | its number << 32 (for currmove reports)
-    ("nmp_min_ply", 1),          # no null move before this ply (set during a null-move verification search)
-    ("root_moves", MAX_MOVES),   # allowed root moves
+    ("nodes", 1),  # nodes searched (this thread)
+    ("stop", 1),  # set to 1 (by anyone) to abort
+    ("node_limit", 1),  # stop after this many nodes
+    ("seldepth", 1),  # deepest ply reached
+    ("age", 1),  # TT generation of this search
+    ("poll_mask", 1),  # poll the limits when nodes & mask == 0
+    ("root_count", 1),  # number of allowed root moves (0: all)
+    ("currmove", 1),  # root move being searched | its number << 32 (for currmove reports)
+    ("nmp_min_ply", 1),  # no null move before this ply (set during a null-move verification search)
+    ("root_moves", MAX_MOVES),  # allowed root moves
     ("root_nodes", ROOT_NODES_SIZE),  # nodes searched under each root move this search, by move_from_to
 )
 CONTROL_OFFSETS, CONTROL_SIZE = field_offsets(CONTROL_FIELDS)
@@ -110,8 +110,8 @@ C_ROOT_NODES = CONTROL_OFFSETS["root_nodes"]
 # The history tables at the front of the work array (jitfish.search.history reads and writes them).
 HEURISTICS_FIELDS = (
     ("killers", 2 * (MAX_PLY + 2)),  # [2 * ply + slot]
-    ("history", 2 * 64 * 64),        # [side * 4096 + from + 64 * to]
-    ("countermoves", 64 * 64),       # [from + 64 * to] of the previous move
+    ("history", 2 * 64 * 64),  # [side * 4096 + from + 64 * to]
+    ("countermoves", 64 * 64),  # [from + 64 * to] of the previous move
 )
 HEURISTICS_OFFSETS, HEURISTICS_SIZE = field_offsets(HEURISTICS_FIELDS)
 
@@ -120,17 +120,17 @@ PV_STRIDE = MAX_PLY + 2
 MOVES_SIZE = (MAX_PLY + 2) * MAX_MOVES
 LMR_SIDE = 64
 WORK_FIELDS = (
-    ("heuristics", HEURISTICS_SIZE),     # the history tables (HEURISTICS_FIELDS)
-    ("pv", PV_STRIDE * (MAX_PLY + 2)),   # triangular PV table, a row of PV_STRIDE per ply
-    ("moves", MOVES_SIZE),               # MAX_MOVES move slots per ply
-    ("scores", MOVES_SIZE),              # each move slot's ordering score
-    ("lmr", LMR_SIDE * LMR_SIDE),        # late-move reductions by [depth * LMR_SIDE + move number], written once
+    ("heuristics", HEURISTICS_SIZE),  # the history tables (HEURISTICS_FIELDS)
+    ("pv", PV_STRIDE * (MAX_PLY + 2)),  # triangular PV table, a row of PV_STRIDE per ply
+    ("moves", MOVES_SIZE),  # MAX_MOVES move slots per ply
+    ("scores", MOVES_SIZE),  # each move slot's ordering score
+    ("lmr", LMR_SIDE * LMR_SIDE),  # late-move reductions by [depth * LMR_SIDE + move number], written once
 )
 WORK_OFFSETS, WORK_SIZE = field_offsets(WORK_FIELDS)
 PV = WORK_OFFSETS["pv"]
 PV_SIZE = WORK_OFFSETS["moves"] - PV
 MOVES = WORK_OFFSETS["moves"]
-SCORES = WORK_OFFSETS["scores"] - MOVES   # from a move's slot to its score's
+SCORES = WORK_OFFSETS["scores"] - MOVES  # from a move's slot to its score's
 LMR = WORK_OFFSETS["lmr"]
 
 

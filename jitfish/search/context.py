@@ -47,50 +47,71 @@ from jitfish.board.movegen import GEN_ALL, GEN_NOISY, is_in_check
 from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.search.buffers import (
-    C_STOP, CHECK_UNKNOWN, GAVE_CHECK, GAVE_NO_CHECK, STACK_ROOT, clear_pv, set_child_psq, visit_node,
+    C_STOP,
+    CHECK_UNKNOWN,
+    GAVE_CHECK,
+    GAVE_NO_CHECK,
+    STACK_ROOT,
+    clear_pv,
+    set_child_psq,
+    visit_node,
 )
 from jitfish.search.evalstack import evaluate_at, note_move, note_null_move
 from jitfish.search.tt import tt_prefetch
 from jitfish.types import INF, MAX_PLY
 
 # int64 constants (see the module docstring).
-NOT_CUT = np.int64(0)            # negamax's cut_node: 0 for PV and all nodes ...
-CUT = np.int64(1)                # ... 1 for expected cut nodes
-ALL_MOVES = np.int64(GEN_ALL)    # generate_moves's modes
+NOT_CUT = np.int64(0)  # negamax's cut_node: 0 for PV and all nodes ...
+CUT = np.int64(1)  # ... 1 for expected cut nodes
+ALL_MOVES = np.int64(GEN_ALL)  # generate_moves's modes
 NOISY_MOVES = np.int64(GEN_NOISY)
 NO_MOVE = np.int64(0)
 ZERO = np.int64(0)
-NO_SCORE = INF + 1               # a step's answer when the node goes on (no score is this big)
+NO_SCORE = INF + 1  # a step's answer when the node goes on (no score is this big)
 
 
 class SearchContext(NamedTuple):
     """One search thread's arrays (see the module docstring); built by the driver before each search call."""
 
-    bbs: np.ndarray            # the position (jitfish.board.layout), the thread's own copy
+    bbs: np.ndarray  # the position (jitfish.board.layout), the thread's own copy
     state: np.ndarray
     undo: np.ndarray
     key_history: np.ndarray
-    tables: np.ndarray         # jitfish.board.tables.lookup_tables()
-    weights: np.ndarray        # the hand-written evaluation's weights (jitfish.eval.params)
-    network: tuple             # the network and the thread's accumulators (jitfish.search.evalstack)
-    params: np.ndarray         # margins, reductions, thresholds (jitfish.search.params)
-    tt: np.ndarray             # the transposition table, shared by the threads (jitfish.search.tt)
-    work: np.ndarray           # move-ordering memory, PV, move lists (jitfish.search.buffers)
-    control: np.ndarray        # node count, stop flag, limits (jitfish.search.buffers)
-    stack: np.ndarray          # one record per ply (jitfish.search.buffers)
-    syzygy: tuple              # NO_TABLES, or the tablebase arrays (tb, scratch, settings): jitfish.syzygy.probe_arrays
+    tables: np.ndarray  # jitfish.board.tables.lookup_tables()
+    weights: np.ndarray  # the hand-written evaluation's weights (jitfish.eval.params)
+    network: tuple  # the network and the thread's accumulators (jitfish.search.evalstack)
+    params: np.ndarray  # margins, reductions, thresholds (jitfish.search.params)
+    tt: np.ndarray  # the transposition table, shared by the threads (jitfish.search.tt)
+    work: np.ndarray  # move-ordering memory, PV, move lists (jitfish.search.buffers)
+    control: np.ndarray  # node count, stop flag, limits (jitfish.search.buffers)
+    stack: np.ndarray  # one record per ply (jitfish.search.buffers)
+    syzygy: tuple  # NO_TABLES, or the tablebase arrays (tb, scratch, settings): jitfish.syzygy.probe_arrays
 
 
 # The ``syzygy`` field of a search without tables (see the module docstring).
 NO_TABLES = ()
 
 
-def new_context(position, tables, weights, network, params, tt, work, control, stack,
-                syzygy=NO_TABLES) -> SearchContext:
+def new_context(
+    position, tables, weights, network, params, tt, work, control, stack, syzygy=NO_TABLES
+) -> SearchContext:
     """The context of a search of ``position`` (a :class:`jitfish.board.position.Position`, searched in place);
     ``syzygy``: the thread's tablebase arrays, to probe tables in the tree."""
-    return SearchContext(position.bbs, position.state, position.undo, position.key_history, tables, weights,
-                         network, params, tt, work, control, stack, syzygy)
+    return SearchContext(
+        position.bbs,
+        position.state,
+        position.undo,
+        position.key_history,
+        tables,
+        weights,
+        network,
+        params,
+        tt,
+        work,
+        control,
+        stack,
+        syzygy,
+    )
 
 
 def has_tables(context_type) -> bool:
@@ -102,8 +123,21 @@ def has_tables(context_type) -> bool:
 def without_tables(ctx):
     """``ctx`` with ``NO_TABLES``: the context quiescence gets, the same type whether or not the main
     search probes tables (a new tuple of the same arrays: nothing is copied)."""
-    return SearchContext(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables, ctx.weights, ctx.network,
-                         ctx.params, ctx.tt, ctx.work, ctx.control, ctx.stack, NO_TABLES)
+    return SearchContext(
+        ctx.bbs,
+        ctx.state,
+        ctx.undo,
+        ctx.key_history,
+        ctx.tables,
+        ctx.weights,
+        ctx.network,
+        ctx.params,
+        ctx.tt,
+        ctx.work,
+        ctx.control,
+        ctx.stack,
+        NO_TABLES,
+    )
 
 
 @kernel(hot=True, inline=True)

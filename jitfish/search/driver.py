@@ -41,7 +41,13 @@ from jitfish.search import negamax as N
 from jitfish.search.context import NO_TABLES, new_context
 from jitfish.search.evalstack import network_arrays, prepare_root
 from jitfish.search.params import (
-    ASPIRATION_DELTA, INDEX, LMR_BASE_PCT, LMR_DIVISOR_PCT, check_value, checked_params, default_params,
+    ASPIRATION_DELTA,
+    INDEX,
+    LMR_BASE_PCT,
+    LMR_DIVISOR_PCT,
+    check_value,
+    checked_params,
+    default_params,
 )
 from jitfish.search.timeman import TimeController
 from jitfish.search.tt import AGE_MASK, hashfull as _hashfull, new_table, probe
@@ -57,25 +63,25 @@ if TYPE_CHECKING:
 
 # What search() reports: each iteration's lines, and the root move the main thread is on.
 InfoCallback = Callable[["SearchInfo"], None]
-CurrmoveCallback = Callable[[int, str, int], None]   # (depth, move, its number among the root moves)
+CurrmoveCallback = Callable[[int, str, int], None]  # (depth, move, its number among the root moves)
 
 POLL_NODES = 1024
 MAX_DEPTH = MAX_PLY - 8
 ASPIRATION_MIN_DEPTH = 4
-ASPIRATION_MAX_DELTA = 1000   # beyond this the window opens fully
-CURRMOVE_AFTER = 1.0          # seconds into a search before currmove reports start (as Stockfish)
-CURRMOVE_INTERVAL = 0.25      # seconds between currmove polls
+ASPIRATION_MAX_DELTA = 1000  # beyond this the window opens fully
+CURRMOVE_AFTER = 1.0  # seconds into a search before currmove reports start (as Stockfish)
+CURRMOVE_INTERVAL = 0.25  # seconds between currmove polls
 
 
 @dataclass
 class SearchLimits:
     depth: int | None = None
     nodes: int | None = None
-    movetime: float | None = None      # seconds, hard
-    mate: int | None = None            # search for mate in N moves; stop when found
-    searchmoves: list[str] | None = None   # UCI strings, restrict root moves
-    infinite: bool = False             # no limit until the clock stops or is released
-    soft_nodes: int | None = None      # do not start a new iteration once this many nodes are searched
+    movetime: float | None = None  # seconds, hard
+    mate: int | None = None  # search for mate in N moves; stop when found
+    searchmoves: list[str] | None = None  # UCI strings, restrict root moves
+    infinite: bool = False  # no limit until the clock stops or is released
+    soft_nodes: int | None = None  # do not start a new iteration once this many nodes are searched
 
 
 @dataclass
@@ -84,20 +90,20 @@ class SearchInfo:
     seldepth: int
     multipv: int
     score_cp: int | None
-    score_mate: int | None   # mate in N moves, negative if being mated
-    bound: str               # "", "lowerbound" or "upperbound"
+    score_mate: int | None  # mate in N moves, negative if being mated
+    bound: str  # "", "lowerbound" or "upperbound"
     nodes: int
     time: float
     nps: int
     hashfull: int
     pv: list[str]
-    score: int = 0           # internal score (centipawns or MATE - ply)
-    tbhits: int | None = None   # tablebase probes answered so far (None: no tables)
+    score: int = 0  # internal score (centipawns or MATE - ply)
+    tbhits: int | None = None  # tablebase probes answered so far (None: no tables)
 
 
 @dataclass
 class SearchResult:
-    best_move: str           # "0000" if no legal move
+    best_move: str  # "0000" if no legal move
     ponder_move: str | None
     score_cp: int | None
     score_mate: int | None
@@ -132,8 +138,8 @@ class SearchWorker:
         self.control = np.zeros(B.CONTROL_SIZE, dtype=np.int64)
         self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
         self.stack = B.new_stack()
-        self.heuristics = self.work[:B.HEURISTICS_SIZE]
-        self.pv = self.work[B.PV:B.PV + B.PV_SIZE]
+        self.heuristics = self.work[: B.HEURISTICS_SIZE]
+        self.pv = self.work[B.PV : B.PV + B.PV_SIZE]
         self.set_reductions(params)
         self.set_network(network)
         self.set_tablebase(tablebase)
@@ -156,10 +162,16 @@ class SearchWorker:
 
     def set_reductions(self, params: np.ndarray) -> None:
         """Rebuild the late-move reduction table from ``params`` (in Python: nothing recompiles)."""
-        self.work[B.LMR:B.LMR + B.LMR_SIDE * B.LMR_SIDE] = N.late_move_reductions(params)
+        self.work[B.LMR : B.LMR + B.LMR_SIDE * B.LMR_SIDE] = N.late_move_reductions(params)
 
-    def prepare(self, position: Position, age: int, node_limit: int, root_moves: list[int],
-                tb_settings: np.ndarray | None = None) -> None:
+    def prepare(
+        self,
+        position: Position,
+        age: int,
+        node_limit: int,
+        root_moves: list[int],
+        tb_settings: np.ndarray | None = None,
+    ) -> None:
         """Set up a search of ``position``, probing as ``tb_settings`` says (the searcher's, hits at zero;
         None: no probing)."""
         self.position = position
@@ -171,11 +183,11 @@ class SearchWorker:
         c[B.C_AGE] = age
         c[B.C_POLL_MASK] = POLL_NODES - 1
         c[B.C_ROOT_COUNT] = len(root_moves)
-        c[B.C_ROOT_MOVES:B.C_ROOT_MOVES + len(root_moves)] = root_moves
+        c[B.C_ROOT_MOVES : B.C_ROOT_MOVES + len(root_moves)] = root_moves
 
     def effort(self, move: int) -> float | None:
         """The share of this search's root nodes spent under ``move`` (None before any)."""
-        spent = self.control[B.C_ROOT_NODES:B.C_ROOT_NODES + B.ROOT_NODES_SIZE]
+        spent = self.control[B.C_ROOT_NODES : B.C_ROOT_NODES + B.ROOT_NODES_SIZE]
         total = int(spent.sum())
         return int(spent[move_from_to(move)]) / total if total else None
 
@@ -188,18 +200,30 @@ class SearchWorker:
 
     def context(self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray) -> SearchContext:
         """The search context of this thread's position (:mod:`jitfish.search.context`)."""
-        return new_context(self.position, lookup_tables(), weights, self.network, params, tt, self.work,
-                           self.control, self.stack, self.tables_in_context)
+        return new_context(
+            self.position,
+            lookup_tables(),
+            weights,
+            self.network,
+            params,
+            tt,
+            self.work,
+            self.control,
+            self.stack,
+            self.tables_in_context,
+        )
 
-    def search_root(self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray, alpha: int, beta: int,
-                    depth: int) -> int:
+    def search_root(
+        self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray, alpha: int, beta: int, depth: int
+    ) -> int:
         """One call of the search kernel at the root with the window ``(alpha, beta)``: its score."""
         self.evaluate_root(weights)
         ctx = self.context(tt, weights, params)
         return int(N.negamax(ctx, alpha, beta, depth, 0, 0))
 
-    def aspiration(self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray, depth: int,
-                   previous: int) -> tuple[int, bool]:
+    def aspiration(
+        self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray, depth: int, previous: int
+    ) -> tuple[int, bool]:
         """One iteration: a window around the previous score, widened on failure, full at last;
         ``(score, whether a stop cut it short)``."""
         delta = int(params[ASPIRATION_DELTA])
@@ -237,8 +261,9 @@ class SearchWorker:
             control[B.C_NODE_LIMIT] = node_limit
             control[B.C_STOP] = 1
 
-    def iterate_nodes(self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray, soft_nodes: int,
-                      max_depth: int) -> tuple[int, int]:
+    def iterate_nodes(
+        self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray, soft_nodes: int, max_depth: int
+    ) -> tuple[int, int]:
         """The search prepared here, node-limited and quiet: :meth:`Searcher.search`'s iterative deepening
         for one line, no clock, reports or PV strings; no iteration starts once ``soft_nodes`` are
         searched, the hard limit is the one :meth:`prepare` set.  ``(best move, its score)``; the move is
@@ -262,7 +287,7 @@ class SearchWorker:
     def root_pv(self) -> list[int]:
         """The principal variation of the last root search, encoded moves (empty if it found none)."""
         length = int(self.pv[0])
-        return [int(m) for m in self.pv[1:1 + length]]
+        return [int(m) for m in self.pv[1 : 1 + length]]
 
     @property
     def stopped(self) -> bool:
@@ -279,16 +304,16 @@ class SearchWorker:
 class _SearchRun:
     """One call of :meth:`Searcher.search`: what its iterations, watchdog and reporter read."""
 
-    workers: list[SearchWorker]   # the main thread's first
-    legal_moves: list[int]        # the root moves searched (searchmoves applied), encoded
+    workers: list[SearchWorker]  # the main thread's first
+    legal_moves: list[int]  # the root moves searched (searchmoves applied), encoded
     max_depth: int
     limits: SearchLimits
-    multipv: int                  # lines searched, at most the number of root moves
+    multipv: int  # lines searched, at most the number of root moves
     on_info: InfoCallback | None
-    started: float                # time.perf_counter() at the call
+    started: float  # time.perf_counter() at the call
     chess960: bool
-    timer: TimeController         # the search's clock (its owner's: see the module's docstring)
-    depth: int = 1                # the iteration in progress (the currmove reports say it)
+    timer: TimeController  # the search's clock (its owner's: see the module's docstring)
+    depth: int = 1  # the iteration in progress (the currmove reports say it)
 
     @property
     def main(self) -> SearchWorker:
@@ -309,8 +334,14 @@ class _SearchRun:
 class Searcher:
     """The engine's search: a transposition table, heuristics and threads, reused between moves."""
 
-    def __init__(self, hash_mb: int = 16, threads: int = 1, weights: np.ndarray | None = None,
-                 params: np.ndarray | None = None, network: KernelNetwork | None = None) -> None:
+    def __init__(
+        self,
+        hash_mb: int = 16,
+        threads: int = 1,
+        weights: np.ndarray | None = None,
+        params: np.ndarray | None = None,
+        network: KernelNetwork | None = None,
+    ) -> None:
         self._weights = default_weights() if weights is None else np.ascontiguousarray(weights, np.int64)
         self._params = checked_params(default_params() if params is None else params)  # a copy
         self._tt = new_table(hash_mb)
@@ -318,8 +349,8 @@ class Searcher:
         self._network = network
         self._workers = [SearchWorker(self._params, network) for _ in range(max(1, threads))]
         self._run: _SearchRun | None = None  # the search in progress
-        self.tablebase: Tablebase | None = None   # the Syzygy tables probed (set_tablebase)
-        self._tb_settings = new_settings()   # probing off until set_tablebase
+        self.tablebase: Tablebase | None = None  # the Syzygy tables probed (set_tablebase)
+        self._tb_settings = new_settings()  # probing off until set_tablebase
 
     # --- configuration -------------------------------------------------
     def resize(self, hash_mb: int) -> None:
@@ -423,9 +454,15 @@ class Searcher:
             run.raise_stop_flags()
 
     # --- the search ----------------------------------------------------
-    def search(self, board: Board, limits: SearchLimits | None = None, on_info: InfoCallback | None = None,
-               multipv: int = 1, on_currmove: CurrmoveCallback | None = None,
-               timer: TimeController | None = None) -> SearchResult:
+    def search(
+        self,
+        board: Board,
+        limits: SearchLimits | None = None,
+        on_info: InfoCallback | None = None,
+        multipv: int = 1,
+        on_currmove: CurrmoveCallback | None = None,
+        timer: TimeController | None = None,
+    ) -> SearchResult:
         """Search ``board`` (left unchanged) within ``limits``; blocks until done or stopped.
 
         ``on_currmove(depth, move, number)``, if given, hears which root move
@@ -445,13 +482,22 @@ class Searcher:
         legal_moves = [int(m) for m in root.legal_moves()]
         if limits.searchmoves:
             wanted = set(limits.searchmoves)
-            allowed = [m for m in legal_moves
-                       if move_to_uci(m, chess960) in wanted or move_to_uci(m, True) in wanted]
+            allowed = [m for m in legal_moves if move_to_uci(m, chess960) in wanted or move_to_uci(m, True) in wanted]
             legal_moves = allowed or legal_moves
         if not legal_moves:
             in_check = board.is_check()
-            return SearchResult("0000", None, None if in_check else 0, 0 if in_check else None, [], 0, 0, 0,
-                                time.perf_counter() - started, score=-INF if in_check else 0)
+            return SearchResult(
+                "0000",
+                None,
+                None if in_check else 0,
+                0 if in_check else None,
+                [],
+                0,
+                0,
+                0,
+                time.perf_counter() - started,
+                score=-INF if in_check else 0,
+            )
 
         self._age = (self._age + 1) & AGE_MASK
         node_limit = int(limits.nodes) if limits.nodes else (1 << 62)
@@ -460,8 +506,17 @@ class Searcher:
         root_moves = legal_moves if limits.searchmoves else []
         for worker in workers:
             worker.prepare(root.copy(), self._age, node_limit, root_moves, self._tb_settings)
-        run = _SearchRun(workers, legal_moves, max_depth, limits, max(1, min(int(multipv), len(legal_moves))),
-                         on_info, started, chess960, timer)
+        run = _SearchRun(
+            workers,
+            legal_moves,
+            max_depth,
+            limits,
+            max(1, min(int(multipv), len(legal_moves))),
+            on_info,
+            started,
+            chess960,
+            timer,
+        )
         timer.begin()
         self._run = run
         # A clock stopped before the search began (a stop while the engine read its book) ends the search
@@ -473,11 +528,14 @@ class Searcher:
         reporter = None
         if on_currmove is not None:
             run.main.control[B.C_CURRMOVE] = 0
-            reporter = threading.Thread(target=self._report_current_moves, daemon=True,
-                                        args=(run, on_currmove, finished))
+            reporter = threading.Thread(
+                target=self._report_current_moves, daemon=True, args=(run, on_currmove, finished)
+            )
             reporter.start()
-        helpers = [threading.Thread(target=self._helper_loop, args=(w, i + 1, max_depth), daemon=True)
-                   for i, w in enumerate(workers[1:])]
+        helpers = [
+            threading.Thread(target=self._helper_loop, args=(w, i + 1, max_depth), daemon=True)
+            for i, w in enumerate(workers[1:])
+        ]
         for helper in helpers:
             helper.start()
         try:
@@ -544,9 +602,8 @@ class Searcher:
                 c = main.control
                 if multipv > 1 or run.limits.searchmoves:
                     c[B.C_ROOT_COUNT] = len(allowed)
-                    c[B.C_ROOT_MOVES:B.C_ROOT_MOVES + len(allowed)] = allowed
-                score, aborted = main.aspiration(self._tt, self._weights, self._params, depth,
-                                                 previous_scores[line])
+                    c[B.C_ROOT_MOVES : B.C_ROOT_MOVES + len(allowed)] = allowed
+                score, aborted = main.aspiration(self._tt, self._weights, self._params, depth, previous_scores[line])
                 if aborted and depth == 1 and line == 0:
                     score, aborted = main.finish_first_iteration(self._tt, self._weights, self._params)
                 pv = main.root_pv()
@@ -569,17 +626,30 @@ class Searcher:
             nodes = sum(w.nodes for w in run.workers)
             for index, (score, pv, bound) in enumerate(lines):
                 cp, mate = _split_score(score)
-                info = SearchInfo(depth, seldepth, index + 1, cp, mate, bound, nodes, elapsed,
-                                  int(nodes / max(elapsed, 1e-6)), self.hashfull(),
-                                  [move_to_uci(m, chess960) for m in pv], score, self._tb_hits(run.workers))
+                info = SearchInfo(
+                    depth,
+                    seldepth,
+                    index + 1,
+                    cp,
+                    mate,
+                    bound,
+                    nodes,
+                    elapsed,
+                    int(nodes / max(elapsed, 1e-6)),
+                    self.hashfull(),
+                    [move_to_uci(m, chess960) for m in pv],
+                    score,
+                    self._tb_hits(run.workers),
+                )
                 infos.append(info)
                 if run.on_info is not None:
                     run.on_info(info)
             mate = mate_moves(best_score)
             if run.limits.mate is not None and mate is not None and 0 < mate <= run.limits.mate:
                 break
-            if (run.timer.iteration_done(move_to_uci(best_pv[0], chess960), best_score, main.effort(best_pv[0]))
-                    or (run.limits.soft_nodes is not None and nodes >= run.limits.soft_nodes)):
+            if run.timer.iteration_done(move_to_uci(best_pv[0], chess960), best_score, main.effort(best_pv[0])) or (
+                run.limits.soft_nodes is not None and nodes >= run.limits.soft_nodes
+            ):
                 break
         run.timer.wait_released()  # an infinite (or pondering) search does not return before its clock says
         best_pv = self._extend_pv(main.position, best_pv)
@@ -587,8 +657,16 @@ class Searcher:
         return SearchResult(
             best_move=move_to_uci(best_pv[0], chess960),
             ponder_move=move_to_uci(best_pv[1], chess960) if len(best_pv) > 1 else None,
-            score_cp=cp, score_mate=mate, pv=[move_to_uci(m, chess960) for m in best_pv],
-            depth=completed_depth, seldepth=seldepth, nodes=0, time=0.0, score=best_score, infos=infos)
+            score_cp=cp,
+            score_mate=mate,
+            pv=[move_to_uci(m, chess960) for m in best_pv],
+            depth=completed_depth,
+            seldepth=seldepth,
+            nodes=0,
+            time=0.0,
+            score=best_score,
+            infos=infos,
+        )
 
     def _extend_pv(self, position: Position, pv: list[int]) -> list[int]:
         """Add a ponder move from the TT when the PV is a single move."""
@@ -602,9 +680,18 @@ class Searcher:
         return pv
 
 
-def search(board: Board, depth: int | None = None, movetime: float | None = None, nodes: int | None = None,
-           mate: int | None = None, searchmoves: list[str] | None = None, multipv: int = 1, hash_mb: int = 16,
-           threads: int = 1, on_info: InfoCallback | None = None) -> SearchResult:
+def search(
+    board: Board,
+    depth: int | None = None,
+    movetime: float | None = None,
+    nodes: int | None = None,
+    mate: int | None = None,
+    searchmoves: list[str] | None = None,
+    multipv: int = 1,
+    hash_mb: int = 16,
+    threads: int = 1,
+    on_info: InfoCallback | None = None,
+) -> SearchResult:
     """Search ``board`` once with a fresh table: ``jitfish.search(board, depth=8)``."""
     limits = SearchLimits(depth=depth, movetime=movetime, nodes=nodes, mate=mate, searchmoves=searchmoves)
     if depth is None and movetime is None and nodes is None and mate is None:

@@ -37,13 +37,18 @@ from jitfish.board.moves import NO_CHANGE, SQUARE_BITS, SQUARE_MASK, move_change
 from jitfish.board.squares import PIECE_TYPE_COUNT
 from jitfish.jit import kernel
 from jitfish.nnue.inference import (
-    ACCUMULATOR_DTYPE, KernelNetwork, evaluate_accumulators, feature_index, piece_count, refresh_accumulator,
+    ACCUMULATOR_DTYPE,
+    KernelNetwork,
+    evaluate_accumulators,
+    feature_index,
+    piece_count,
+    refresh_accumulator,
 )
 from jitfish.eval.evaluation import evaluate_with_psq
 from jitfish.search.buffers import STACK_ROOT
 from jitfish.types import MAX_PLY
 
-STACK_PLIES = MAX_PLY + 4          # rows of accumulators, one per ply from the root (the search stack's plies)
+STACK_PLIES = MAX_PLY + 4  # rows of accumulators, one per ply from the root (the search stack's plies)
 
 
 @kernel(hot=True, inline=True)
@@ -119,8 +124,16 @@ def _make_ready(network, stack, ply):
     for p in range(ready + 1, ply + 1):
         record = stack[p + STACK_ROOT]
         for perspective in range(2):
-            _update(weights, accumulators[p - 1, perspective], accumulators[p, perspective], perspective,
-                    record.nn_removed_1, record.nn_removed_2, record.nn_added_1, record.nn_added_2)
+            _update(
+                weights,
+                accumulators[p - 1, perspective],
+                accumulators[p, perspective],
+                perspective,
+                record.nn_removed_1,
+                record.nn_removed_2,
+                record.nn_added_1,
+                record.nn_added_2,
+            )
         record.nn_ready = 1
 
 
@@ -132,8 +145,17 @@ def evaluate_network_at(network, stack, bbs, state, ply):
         _make_ready(network, stack, ply)
     side = state[L.SIDE_TO_MOVE]
     stack = network[8]
-    return evaluate_accumulators(stack[ply, side], stack[ply, 1 - side], piece_count(bbs), network[2],
-                                 network[3], network[4], network[5], network[6], network[7])
+    return evaluate_accumulators(
+        stack[ply, side],
+        stack[ply, 1 - side],
+        piece_count(bbs),
+        network[2],
+        network[3],
+        network[4],
+        network[5],
+        network[6],
+        network[7],
+    )
 
 
 @kernel(hot=True, inline=True)
@@ -167,8 +189,16 @@ def prepare_root(network, stack, bbs):
 
 def no_network() -> KernelNetwork:
     """The placeholder that selects the hand-written evaluation: a network with no hidden neuron."""
-    return KernelNetwork(np.zeros((2 * PIECE_TYPE_COUNT * 64, 0), dtype=np.int16), np.zeros(0, dtype=np.int16),
-                         np.zeros((1, 0), dtype=np.int16), np.zeros(1, dtype=np.int64), 1, 1, 1, False)
+    return KernelNetwork(
+        np.zeros((2 * PIECE_TYPE_COUNT * 64, 0), dtype=np.int16),
+        np.zeros(0, dtype=np.int16),
+        np.zeros((1, 0), dtype=np.int16),
+        np.zeros(1, dtype=np.int64),
+        1,
+        1,
+        1,
+        False,
+    )
 
 
 def network_arrays(net: KernelNetwork | None) -> tuple:
@@ -176,5 +206,14 @@ def network_arrays(net: KernelNetwork | None) -> tuple:
     :func:`no_network`'s) and a stack of accumulators of its own."""
     net = no_network() if net is None else net
     stack = np.zeros((STACK_PLIES, 2, net.hidden), dtype=ACCUMULATOR_DTYPE)
-    return (net.weights, net.biases, net.output_weights, net.output_bias, np.int64(net.qa),
-            np.int64(net.qb), np.int64(net.scale), np.bool_(net.screlu), stack)
+    return (
+        net.weights,
+        net.biases,
+        net.output_weights,
+        net.output_bias,
+        np.int64(net.qa),
+        np.int64(net.qb),
+        np.int64(net.scale),
+        np.bool_(net.screlu),
+        stack,
+    )

@@ -69,6 +69,7 @@ def _apply_bonus(work, index, bonus):
 
 # The read side.
 
+
 @kernel(hot=True, inline=True)
 def quiet_history(ctx, ply, move):
     """What the history tables say of the quiet ``move`` at ``ply``: the sum of their entries for it."""
@@ -100,6 +101,7 @@ def order_quiets(ctx, ply, start, end, previous):
 
 
 # The write side.
+
 
 @kernel(hot=True, inline=True)
 def clear_killers(ctx, ply):

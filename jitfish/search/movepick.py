@@ -56,20 +56,20 @@ SCORE_TT_MOVE = 1 << 30
 SCORE_GOOD_CAPTURE = 1 << 28
 SCORE_BAD_CAPTURE = -(1 << 28)
 SCORE_UNDERPROMOTION = -(1 << 29)
-SEE_CHECKED = 1              # low bit of a good capture's score: its exchange was checked by SEE
+SEE_CHECKED = 1  # low bit of a good capture's score: its exchange was checked by SEE
 # A score's SEE verdict (see_verdict).
-NOT_GOOD_CAPTURE = 0         # not ordered among the good captures
-SEE_UNCHECKED = 1            # a good capture by MVV-LVA whose exchange is not checked yet
-SEE_WINS = 2                 # a capture whose exchange SEE found to win or trade material
-SELECTION_PICKS = 4          # negamax's moves picked by selection before the rest are sorted at once
+NOT_GOOD_CAPTURE = 0  # not ordered among the good captures
+SEE_UNCHECKED = 1  # a good capture by MVV-LVA whose exchange is not checked yet
+SEE_WINS = 2  # a capture whose exchange SEE found to win or trade material
+SELECTION_PICKS = 4  # negamax's moves picked by selection before the rest are sorted at once
 
 # The picker's stages.
-STAGE_TT = 0                 # hand out the TT move, put first by init_picker
-STAGE_NOISY_FIRST = 1        # move the captures and promotions to the front and score them
-STAGE_GOOD_NOISY = 2         # captures by MVV-LVA, each checked by SEE as it comes up
-STAGE_REST = 3               # the quiet moves scored; they, the bad captures and under-promotions best first
-STAGE_SORTED = 4             # the rest sorted at once: hand them out as they lie
-STAGE_ALL_SCORED = 5         # quiescence: every move scored at the start, picked by selection
+STAGE_TT = 0  # hand out the TT move, put first by init_picker
+STAGE_NOISY_FIRST = 1  # move the captures and promotions to the front and score them
+STAGE_GOOD_NOISY = 2  # captures by MVV-LVA, each checked by SEE as it comes up
+STAGE_REST = 3  # the quiet moves scored; they, the bad captures and under-promotions best first
+STAGE_SORTED = 4  # the rest sorted at once: hand them out as they lie
+STAGE_ALL_SCORED = 5  # quiescence: every move scored at the start, picked by selection
 
 
 @kernel(hot=True, inline=True)
@@ -286,7 +286,7 @@ def _order(ctx, ply, index):
     if stage == STAGE_NOISY_FIRST:
         quiets = score_noisy_first(state, work, at, end)
         node.pick_quiets = quiets - base
-        stage = STAGE_GOOD_NOISY if quiets < end else STAGE_REST   # no quiet move: nothing to wait for
+        stage = STAGE_GOOD_NOISY if quiets < end else STAGE_REST  # no quiet move: nothing to wait for
         node.pick_stage = stage
         if node.pick_skip_quiets != 0:
             return

@@ -30,7 +30,15 @@ from jitfish.board.movegen import generate_moves
 from jitfish.board.moves import move_promotion
 from jitfish.search.buffers import C_AGE, C_STOP, CHECK_UNKNOWN, NO_EVAL, STACK_ROOT, move_list
 from jitfish.search.context import (
-    ALL_MOVES, NO_MOVE, NO_SCORE, NOISY_MOVES, ZERO, enter_node, in_check_at, play, take_back,
+    ALL_MOVES,
+    NO_MOVE,
+    NO_SCORE,
+    NOISY_MOVES,
+    ZERO,
+    enter_node,
+    in_check_at,
+    play,
+    take_back,
 )
 from jitfish.search.evalstack import static_eval_at
 from jitfish.search.movepick import init_qsearch_picker, move_at, next_move
@@ -38,14 +46,14 @@ from jitfish.search.see import captured_type, see_ge, see_value
 from jitfish.search.tt import bound_settles, tt_read, tt_store
 from jitfish.types import BOUND_LOWER, BOUND_UPPER, INF, mated_in
 
-DELTA_MARGIN = 200           # delta pruning: a capture must reach alpha with this much to spare
-SEE_MIN_GAIN = ZERO          # captures that lose material by SEE are not searched (an int64: see context)
-LEAF_DEPTH = ZERO            # the draft quiescence results are stored with
+DELTA_MARGIN = 200  # delta pruning: a capture must reach alpha with this much to spare
+SEE_MIN_GAIN = ZERO  # captures that lose material by SEE are not searched (an int64: see context)
+LEAF_DEPTH = ZERO  # the draft quiescence results are stored with
 
 # What the loop does next.
-STEP_ENTER = 0               # open the node at ``ply`` (its window in alpha, beta)
-STEP_LEAVE = 1               # hand ``value`` back to the parent of the node at ``ply``
-STEP_NEXT = 2                # search the next move of the node at ``ply``
+STEP_ENTER = 0  # open the node at ``ply`` (its window in alpha, beta)
+STEP_LEAVE = 1  # hand ``value`` back to the parent of the node at ``ply``
+STEP_NEXT = 2  # search the next move of the node at ``ply``
 
 
 @kernel(hot=True, inline=True)
@@ -128,8 +136,17 @@ def close_node(ctx, ply):
     best_score = node.q_best_score
     bound = BOUND_LOWER if best_score >= node.q_beta else BOUND_UPPER
     stand_pat = node.q_stand_pat
-    tt_store(ctx.tt, ctx.bbs[L.KEY], node.q_best_move, best_score, stand_pat if stand_pat != NO_EVAL else 0,
-             LEAF_DEPTH, bound, ply, ctx.control[C_AGE])
+    tt_store(
+        ctx.tt,
+        ctx.bbs[L.KEY],
+        node.q_best_move,
+        best_score,
+        stand_pat if stand_pat != NO_EVAL else 0,
+        LEAF_DEPTH,
+        bound,
+        ply,
+        ctx.control[C_AGE],
+    )
     return best_score
 
 
@@ -142,7 +159,7 @@ def quiescence(ctx, alpha, beta, ply):
     """
     top = ply
     step = STEP_ENTER
-    value = ZERO     # the score of the node being left
+    value = ZERO  # the score of the node being left
     while True:
         if step == STEP_ENTER:
             value = open_node(ctx, alpha, beta, ply)

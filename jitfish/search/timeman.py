@@ -38,8 +38,17 @@ from typing import Callable
 import numpy as np
 
 from jitfish.search.params import (
-    TM_EFFORT_BASE_PCT, TM_EFFORT_SLOPE_PCT, TM_HARD_TO_SOFT_PCT, TM_LAST_MOVE_CLOCK_PCT, TM_MAX_CLOCK_PCT,
-    TM_MAX_SCALE_PCT, TM_MOVES_TO_GO, TM_SCORE_DROP_CP, TM_STABLE_FLOOR_PCT, TM_STABLE_STEP_PCT, TM_UNSTABLE_PCT,
+    TM_EFFORT_BASE_PCT,
+    TM_EFFORT_SLOPE_PCT,
+    TM_HARD_TO_SOFT_PCT,
+    TM_LAST_MOVE_CLOCK_PCT,
+    TM_MAX_CLOCK_PCT,
+    TM_MAX_SCALE_PCT,
+    TM_MOVES_TO_GO,
+    TM_SCORE_DROP_CP,
+    TM_STABLE_FLOOR_PCT,
+    TM_STABLE_STEP_PCT,
+    TM_UNSTABLE_PCT,
     default_params,
 )
 
@@ -77,8 +86,13 @@ def _share(params: np.ndarray, slot: int) -> float:
     return int(params[slot]) / 100
 
 
-def time_limits(time_left_ms: int, increment_ms: int = 0, moves_to_go: int | None = None,
-                move_overhead_ms: int = 0, params: np.ndarray | None = None) -> TimeLimits:
+def time_limits(
+    time_left_ms: int,
+    increment_ms: int = 0,
+    moves_to_go: int | None = None,
+    move_overhead_ms: int = 0,
+    params: np.ndarray | None = None,
+) -> TimeLimits:
     """The soft and hard limits for one move.
 
     ``time_left_ms`` may be zero or negative (some GUIs report an overdrawn
@@ -175,8 +189,14 @@ def _clamp(value: float, bounds: tuple[float, float]) -> float:
     return min(max(value, bounds[0]), bounds[1])
 
 
-def go_limits(time_left_ms: int | None, increment_ms: int, moves_to_go: int | None,
-              movetime_ms: int | None, move_overhead_ms: int, params: np.ndarray | None = None) -> TimeLimits | None:
+def go_limits(
+    time_left_ms: int | None,
+    increment_ms: int,
+    moves_to_go: int | None,
+    movetime_ms: int | None,
+    move_overhead_ms: int,
+    params: np.ndarray | None = None,
+) -> TimeLimits | None:
     """The limits of a ``go`` from the side to move's clock and ``movetime`` (less Move Overhead);
     ``None`` when neither is given."""
     limits = None
@@ -184,8 +204,11 @@ def go_limits(time_left_ms: int | None, increment_ms: int, moves_to_go: int | No
         limits = time_limits(time_left_ms, increment_ms, moves_to_go, move_overhead_ms, params)
     if movetime_ms is not None:
         movetime = max(movetime_ms - move_overhead_ms, 1) / 1000.0
-        limits = TimeLimits(soft=movetime, hard=movetime) if limits is None else TimeLimits(
-            soft=min(limits.soft, movetime), hard=min(limits.hard, movetime))
+        limits = (
+            TimeLimits(soft=movetime, hard=movetime)
+            if limits is None
+            else TimeLimits(soft=min(limits.soft, movetime), hard=min(limits.hard, movetime))
+        )
     return limits
 
 
@@ -203,9 +226,17 @@ class TimeController:
     searcher's watchdog ``wait_for_stop``.
     """
 
-    def __init__(self, budget: TimeLimits | None = None, *, origin: float | None = None,
-                 movetime: float | None = None, pondering: bool = False, scale_soft: bool = False,
-                 clock: Callable[[], float] = time.perf_counter, params: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        budget: TimeLimits | None = None,
+        *,
+        origin: float | None = None,
+        movetime: float | None = None,
+        pondering: bool = False,
+        scale_soft: bool = False,
+        clock: Callable[[], float] = time.perf_counter,
+        params: np.ndarray | None = None,
+    ) -> None:
         self.budget = budget
         self._params = params
         self.movetime = movetime
@@ -222,10 +253,18 @@ class TimeController:
         self.hard_deadline: float | None = None
 
     @classmethod
-    def for_go(cls, time_left_ms: int | None = None, increment_ms: int = 0, moves_to_go: int | None = None,
-               movetime_ms: int | None = None, move_overhead_ms: int = 0, pondering: bool = False,
-               origin: float | None = None, clock: Callable[[], float] = time.perf_counter,
-               params: np.ndarray | None = None) -> TimeController:
+    def for_go(
+        cls,
+        time_left_ms: int | None = None,
+        increment_ms: int = 0,
+        moves_to_go: int | None = None,
+        movetime_ms: int | None = None,
+        move_overhead_ms: int = 0,
+        pondering: bool = False,
+        origin: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        params: np.ndarray | None = None,
+    ) -> TimeController:
         """The controller of a ``go`` (times in milliseconds, as sent).
 
         ``movetime`` also caps the search from its start, even while pondering;
@@ -233,8 +272,15 @@ class TimeController:
         """
         budget = go_limits(time_left_ms, increment_ms, moves_to_go, movetime_ms, move_overhead_ms, params)
         movetime = budget.hard if movetime_ms is not None else None
-        return cls(budget, origin=origin, movetime=movetime, pondering=pondering,
-                   scale_soft=movetime_ms is None, clock=clock, params=params)
+        return cls(
+            budget,
+            origin=origin,
+            movetime=movetime,
+            pondering=pondering,
+            scale_soft=movetime_ms is None,
+            clock=clock,
+            params=params,
+        )
 
     # --- the search thread ----------------------------------------------
     def begin(self) -> None:

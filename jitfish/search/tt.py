@@ -39,13 +39,19 @@ BUCKET_ENTRIES = 4
 ENTRY_WORDS = 2
 BUCKET_WORDS = BUCKET_ENTRIES * ENTRY_WORDS
 BUCKET_BYTES = BUCKET_WORDS * 8
-AGE_WEIGHT = 8          # one search of age costs as much as this much depth
+AGE_WEIGHT = 8  # one search of age costs as much as this much depth
 
 # The fields of ``data``, from bit 0: (name, bits, bias added when stored so the field is unsigned).
 # The table in the module docstring, the shifts and masks below, the kernel accessors and
 # :func:`decode` all follow this list.
-ENTRY_FIELDS = (("move", 18, 0), ("bound", 2, 0), ("depth", 8, 0), ("age", 6, 0),
-                ("score", 16, 32768), ("eval", 14, 8192))
+ENTRY_FIELDS = (
+    ("move", 18, 0),
+    ("bound", 2, 0),
+    ("depth", 8, 0),
+    ("age", 6, 0),
+    ("score", 16, 32768),
+    ("eval", 14, 8192),
+)
 
 
 def _field_layout() -> dict[str, tuple[np.uint64, np.uint64, int]]:
@@ -88,7 +94,7 @@ def new_table(hash_mb: int) -> np.ndarray:
     spare = CACHE_LINE_BYTES // 8
     raw = np.zeros(words + spare, dtype=np.uint64)
     skip = (-raw.ctypes.data % CACHE_LINE_BYTES) // 8
-    return raw[skip:skip + words]
+    return raw[skip : skip + words]
 
 
 class TTEntry(NamedTuple):
@@ -116,7 +122,7 @@ class Probe(NamedTuple):
     move: int
     score: int
     bound: int
-    depth: int       # -1 when nothing was found
+    depth: int  # -1 when nothing was found
     eval: int
 
 
@@ -242,8 +248,7 @@ def tt_read(table, key, ply):
 @kernel(hot=True, inline=True)
 def bound_settles(bound, score, alpha, beta):
     """Whether a stored score with this bound decides the node for the window (alpha, beta)."""
-    return ((bound == BOUND_LOWER and score >= beta) or (bound == BOUND_UPPER and score <= alpha)
-            or bound == BOUND_EXACT)
+    return (bound == BOUND_LOWER and score >= beta) or (bound == BOUND_UPPER and score <= alpha) or bound == BOUND_EXACT
 
 
 @kernel(hot=True, llvm_inline=True)
@@ -264,8 +269,7 @@ def tt_store(table, key, move, score, static_eval, depth, bound, ply, age):
             continue
         if (table[slot] ^ old) == key:
             # Same position: keep a deeper entry of this search unless this one is exact.
-            if (bound != BOUND_EXACT and depth + 3 < tt_depth(old)
-                    and tt_age(old) == (age & AGE_MASK)):
+            if bound != BOUND_EXACT and depth + 3 < tt_depth(old) and tt_age(old) == (age & AGE_MASK):
                 return
             if move == 0:
                 move = tt_move(old)
@@ -275,11 +279,13 @@ def tt_store(table, key, move, score, static_eval, depth, bound, ply, age):
         if value < worst:
             worst = value
             target = slot
-    data = ((np.uint64(move) & _MOVE_MASK) << _MOVE_SHIFT) \
-        | (np.uint64(bound) << _BOUND_SHIFT) \
-        | (np.uint64(depth) << _DEPTH_SHIFT) \
-        | (np.uint64(age & AGE_MASK) << _AGE_SHIFT) \
-        | (np.uint64(score_to_tt(score, ply) + SCORE_BIAS) << _SCORE_SHIFT) \
+    data = (
+        ((np.uint64(move) & _MOVE_MASK) << _MOVE_SHIFT)
+        | (np.uint64(bound) << _BOUND_SHIFT)
+        | (np.uint64(depth) << _DEPTH_SHIFT)
+        | (np.uint64(age & AGE_MASK) << _AGE_SHIFT)
+        | (np.uint64(score_to_tt(score, ply) + SCORE_BIAS) << _SCORE_SHIFT)
         | (np.uint64(static_eval + EVAL_BIAS) << _EVAL_SHIFT)
+    )
     table[target] = key ^ data
     table[target + 1] = data

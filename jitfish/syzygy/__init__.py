@@ -112,8 +112,10 @@ class Tablebase:
 
     def summary(self) -> str:
         """One line for ``info string``: how many tables were found where."""
-        return (f"Syzygy: found {self.wdl_count} WDL and {self.dtz_count} DTZ tables "
-                f"(up to {self.max_pieces} pieces) in {os.pathsep.join(self.folders) or 'no folder'}")
+        return (
+            f"Syzygy: found {self.wdl_count} WDL and {self.dtz_count} DTZ tables "
+            f"(up to {self.max_pieces} pieces) in {os.pathsep.join(self.folders) or 'no folder'}"
+        )
 
     def probe_wdl(self, board) -> int | None:
         """WDL for the side to move (2 win, 1 cursed win, 0 draw, -1 blessed loss, -2 loss), or ``None``.
@@ -131,11 +133,15 @@ class Tablebase:
         from jitfish.board.tables import lookup_tables
         from jitfish.syzygy.probe import probe_batch
 
-        positions = [board if isinstance(board, Position)
-                     else Position.from_fen(board if isinstance(board, str) else board.fen()) for board in boards]
+        positions = [
+            board
+            if isinstance(board, Position)
+            else Position.from_fen(board if isinstance(board, str) else board.fen())
+            for board in boards
+        ]
         bbs = np.array([position.bbs for position in positions], dtype=np.uint64)
         state = np.array([position.state for position in positions], dtype=np.int64)
-        spare = Position()   # the undo rows and key history the capture search pushes onto
+        spare = Position()  # the undo rows and key history the capture search pushes onto
         out = np.zeros(len(positions), dtype=np.int64)
         probe_batch(bbs, state, spare.undo, spare.key_history, lookup_tables(), self.tb, self.scratch, out)
         return out
@@ -157,4 +163,3 @@ class Tablebase:
         for wdl in self.wdl_files:
             wdl.close()
         self.wdl_files = []
-

@@ -32,19 +32,20 @@ def _pairs_row(table, pairs) -> np.ndarray:
     row[T.P_BLOCKSIZE] = pairs.blocksize
     row[T.P_MIN_LEN] = pairs.min_len
     row[T.P_MAX_LEN] = pairs.min_len + lengths - 1
-    row[T.P_NUM_BLOCKS] = (pairs.data - pairs.sizetable) // 2    # an upper bound: the size table ends before the data
+    row[T.P_NUM_BLOCKS] = (pairs.data - pairs.sizetable) // 2  # an upper bound: the size table ends before the data
     row[T.P_NUM_SYMS] = len(pairs.symlen)
     row[T.P_INDEX_TABLE] = address + pairs.indextable
     row[T.P_SIZE_TABLE] = address + pairs.sizetable
     row[T.P_DATA] = address + pairs.data
     row[T.P_FILE_END] = address + len(table.data)
-    row[T.P_LOWEST_SYM] = address + pairs.offset + 2 * pairs.min_len   # python-chess keeps it shifted back
+    row[T.P_LOWEST_SYM] = address + pairs.offset + 2 * pairs.min_len  # python-chess keeps it shifted back
     row[T.P_SYMPAT] = address + pairs.sympat
     row[T.P_BASE] = T.PAIRS_ROW
     row[T.P_SYMLEN] = T.PAIRS_ROW + lengths
-    row[T.PAIRS_ROW:T.PAIRS_ROW + lengths] = np.array(
-        [b & 0xFFFF_FFFF_FFFF_FFFF for b in pairs.base], dtype=np.uint64).view(np.int64)
-    row[T.PAIRS_ROW + lengths:] = pairs.symlen
+    row[T.PAIRS_ROW : T.PAIRS_ROW + lengths] = np.array(
+        [b & 0xFFFF_FFFF_FFFF_FFFF for b in pairs.base], dtype=np.uint64
+    ).view(np.int64)
+    row[T.PAIRS_ROW + lengths :] = pairs.symlen
     return row
 
 

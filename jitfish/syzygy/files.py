@@ -29,7 +29,7 @@ WDL_SUFFIX = ".rtbw"
 DTZ_SUFFIX = ".rtbz"
 WDL_MAGIC = bytes((0x71, 0xE8, 0x23, 0x5D))
 DTZ_MAGIC = bytes((0xD7, 0x66, 0x0C, 0xA5))
-PIECE_LETTERS = "PNBRQK"            # Syzygy types 1..6
+PIECE_LETTERS = "PNBRQK"  # Syzygy types 1..6
 _NAME = re.compile(r"^K[QRBNP]*vK[QRBNP]*$")
 # How many positions the two kings' placement leaves for a pivot: three
 # unlike pieces (the kings and one more, 10 x 63 x 62 reduced by symmetry),
@@ -63,7 +63,7 @@ class _Pairs:
     row: np.ndarray
     base: list[int] = field(default_factory=list)
     symlen: list[int] = field(default_factory=list)
-    sizes: tuple[int, int, int] = (0, 0, 0)      # index table, size table and data bytes
+    sizes: tuple[int, int, int] = (0, 0, 0)  # index table, size table and data bytes
 
 
 class _Reader:
@@ -107,8 +107,10 @@ class WdlFile:
         self.has_pawns = "P" in name
         self.symmetric = white == black
         # The Syzygy codes of the pieces the name spells, either side's view (the order's colours may be swapped).
-        self.codes = [sorted(PIECE_LETTERS.index(c) + 1 + 8 * colour for colour, side in enumerate(sides)
-                             for c in side) for sides in ((white, black), (black, white))]
+        self.codes = [
+            sorted(PIECE_LETTERS.index(c) + 1 + 8 * colour for colour, side in enumerate(sides) for c in side)
+            for sides in ((white, black), (black, white))
+        ]
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             if size < 16 or size % 64 != 16:
@@ -152,8 +154,9 @@ class WdlFile:
         self._store_slot(slot, pieces, norm, factor)
         return size
 
-    def _pawn_slot(self, slot: int, file: int, order: int, order2: int, pieces: list[int],
-                   pawns: tuple[int, int]) -> int:
+    def _pawn_slot(
+        self, slot: int, file: int, order: int, order2: int, pieces: list[int], pawns: tuple[int, int]
+    ) -> int:
         norm = [0] * T.MAX_TB_PIECES
         norm[0] = pawns[0]
         if pawns[1]:
@@ -198,9 +201,9 @@ class WdlFile:
         if sorted(pieces) not in self.codes:
             raise ValueError(f"corrupt Syzygy table {self.path}: its piece order does not match its name")
         at = self._slot(slot)
-        self.row[at + T.S_PIECES:at + T.S_PIECES + self.num] = pieces
-        self.row[at + T.S_NORM:at + T.S_NORM + T.MAX_TB_PIECES] = norm
-        self.row[at + T.S_FACTOR:at + T.S_FACTOR + T.MAX_TB_PIECES] = factor
+        self.row[at + T.S_PIECES : at + T.S_PIECES + self.num] = pieces
+        self.row[at + T.S_NORM : at + T.S_NORM + T.MAX_TB_PIECES] = norm
+        self.row[at + T.S_FACTOR : at + T.S_FACTOR + T.MAX_TB_PIECES] = factor
 
     # --- the two layouts ---
 
@@ -255,8 +258,9 @@ class WdlFile:
                 shift = 4 * side
                 pieces = [(c >> shift) & 0x0F for c in codes]
                 order2 = (order2_byte >> shift) & 0x0F if pawns[1] else 0x0F
-                sizes[file, side] = self._pawn_slot(file * 2 + side, file, (order_byte >> shift) & 0x0F,
-                                                    order2, pieces, pawns)
+                sizes[file, side] = self._pawn_slot(
+                    file * 2 + side, file, (order_byte >> shift) & 0x0F, order2, pieces, pawns
+                )
             at += self.num + step
         at += at & 1
         sides = 2 if split else 1
@@ -379,7 +383,7 @@ def pack(files: list[WdlFile]) -> np.ndarray:
     base_at = pairs_at + T.PAIRS_ROW * len(all_pairs)
     symlen_at = base_at + len(base)
     tb = np.zeros(symlen_at + len(symlen), dtype=np.int64)
-    tb[:T.HEADER_END] = constants
+    tb[: T.HEADER_END] = constants
     tb[T.HEADER + T.H_MAX_PIECES] = max((wdl.num for wdl in files), default=0)
     tb[T.HEADER + T.H_HASH] = hash_at
     tb[T.HEADER + T.H_TABLES] = tables_at
@@ -393,13 +397,13 @@ def pack(files: list[WdlFile]) -> np.ndarray:
         row = wdl.row.copy()
         for slot in range(T.SLOTS):
             row[T.TABLE_HEAD_SIZE + slot * T.SLOT_SIZE + T.S_PAIRS] += pair_index
-        tb[tables_at + number * T.TABLE_ROW:tables_at + (number + 1) * T.TABLE_ROW] = row
+        tb[tables_at + number * T.TABLE_ROW : tables_at + (number + 1) * T.TABLE_ROW] = row
         for pair in wdl.pairs:
             pair.row[T.P_BASE] = base_at + base_used
             pair.row[T.P_SYMLEN] = symlen_at + symlen_used
             base_used += len(pair.base)
             symlen_used += len(pair.symlen)
-            tb[pairs_at + pair_index * T.PAIRS_ROW:pairs_at + (pair_index + 1) * T.PAIRS_ROW] = pair.row
+            tb[pairs_at + pair_index * T.PAIRS_ROW : pairs_at + (pair_index + 1) * T.PAIRS_ROW] = pair.row
             pair_index += 1
         white, black = wdl.key
         _hash_insert(tb, hash_at, material_signature(white, black), number * 2)

@@ -24,31 +24,31 @@ import numpy as np
 from jitfish.board.layout import field_offsets
 
 MAX_TB_PIECES = 7
-MAX_FRAMES = 8              # capture plies a probe can stack: 7 pieces, 5 captures, plus en passant
-MOVES_PER_FRAME = 256       # jitfish.board.moves.MAX_MOVES
-SCRATCH_FRAME = MOVES_PER_FRAME + 4     # the moves, then count, next index, alpha, beta
+MAX_FRAMES = 8  # capture plies a probe can stack: 7 pieces, 5 captures, plus en passant
+MOVES_PER_FRAME = 256  # jitfish.board.moves.MAX_MOVES
+SCRATCH_FRAME = MOVES_PER_FRAME + 4  # the moves, then count, next index, alpha, beta
 SCRATCH_SIZE = MAX_FRAMES * SCRATCH_FRAME
 
 # The search's probe settings, one small int64 array per thread (jitfish.syzygy.search).
-PROBE_PIECES = 0            # probe positions with at most this many pieces (0: never)
-PROBE_DEPTH = 1             # ... at this depth or deeper
-PROBE_RULE50 = 2            # 1: cursed wins and blessed losses count as draws
-PROBE_HITS = 3              # probes answered (counted by the search)
+PROBE_PIECES = 0  # probe positions with at most this many pieces (0: never)
+PROBE_DEPTH = 1  # ... at this depth or deeper
+PROBE_RULE50 = 2  # 1: cursed wins and blessed losses count as draws
+PROBE_HITS = 3  # probes answered (counted by the search)
 PROBE_SETTINGS_SIZE = 4
 
 # A probe's result when it cannot answer (no table, castling rights, corrupt data).
 TB_FAILED = 100
 
 CONST_FIELDS = (
-    ("triangle", 64),       # [sq]: the a1-d1-d4 triangle index (0..9) of the square's symmetric image
-    ("diag", 64),           # [sq]: index of a square on the a1-h8 (0..7) or h1-a8 (8..15) diagonal
-    ("lower", 64),          # [sq]: index below the a1-h8 diagonal (0..27), diagonal squares 28..35
-    ("flap", 64),           # [sq]: index of a leading pawn's square in files a-d (0..23)
-    ("ptwist", 64),         # [sq]: the order in which further pawns of the leading colour are ranked
-    ("kk_idx", 10 * 64),    # [triangle * 64 + sq]: index of the two kings, -1 when illegal
-    ("binom", 64 * 8),      # [n * 8 + k]: n choose k
-    ("pawnidx", 5 * 24),    # [(pawns - 1) * 24 + flap]: first index of a leading pawn placement
-    ("pfactor", 5 * 4),     # [(pawns - 1) * 4 + file]: placements of the leading pawns on that file
+    ("triangle", 64),  # [sq]: the a1-d1-d4 triangle index (0..9) of the square's symmetric image
+    ("diag", 64),  # [sq]: index of a square on the a1-h8 (0..7) or h1-a8 (8..15) diagonal
+    ("lower", 64),  # [sq]: index below the a1-h8 diagonal (0..27), diagonal squares 28..35
+    ("flap", 64),  # [sq]: index of a leading pawn's square in files a-d (0..23)
+    ("ptwist", 64),  # [sq]: the order in which further pawns of the leading colour are ranked
+    ("kk_idx", 10 * 64),  # [triangle * 64 + sq]: index of the two kings, -1 when illegal
+    ("binom", 64 * 8),  # [n * 8 + k]: n choose k
+    ("pawnidx", 5 * 24),  # [(pawns - 1) * 24 + flap]: first index of a leading pawn placement
+    ("pfactor", 5 * 4),  # [(pawns - 1) * 4 + file]: placements of the leading pawns on that file
     ("header", 8),
 )
 CONST_OFFSETS, HEADER_END = field_offsets(CONST_FIELDS)
@@ -64,18 +64,22 @@ PFACTOR = CONST_OFFSETS["pfactor"]
 HEADER = CONST_OFFSETS["header"]
 
 # Header slots (tb[HEADER + slot]).
-H_MAX_PIECES = 0            # the most pieces of any table loaded (0: no tables)
-H_HASH = 1                  # offset of the material hash: HASH_SIZE rows of (signature + 1, table * 2 + mirrored)
-H_TABLES = 2                # offset of the table rows
-H_PAIRS = 3                 # offset of the pairs rows
-H_BASE = 4                  # offset of the Huffman bases (uint64 bit patterns)
-H_SYMLEN = 5                # offset of the symbol lengths
-HASH_SIZE = 4096            # power of two, well above twice the 7-piece set's table count
+H_MAX_PIECES = 0  # the most pieces of any table loaded (0: no tables)
+H_HASH = 1  # offset of the material hash: HASH_SIZE rows of (signature + 1, table * 2 + mirrored)
+H_TABLES = 2  # offset of the table rows
+H_PAIRS = 3  # offset of the pairs rows
+H_BASE = 4  # offset of the Huffman bases (uint64 bit patterns)
+H_SYMLEN = 5  # offset of the symbol lengths
+HASH_SIZE = 4096  # power of two, well above twice the 7-piece set's table count
 
 # A table row: its shape, then one slot per (pawn file, side to move) holding
 # the pairs row, the piece order, the grouping and the index factors.
 TABLE_FIELDS = (
-    ("num", 1), ("has_pawns", 1), ("enc_type", 1), ("symmetric", 1), ("pawns", 2),
+    ("num", 1),
+    ("has_pawns", 1),
+    ("enc_type", 1),
+    ("symmetric", 1),
+    ("pawns", 2),
 )
 TABLE_HEAD_OFFSETS, TABLE_HEAD_SIZE = field_offsets(TABLE_FIELDS)
 T_NUM = TABLE_HEAD_OFFSETS["num"]
@@ -89,21 +93,26 @@ S_PAIRS = SLOT_OFFSETS["pairs"]
 S_PIECES = SLOT_OFFSETS["pieces"]
 S_NORM = SLOT_OFFSETS["norm"]
 S_FACTOR = SLOT_OFFSETS["factor"]
-SLOTS = 8                   # slot = file * 2 + side (pawnless tables use file 0)
+SLOTS = 8  # slot = file * 2 + side (pawnless tables use file 0)
 TABLE_ROW = TABLE_HEAD_SIZE + SLOTS * SLOT_SIZE
 
 # A pairs row: how one side's (and pawn file's) values are compressed.
 PAIRS_FIELDS = (
-    ("constant", 1),        # 1: every position has the value ``min_len``
-    ("idxbits", 1), ("blocksize", 1), ("min_len", 1), ("max_len", 1), ("num_blocks", 1), ("num_syms", 1),
-    ("index_table", 1),     # addresses into the mapped file
+    ("constant", 1),  # 1: every position has the value ``min_len``
+    ("idxbits", 1),
+    ("blocksize", 1),
+    ("min_len", 1),
+    ("max_len", 1),
+    ("num_blocks", 1),
+    ("num_syms", 1),
+    ("index_table", 1),  # addresses into the mapped file
     ("size_table", 1),
     ("data", 1),
-    ("file_end", 1),        # the end of the mapped file: no read may pass it
-    ("lowest_sym", 1),      # address of the lowest symbol of each code length (min_len first)
-    ("sympat", 1),          # address of the symbol patterns, three bytes each
-    ("base", 1),            # offset of this row's bases in the base region
-    ("symlen", 1),          # offset of this row's symbol lengths in the symlen region
+    ("file_end", 1),  # the end of the mapped file: no read may pass it
+    ("lowest_sym", 1),  # address of the lowest symbol of each code length (min_len first)
+    ("sympat", 1),  # address of the symbol patterns, three bytes each
+    ("base", 1),  # offset of this row's bases in the base region
+    ("symlen", 1),  # offset of this row's symbol lengths in the symlen region
 )
 PAIRS_OFFSETS, PAIRS_ROW = field_offsets(PAIRS_FIELDS)
 P_CONSTANT = PAIRS_OFFSETS["constant"]
@@ -178,7 +187,7 @@ def constant_tables() -> np.ndarray:
     # Two kings: the first on a triangle square, the second anywhere not next
     # to it and, when the first is on the diagonal, not above the diagonal.
     # Placements with both kings on the diagonal are numbered last.
-    out[KK_IDX:KK_IDX + 640] = -1
+    out[KK_IDX : KK_IDX + 640] = -1
     code, both_diagonal = 0, []
     for index, s1 in enumerate(TRIANGLE_SQUARES):
         for s2 in range(64):

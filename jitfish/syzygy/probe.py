@@ -54,11 +54,12 @@ WDL_WIN = np.int64(2)
 ROOT_FRAME = np.int64(0)
 EN_PASSANT_FRAME = np.int64(1)
 NO_FLIP = np.int64(0)
-NONE_GATHERED = np.int64(0)     # squares gathered so far, to begin with
+NONE_GATHERED = np.int64(0)  # squares gathered so far, to begin with
 NO_SKIP = np.bool_(False)
 
 
 # --- Reading mapped file bytes by address ---
+
 
 def _loader(width: int, big_endian: bool):
     """An intrinsic that loads an unaligned ``width``-bit unsigned integer from an address."""
@@ -87,6 +88,7 @@ load_u64_be = _loader(64, True)
 
 
 # --- Numbering a position ---
+
 
 @kernel(hot=True, inline=True)
 def _offdiag(sq):
@@ -160,8 +162,15 @@ def _encode_pieces(tb, squares, n, row, slot_at):
         elif _offdiag(s2) != 0:
             index = 6 * 63 * 62 + 4 * 28 * 62 + tb[T.DIAG + s0] * 7 * 28 + (tb[T.DIAG + s1] - a) * 28 + tb[T.LOWER + s2]
         else:
-            index = (6 * 63 * 62 + 4 * 28 * 62 + 4 * 7 * 28 + tb[T.DIAG + s0] * 7 * 6
-                     + (tb[T.DIAG + s1] - a) * 6 + tb[T.DIAG + s2] - b)
+            index = (
+                6 * 63 * 62
+                + 4 * 28 * 62
+                + 4 * 7 * 28
+                + tb[T.DIAG + s0] * 7 * 6
+                + (tb[T.DIAG + s1] - a) * 6
+                + tb[T.DIAG + s2]
+                - b
+            )
     else:
         index = tb[T.KK_IDX + tb[T.TRIANGLE + squares[0]] * 64 + squares[1]]
     return index * tb[row + slot_at + T.S_FACTOR] + _rank_groups(tb, squares, n, pivots, row, slot_at, NO_SKIP)
@@ -186,6 +195,7 @@ def _encode_pawns(tb, squares, n, row, slot_at):
 
 
 # --- Decoding a stored value ---
+
 
 @kernel(hot=True)
 def decode_symbol(tb, pairs, index):
@@ -354,7 +364,7 @@ def probe_table(tb, bbs, side_to_move, squares):
             at = _gather(bbs, squares, at, tb[row + slot_at + T.S_PIECES + at], colour_flip, NO_FLIP)
         index = _encode_pieces(tb, squares, n, row, slot_at)
     if index < 0:
-        return T.TB_FAILED   # two kings side by side: not a position
+        return T.TB_FAILED  # two kings side by side: not a position
     pairs = tb[T.HEADER + T.H_PAIRS] + tb[row + slot_at + T.S_PAIRS] * T.PAIRS_ROW
     value = _decompress(tb, pairs, index)
     if value < 0 or value > 4:
@@ -363,6 +373,7 @@ def probe_table(tb, bbs, side_to_move, squares):
 
 
 # --- The capture search and en passant ---
+
 
 @kernel(hot=True, inline=True)
 def _frame(depth):
@@ -391,7 +402,7 @@ def _capture_search(bbs, state, undo, key_history, tables, tb, scratch, alpha, b
     Each frame holds its captures and four counters after them: how many,
     the next to try, and the frame's alpha and beta.
     """
-    squares = scratch[_frame(T.MAX_FRAMES - 1):]   # the last frame's move area, free during a probe
+    squares = scratch[_frame(T.MAX_FRAMES - 1) :]  # the last frame's move area, free during a probe
     depth = first
     top = _frame(depth) + T.MOVES_PER_FRAME
     scratch[top] = _captures(bbs, state, tables, scratch, depth)
@@ -454,8 +465,7 @@ def probe_wdl(bbs, state, undo, key_history, tables, tb, scratch):
             others += 1
             continue
         make_move(bbs, state, undo, key_history, tables, move)
-        after = _capture_search(bbs, state, undo, key_history, tables, tb, scratch, WDL_LOSS, WDL_WIN,
-                                    EN_PASSANT_FRAME)
+        after = _capture_search(bbs, state, undo, key_history, tables, tb, scratch, WDL_LOSS, WDL_WIN, EN_PASSANT_FRAME)
         unmake_move(bbs, state, undo, key_history, tables)
         if after == T.TB_FAILED:
             return T.TB_FAILED

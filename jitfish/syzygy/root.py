@@ -30,7 +30,7 @@ import chess
 from jitfish.syzygy import Tablebase
 from jitfish.types import TB_WIN
 
-SAFE_WIN = 1 << 18       # the rank of a win the 50-move rule cannot spoil
+SAFE_WIN = 1 << 18  # the rank of a win the 50-move rule cannot spoil
 RULE50_PLIES = 100
 # The DTZ a zeroing move has from the WDL after it: it zeroes at once (one ply), 100 more for the clock's verdict.
 WDL_AS_DTZ = {2: 1, 1: 101, 0: 0, -1: -101, -2: -1}
@@ -38,9 +38,9 @@ WDL_AS_DTZ = {2: 1, 1: 101, 0: 0, -1: -101, -2: -1}
 
 @dataclass
 class RootProbe:
-    moves: list[str]      # the root moves to search (UCI), best group only
-    outcome: int          # 2 win, 0 draw, -2 loss for the side to move; 1 / -1 when the clock decides
-    method: str           # "dtz" or "wdl"
+    moves: list[str]  # the root moves to search (UCI), best group only
+    outcome: int  # 2 win, 0 draw, -2 loss for the side to move; 1 / -1 when the clock decides
+    method: str  # "dtz" or "wdl"
 
     def score(self, score_cp: int | None, score_mate: int | None) -> tuple[int | None, int | None]:
         """The ``(cp, mate)`` to report for a search's score: a mate the search proved stands; otherwise a
@@ -104,7 +104,7 @@ def probe_root(tablebase: Tablebase, fen: str, rule50: bool = True) -> RootProbe
             ranked = [(move, move_dtz(prober, board, move)) for move in moves]
             method = "dtz"
         except (KeyError, OSError, ValueError, IndexError):
-            ranked = None   # a DTZ table missing or unreadable: rank by WDL below
+            ranked = None  # a DTZ table missing or unreadable: rank by WDL below
     if ranked is None:
         ranked = _rank_by_wdl(tablebase, board, moves)
         if ranked is None:

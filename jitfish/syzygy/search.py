@@ -36,14 +36,17 @@ from jitfish.types import BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, TB_
 def probe_in_search(ctx, ply, depth):
     """``(score, bound)`` from the tables for this node, or ``(0, BOUND_NONE)`` when they are not asked."""
     tb, scratch, settings = ctx.syzygy
-    if (ctx.state[L.HALFMOVE_CLOCK] != 0 or popcount(ctx.bbs[L.OCCUPIED]) > settings[PROBE_PIECES]
-            or depth < settings[PROBE_DEPTH]):
+    if (
+        ctx.state[L.HALFMOVE_CLOCK] != 0
+        or popcount(ctx.bbs[L.OCCUPIED]) > settings[PROBE_PIECES]
+        or depth < settings[PROBE_DEPTH]
+    ):
         return 0, BOUND_NONE
     wdl = probe_wdl(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables, tb, scratch)
     if wdl == TB_FAILED:
         return 0, BOUND_NONE
     settings[PROBE_HITS] += 1
-    draw_margin = settings[PROBE_RULE50]   # 1: the 50-move rule turns cursed wins into draws
+    draw_margin = settings[PROBE_RULE50]  # 1: the 50-move rule turns cursed wins into draws
     if wdl > draw_margin:
         return TB_WIN - ply, BOUND_LOWER
     if wdl < -draw_margin:

@@ -61,7 +61,7 @@ def build_chance_tree(nested, maximizing: bool = True, path: tuple[int, ...] = (
     children = []
     for i, roll in enumerate(nested):
         here = path + (i,)
-        if _is_number(roll):          # the game ends with this move: no roll follows
+        if _is_number(roll):  # the game ends with this move: no roll follows
             children.append(Node(not maximizing, value=roll, path=here))
             continue
         if not isinstance(roll, (list, tuple)) or not roll:
@@ -69,8 +69,10 @@ def build_chance_tree(nested, maximizing: bool = True, path: tuple[int, ...] = (
         outcomes = []
         for j, pair in enumerate(roll):
             if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and _is_number(pair[0]) and 0 < pair[0] <= 1):
-                raise ValueError(f"at {list(here + (j,))}: a chance node's child is [probability, subtree] "
-                                 f"with 0 < probability <= 1, got {pair!r}")
+                raise ValueError(
+                    f"at {list(here + (j,))}: a chance node's child is [probability, subtree] "
+                    f"with 0 < probability <= 1, got {pair!r}"
+                )
             outcome = build_chance_tree(pair[1], not maximizing, here + (j,))
             outcome.probability = float(pair[0])
             outcomes.append(outcome)
@@ -120,14 +122,15 @@ def describe(result: ToyResult, bounds: tuple[float, float]) -> str:
     """The values, the leaf counts with and without pruning, and the cut chance nodes, as text."""
     root = result.root
     leaves = root.leaves()
-    lines = [f"expectiminimax value {minimax_value(root):g}; the root's moves are worth "
-             + ", ".join(f"{child.value:g}" for child in root.children),
-             f"leaves visited: expectiminimax {len(leaves)}, alpha-beta without bounds "
-             f"{unbounded_leaves_visited(root)}, Star1 with utilities in [{bounds[0]:g}, {bounds[1]:g}] "
-             f"{len(result.visited_leaves)} (value {result.value:g})",
-             "chance nodes cut (path: what Star1 knew): "
-             + (", ".join(f"{list(node.path)}: {node.note}" for node in root.walk() if node.chance and node.note)
-                or "none"),
-             "pruned leaves (path from the root: value): "
-             + (", ".join(f"{list(leaf.path)}: {leaf.value:g}" for leaf in result.pruned_leaves) or "none")]
+    lines = [
+        f"expectiminimax value {minimax_value(root):g}; the root's moves are worth "
+        + ", ".join(f"{child.value:g}" for child in root.children),
+        f"leaves visited: expectiminimax {len(leaves)}, alpha-beta without bounds "
+        f"{unbounded_leaves_visited(root)}, Star1 with utilities in [{bounds[0]:g}, {bounds[1]:g}] "
+        f"{len(result.visited_leaves)} (value {result.value:g})",
+        "chance nodes cut (path: what Star1 knew): "
+        + (", ".join(f"{list(node.path)}: {node.note}" for node in root.walk() if node.chance and node.note) or "none"),
+        "pruned leaves (path from the root: value): "
+        + (", ".join(f"{list(leaf.path)}: {leaf.value:g}" for leaf in result.pruned_leaves) or "none"),
+    ]
     return "\n".join(lines)

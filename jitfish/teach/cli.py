@@ -34,12 +34,14 @@ def _read_suite(path: str, limit: int | None) -> list[str]:
 
 def _reporting_errors(handler):
     """Bad input (a FEN, a tree, a depth, a file) ends the command with a one-line error and status 2."""
+
     def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
         except (ValueError, OSError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
+
     return run
 
 
@@ -98,8 +100,10 @@ def _tree(args: argparse.Namespace) -> int:
     result = alphabeta_tree(tree)
     print(f"minimax value {minimax_value(result.root):g}, alpha-beta value {result.value:g}")
     print(f"leaves visited: {len(result.visited_leaves)} of {len(result.root.leaves())}")
-    print("pruned leaves (path from the root: value): "
-          + (", ".join(f"{list(leaf.path)}: {leaf.value:g}" for leaf in result.pruned_leaves) or "none"))
+    print(
+        "pruned leaves (path from the root: value): "
+        + (", ".join(f"{list(leaf.path)}: {leaf.value:g}" for leaf in result.pruned_leaves) or "none")
+    )
     if args.out:
         draw_tree(result, args.out)
         print(f"Tree drawn to {args.out}")
@@ -117,8 +121,12 @@ def _chance_tree(args: argparse.Namespace) -> int:
     result = star1_tree(root, bounds)
     print(describe(result, bounds))
     if args.out:
-        draw_tree(result, args.out, title=f"expectiminimax {result.value:g}; Star1 with utilities in "
-                                          f"[{bounds[0]:g}, {bounds[1]:g}] prunes the grey leaves")
+        draw_tree(
+            result,
+            args.out,
+            title=f"expectiminimax {result.value:g}; Star1 with utilities in "
+            f"[{bounds[0]:g}, {bounds[1]:g}] prunes the grey leaves",
+        )
         print(f"Tree drawn to {args.out}")
     return 0
 
@@ -165,8 +173,12 @@ def add_teach_parser(commands) -> None:
     ladder.add_argument("--limit", type=int, help="use only the first N positions of --epd")
     ladder.add_argument("--depth", type=int, default=5, help=f"deepest depth, 1-{MAX_LADDER_DEPTH} (default 5)")
     ladder.add_argument("--algorithms", help=f"comma-separated subset of {','.join(ALGORITHM_NAMES)}")
-    ladder.add_argument("--minimax-budget", type=int, default=DEFAULT_MINIMAX_BUDGET,
-                        help="skip minimax and plain alpha-beta where the full tree has more nodes")
+    ladder.add_argument(
+        "--minimax-budget",
+        type=int,
+        default=DEFAULT_MINIMAX_BUDGET,
+        help="skip minimax and plain alpha-beta where the full tree has more nodes",
+    )
     ladder.add_argument("--plot", help="write a PNG (or SVG) of nodes against depth")
     ladder.set_defaults(handler=_reporting_errors(_ladder))
     horizon = modes.add_parser("horizon", help="fixed-depth search without and with quiescence")
@@ -174,32 +186,56 @@ def add_teach_parser(commands) -> None:
     horizon.add_argument("--depth", type=int, default=3)
     horizon.set_defaults(handler=_reporting_errors(_horizon))
     tree = modes.add_parser("tree", help="alpha-beta on a small tree, pruned branches marked")
-    tree.add_argument("--leaves", help='nested JSON lists of leaf values (default: the textbook '
-                                       '"[[3,12,8],[2,4,6],[14,5,2]]")')
+    tree.add_argument(
+        "--leaves", help='nested JSON lists of leaf values (default: the textbook "[[3,12,8],[2,4,6],[14,5,2]]")'
+    )
     tree.add_argument("--fen", help="build the tree from this position instead")
     tree.add_argument("--depth", type=int, default=2, help="plies of the position tree (1-4)")
     tree.add_argument("--width", type=int, default=3, help="moves per node of the position tree (1-6)")
-    tree.add_argument("--chance", action="store_true",
-                      help="expectiminimax: a chance level after each player's, its children [probability, "
-                           "subtree] pairs (default: a lecture-style tree with utilities in [-3, 3])")
-    tree.add_argument("--bounds", type=float, nargs=2, metavar=("LOW", "HIGH"),
-                      help="with --chance: every utility lies in [LOW, HIGH] (default: the leaves' range)")
+    tree.add_argument(
+        "--chance",
+        action="store_true",
+        help="expectiminimax: a chance level after each player's, its children [probability, "
+        "subtree] pairs (default: a lecture-style tree with utilities in [-3, 3])",
+    )
+    tree.add_argument(
+        "--bounds",
+        type=float,
+        nargs=2,
+        metavar=("LOW", "HIGH"),
+        help="with --chance: every utility lies in [LOW, HIGH] (default: the leaves' range)",
+    )
     tree.add_argument("--out", help="draw the tree to this PNG or SVG file")
     tree.set_defaults(handler=_reporting_errors(_tree))
     mcts = modes.add_parser("mcts", help="Monte Carlo tree search (UCT) beside alpha-beta")
     mcts.add_argument("--fen", help="position (default: the shipped positions: quiet, mate in 2, trap)")
-    mcts.add_argument("--iterations", type=int,
-                      help=f"UCT iterations (default: the shipped positions' own, {DEFAULT_MCTS_ITERATIONS:,} "
-                           "with --fen)")
-    mcts.add_argument("--policy", choices=[*POLICIES, "both"], default="both",
-                      help="simulation: random playouts to the end, or a few random plies then the evaluation")
-    mcts.add_argument("--exploration", type=float, help="UCB1's constant c (default: " + ", ".join(
-        f"{p.exploration:.2f} {p.name}" for p in POLICIES.values()) + ")")
-    mcts.add_argument("--playout-plies", type=int, help="random plies before the evaluation (default: " + ", ".join(
-        f"{p.playout_plies} {p.name}" for p in POLICIES.values()) + ")")
-    mcts.add_argument("--seed", type=int, default=DEFAULT_SEED,
-                      help=f"the same seed gives the same search (default {DEFAULT_SEED})")
+    mcts.add_argument(
+        "--iterations",
+        type=int,
+        help=f"UCT iterations (default: the shipped positions' own, {DEFAULT_MCTS_ITERATIONS:,} with --fen)",
+    )
+    mcts.add_argument(
+        "--policy",
+        choices=[*POLICIES, "both"],
+        default="both",
+        help="simulation: random playouts to the end, or a few random plies then the evaluation",
+    )
+    mcts.add_argument(
+        "--exploration",
+        type=float,
+        help="UCB1's constant c (default: "
+        + ", ".join(f"{p.exploration:.2f} {p.name}" for p in POLICIES.values())
+        + ")",
+    )
+    mcts.add_argument(
+        "--playout-plies",
+        type=int,
+        help="random plies before the evaluation (default: "
+        + ", ".join(f"{p.playout_plies} {p.name}" for p in POLICIES.values())
+        + ")",
+    )
+    mcts.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"the same seed gives the same search (default {DEFAULT_SEED})"
+    )
     mcts.add_argument("--plot", help="write a PNG (or SVG) of the root moves' visit shares against iterations")
     mcts.set_defaults(handler=_reporting_errors(_mcts))
-
-

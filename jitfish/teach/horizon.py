@@ -29,9 +29,9 @@ POSITIONS_FILE = Path(__file__).resolve().parent / "data" / "horizon.epd"
 
 @dataclass
 class Line:
-    value: int          # centipawns for the side to move
-    pv: list[str]       # UCI
-    san: list[str]      # the same moves in standard notation
+    value: int  # centipawns for the side to move
+    pv: list[str]  # UCI
+    san: list[str]  # the same moves in standard notation
 
 
 @dataclass
@@ -40,7 +40,7 @@ class HorizonResult:
     depth: int
     without_quiescence: Line
     with_quiescence: Line
-    blind_move_value: int   # the quiescence search's value of the move chosen without it
+    blind_move_value: int  # the quiescence search's value of the move chosen without it
 
     @property
     def differs(self) -> bool:
@@ -53,12 +53,16 @@ class HorizonResult:
 
     def text(self) -> str:
         blind, seeing = self.without_quiescence, self.with_quiescence
-        lines = [f"{self.fen}  (depth {self.depth})",
-                 f"  without quiescence: {format_value(blind.value):>6}  {' '.join(blind.san)}",
-                 f"  with quiescence:    {format_value(seeing.value):>6}  {' '.join(seeing.san)}"]
+        lines = [
+            f"{self.fen}  (depth {self.depth})",
+            f"  without quiescence: {format_value(blind.value):>6}  {' '.join(blind.san)}",
+            f"  with quiescence:    {format_value(seeing.value):>6}  {' '.join(seeing.san)}",
+        ]
         if self.differs:
-            lines.append(f"  quiescence values {blind.san[0]} at {format_value(self.blind_move_value)}: "
-                         f"the fixed-depth search gives away {self.loss} cp it cannot see")
+            lines.append(
+                f"  quiescence values {blind.san[0]} at {format_value(self.blind_move_value)}: "
+                f"the fixed-depth search gives away {self.loss} cp it cannot see"
+            )
         else:
             lines.append("  both searches choose the same move here")
         return "\n".join(lines)
@@ -103,8 +107,13 @@ def horizon(position, depth: int = 2) -> HorizonResult:
         blind_move_value = -reply_value
     else:
         blind_move_value = MATE - 1 if after.is_check() else 0
-    return HorizonResult(board.fen(), depth, Line(blind_value, blind_pv, _san(board, blind_pv)),
-                         Line(seeing_value, seeing_pv, _san(board, seeing_pv)), blind_move_value)
+    return HorizonResult(
+        board.fen(),
+        depth,
+        Line(blind_value, blind_pv, _san(board, blind_pv)),
+        Line(seeing_value, seeing_pv, _san(board, seeing_pv)),
+        blind_move_value,
+    )
 
 
 def load_positions(path: str | Path = POSITIONS_FILE) -> list[tuple[str, int, str]]:

@@ -42,11 +42,11 @@ from jitfish.eval.evaluation import evaluate
 from jitfish.types import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, INF, MATE_BOUND, mated_in
 
 # Refinements of ``enhanced_search``, switched on by or-ing these flags.
-TRANSPOSITION_TABLE = 1      # remember searched positions (with iterative deepening, by the driver)
-PVS = 2                      # principal variation search: later moves get a null window first
-NULL_MOVE = 4                # null-move pruning (forward pruning: not exact)
-REDUCTIONS = 8               # late-move reductions (forward pruning: not exact)
-QUIESCENCE = 16              # at depth 0, play out captures before evaluating
+TRANSPOSITION_TABLE = 1  # remember searched positions (with iterative deepening, by the driver)
+PVS = 2  # principal variation search: later moves get a null window first
+NULL_MOVE = 4  # null-move pruning (forward pruning: not exact)
+REDUCTIONS = 8  # late-move reductions (forward pruning: not exact)
+QUIESCENCE = 16  # at depth 0, play out captures before evaluating
 
 # ``counters``
 NODES = 0
@@ -55,28 +55,29 @@ TT_CUTOFFS = 2
 COUNTERS_SIZE = 3
 
 # Every margin of the forward-pruning rungs, named once.
-NULL_MOVE_MIN_DEPTH = 3      # null move only this far from the leaves
-NULL_MOVE_REDUCTION = 2      # R: the null move is searched to depth - 1 - R
-LMR_MIN_DEPTH = 3            # late-move reductions only this far from the leaves
-LMR_FULL_DEPTH_MOVES = 3     # the first moves of a node are never reduced
-LMR_REDUCTION = 1            # plies taken off a late quiet move
+NULL_MOVE_MIN_DEPTH = 3  # null move only this far from the leaves
+NULL_MOVE_REDUCTION = 2  # R: the null move is searched to depth - 1 - R
+LMR_MIN_DEPTH = 3  # late-move reductions only this far from the leaves
+LMR_FULL_DEPTH_MOVES = 3  # the first moves of a node are never reduced
+LMR_REDUCTION = 1  # plies taken off a late quiet move
 
 # Buffers.
-MAX_TEACH_PLY = 64           # deepest ply (quiescence included); the driver's depth limit is far below
+MAX_TEACH_PLY = 64  # deepest ply (quiescence included); the driver's depth limit is far below
 PV_STRIDE = MAX_TEACH_PLY + 1  # triangular PV: row ``ply`` holds its length, then its moves
-TT_FIELDS = 4                # per entry: move, value, depth, bound
+TT_FIELDS = 4  # per entry: move, value, depth, bound
 TT_MOVE, TT_VALUE, TT_DEPTH, TT_BOUND = 0, 1, 2, 3
 
 # Move ordering scores: hash move, then captures by MVV-LVA, then killers, then the rest.
 ORDER_HASH_MOVE = 1 << 30
 ORDER_CAPTURE = 1 << 20
 ORDER_KILLER = 1 << 10
-ORDER_VALUES = (1, 3, 3, 5, 9, 0)   # victim and attacker weights by piece type (P N B R Q K)
+ORDER_VALUES = (1, 3, 3, 5, 9, 0)  # victim and attacker weights by piece type (P N B R Q K)
 
 
 # ----------------------------------------------------------------------------
 # Helpers shared by the searches
 # ----------------------------------------------------------------------------
+
 
 @kernel
 def _generate(bbs, state, tables, moves, ply, mode):
@@ -107,8 +108,11 @@ def _update_pv(pv, ply, move):
 @kernel
 def _is_quiet(state, move):
     """Neither a capture (en passant included) nor a promotion."""
-    return move_promotion(move) == 0 and move_kind(move) != MOVE_EN_PASSANT and \
-        state[L.MAILBOX + move_to(move)] == NO_PIECE
+    return (
+        move_promotion(move) == 0
+        and move_kind(move) != MOVE_EN_PASSANT
+        and state[L.MAILBOX + move_to(move)] == NO_PIECE
+    )
 
 
 @kernel
@@ -127,9 +131,9 @@ def _order_moves(state, moves, scores, ply, count, hash_move, killers):
             if victim != NO_PIECE:
                 victim_value = ORDER_VALUES[victim % 6]
             elif move_kind(move) == MOVE_EN_PASSANT:
-                victim_value = ORDER_VALUES[0]        # en passant takes a pawn
+                victim_value = ORDER_VALUES[0]  # en passant takes a pawn
             else:
-                victim_value = 0                      # a promotion onto an empty square
+                victim_value = 0  # a promotion onto an empty square
             if move_promotion(move) == QUEEN:
                 victim_value += ORDER_VALUES[4]
             attacker_value = ORDER_VALUES[state[L.MAILBOX + move_from(move)] % 6]
@@ -194,6 +198,7 @@ def _last_move_was_null(state, undo):
 # Rung 1: minimax
 # ----------------------------------------------------------------------------
 
+
 @kernel
 def minimax(bbs, state, undo, key_history, tables, weights, moves, pv, counters, depth, ply):
     """The minimax value of the position to ``depth``, written as negamax.
@@ -231,6 +236,7 @@ def minimax(bbs, state, undo, key_history, tables, weights, moves, pv, counters,
 # Rung 2: alpha-beta
 # ----------------------------------------------------------------------------
 
+
 @kernel
 def alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counters, alpha, beta, depth, ply):
     """Minimax with alpha-beta pruning, moves in the generator's order.
@@ -258,8 +264,9 @@ def alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counter
     for i in range(count):
         move = np.int64(moves[ply * MAX_MOVES + i])
         make_move(bbs, state, undo, key_history, tables, move)
-        value = -alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counters,
-                           -beta, -alpha, depth - 1, ply + 1)
+        value = -alphabeta(
+            bbs, state, undo, key_history, tables, weights, moves, pv, counters, -beta, -alpha, depth - 1, ply + 1
+        )
         unmake_move(bbs, state, undo, key_history, tables)
         if value > best:
             best = value
@@ -276,9 +283,28 @@ def alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counter
 # Rungs 3-7: alpha-beta with move ordering, and the refinements in ``features``
 # ----------------------------------------------------------------------------
 
+
 @kernel
-def enhanced_search(bbs, state, undo, key_history, tables, weights, features, moves, scores, killers,
-                    tt_keys, tt_entries, pv, counters, alpha, beta, depth, ply):
+def enhanced_search(
+    bbs,
+    state,
+    undo,
+    key_history,
+    tables,
+    weights,
+    features,
+    moves,
+    scores,
+    killers,
+    tt_keys,
+    tt_entries,
+    pv,
+    counters,
+    alpha,
+    beta,
+    depth,
+    ply,
+):
     """Alpha-beta with move ordering (always), plus the refinements or-ed into ``features``.
 
     ``TRANSPOSITION_TABLE`` and ``PVS`` keep the value exact: a table entry
@@ -311,8 +337,11 @@ def enhanced_search(bbs, state, undo, key_history, tables, weights, features, mo
             if tt_entries[entry + TT_DEPTH] == depth:
                 value = _value_from_tt(tt_entries[entry + TT_VALUE], ply)
                 bound = tt_entries[entry + TT_BOUND]
-                if bound == BOUND_EXACT or (bound == BOUND_LOWER and value >= beta) or \
-                        (bound == BOUND_UPPER and value <= alpha):
+                if (
+                    bound == BOUND_EXACT
+                    or (bound == BOUND_LOWER and value >= beta)
+                    or (bound == BOUND_UPPER and value <= alpha)
+                ):
                     counters[TT_CUTOFFS] += 1
                     return value
 
@@ -332,13 +361,38 @@ def enhanced_search(bbs, state, undo, key_history, tables, weights, features, mo
     in_check = False
     if features & (NULL_MOVE | REDUCTIONS) and not in_quiescence:
         in_check = is_in_check(bbs, state, tables)
-    if features & NULL_MOVE and not in_quiescence and ply > 0 and depth >= NULL_MOVE_MIN_DEPTH \
-            and beta - alpha == 1 and not in_check and not _last_move_was_null(state, undo) \
-            and _has_pieces(bbs, state[L.SIDE_TO_MOVE]) and evaluate(bbs, state, tables, weights) >= beta:
+    if (
+        features & NULL_MOVE
+        and not in_quiescence
+        and ply > 0
+        and depth >= NULL_MOVE_MIN_DEPTH
+        and beta - alpha == 1
+        and not in_check
+        and not _last_move_was_null(state, undo)
+        and _has_pieces(bbs, state[L.SIDE_TO_MOVE])
+        and evaluate(bbs, state, tables, weights) >= beta
+    ):
         make_null_move(bbs, state, undo, key_history, tables)
-        value = -enhanced_search(bbs, state, undo, key_history, tables, weights, features, moves, scores, killers,
-                                 tt_keys, tt_entries, pv, counters, -beta, -beta + 1,
-                                 depth - 1 - NULL_MOVE_REDUCTION, ply + 1)
+        value = -enhanced_search(
+            bbs,
+            state,
+            undo,
+            key_history,
+            tables,
+            weights,
+            features,
+            moves,
+            scores,
+            killers,
+            tt_keys,
+            tt_entries,
+            pv,
+            counters,
+            -beta,
+            -beta + 1,
+            depth - 1 - NULL_MOVE_REDUCTION,
+            ply + 1,
+        )
         unmake_null_move(bbs, state, undo, key_history, tables)
         if value >= beta:
             return beta
@@ -362,29 +416,87 @@ def enhanced_search(bbs, state, undo, key_history, tables, weights, features, mo
         # 7a. Late-move reduction: a late quiet move is first searched less deeply with a
         #     null window; only if it surprises (beats alpha) is it searched in full.
         reduction = 0
-        if features & REDUCTIONS and depth >= LMR_MIN_DEPTH and i >= LMR_FULL_DEPTH_MOVES and quiet \
-                and not in_check and not is_in_check(bbs, state, tables) \
-                and move != killers[2 * ply] and move != killers[2 * ply + 1]:
+        if (
+            features & REDUCTIONS
+            and depth >= LMR_MIN_DEPTH
+            and i >= LMR_FULL_DEPTH_MOVES
+            and quiet
+            and not in_check
+            and not is_in_check(bbs, state, tables)
+            and move != killers[2 * ply]
+            and move != killers[2 * ply + 1]
+        ):
             reduction = LMR_REDUCTION
         needs_full_window = True
         value = -INF
         if reduction > 0:
-            value = -enhanced_search(bbs, state, undo, key_history, tables, weights, features, moves, scores,
-                                     killers, tt_keys, tt_entries, pv, counters, -alpha - 1, -alpha,
-                                     depth - 1 - reduction, ply + 1)
+            value = -enhanced_search(
+                bbs,
+                state,
+                undo,
+                key_history,
+                tables,
+                weights,
+                features,
+                moves,
+                scores,
+                killers,
+                tt_keys,
+                tt_entries,
+                pv,
+                counters,
+                -alpha - 1,
+                -alpha,
+                depth - 1 - reduction,
+                ply + 1,
+            )
             needs_full_window = value > alpha
         # 7b. PVS: after the first move, expect every move to fail low and prove it with a
         #     null window (alpha, alpha + 1); only a move that lands inside the window is searched again.
         if needs_full_window and features & PVS and i > 0 and not in_quiescence:
-            value = -enhanced_search(bbs, state, undo, key_history, tables, weights, features, moves, scores,
-                                     killers, tt_keys, tt_entries, pv, counters, -alpha - 1, -alpha,
-                                     depth - 1, ply + 1)
+            value = -enhanced_search(
+                bbs,
+                state,
+                undo,
+                key_history,
+                tables,
+                weights,
+                features,
+                moves,
+                scores,
+                killers,
+                tt_keys,
+                tt_entries,
+                pv,
+                counters,
+                -alpha - 1,
+                -alpha,
+                depth - 1,
+                ply + 1,
+            )
             needs_full_window = alpha < value < beta
         # 7c. The full-window search.
         if needs_full_window:
-            value = -enhanced_search(bbs, state, undo, key_history, tables, weights, features, moves, scores,
-                                     killers, tt_keys, tt_entries, pv, counters, -beta, -alpha,
-                                     depth - 1, ply + 1)
+            value = -enhanced_search(
+                bbs,
+                state,
+                undo,
+                key_history,
+                tables,
+                weights,
+                features,
+                moves,
+                scores,
+                killers,
+                tt_keys,
+                tt_entries,
+                pv,
+                counters,
+                -beta,
+                -alpha,
+                depth - 1,
+                ply + 1,
+            )
         unmake_move(bbs, state, undo, key_history, tables)
         if value > best:
             best = value

@@ -36,11 +36,11 @@ from jitfish.teach.report import ALGORITHM_NAMES, BY_NAME, DepthResult, LadderRe
 from jitfish.types import INF
 
 MAX_LADDER_DEPTH = 12
-DEFAULT_MINIMAX_BUDGET = 5_000_000   # nodes: minimax is skipped at depths whose tree is larger
-ASPIRATION_WINDOW = 50               # centipawns each side of the previous iteration's value
-ASPIRATION_MIN_DEPTH = 4             # shallower iterations swing too much for a narrow window (as the engine)
+DEFAULT_MINIMAX_BUDGET = 5_000_000  # nodes: minimax is skipped at depths whose tree is larger
+ASPIRATION_WINDOW = 50  # centipawns each side of the previous iteration's value
+ASPIRATION_MIN_DEPTH = 4  # shallower iterations swing too much for a narrow window (as the engine)
 TT_ENTRIES = 1 << 18
-PERFT_BUDGET = 10_000_000            # the minimax tree is counted (by perft) while a level is smaller
+PERFT_BUDGET = 10_000_000  # the minimax tree is counted (by perft) while a level is smaller
 
 
 class _Buffers:
@@ -64,21 +64,24 @@ class _Buffers:
         self.counters[:] = 0
 
     def root_pv(self, chess960: bool) -> list[str]:
-        return [move_to_uci(int(m), chess960) for m in self.pv[1:1 + int(self.pv[0])]]
+        return [move_to_uci(int(m), chess960) for m in self.pv[1 : 1 + int(self.pv[0])]]
 
 
 def _features(name: str) -> int:
     from jitfish.teach import kernels as K
 
-    return {"ordering": 0,
-            "deepening": K.TRANSPOSITION_TABLE,
-            "pvs": K.TRANSPOSITION_TABLE | K.PVS,
-            "pruning": K.TRANSPOSITION_TABLE | K.PVS | K.NULL_MOVE | K.REDUCTIONS,
-            "quiescence": K.TRANSPOSITION_TABLE | K.PVS | K.NULL_MOVE | K.REDUCTIONS | K.QUIESCENCE}[name]
+    return {
+        "ordering": 0,
+        "deepening": K.TRANSPOSITION_TABLE,
+        "pvs": K.TRANSPOSITION_TABLE | K.PVS,
+        "pruning": K.TRANSPOSITION_TABLE | K.PVS | K.NULL_MOVE | K.REDUCTIONS,
+        "quiescence": K.TRANSPOSITION_TABLE | K.PVS | K.NULL_MOVE | K.REDUCTIONS | K.QUIESCENCE,
+    }[name]
 
 
-def _call(name: str, position, buffers: _Buffers, depth: int, alpha: int = -INF, beta: int = INF,
-          features: int | None = None) -> int:
+def _call(
+    name: str, position, buffers: _Buffers, depth: int, alpha: int = -INF, beta: int = INF, features: int | None = None
+) -> int:
     """One search of ``position`` from the root; the counters keep adding up.
 
     ``features`` overrides the rung's refinements of ``enhanced_search``.
@@ -90,16 +93,39 @@ def _call(name: str, position, buffers: _Buffers, depth: int, alpha: int = -INF,
     p, b = position, buffers
     tables, weights = lookup_tables(), default_weights()
     if name == "minimax":
-        return int(K.minimax(p.bbs, p.state, p.undo, p.key_history, tables, weights, b.moves, b.pv, b.counters,
-                             depth, 0))
+        return int(
+            K.minimax(p.bbs, p.state, p.undo, p.key_history, tables, weights, b.moves, b.pv, b.counters, depth, 0)
+        )
     if name == "alphabeta":
-        return int(K.alphabeta(p.bbs, p.state, p.undo, p.key_history, tables, weights, b.moves, b.pv,
-                               b.counters, alpha, beta, depth, 0))
+        return int(
+            K.alphabeta(
+                p.bbs, p.state, p.undo, p.key_history, tables, weights, b.moves, b.pv, b.counters, alpha, beta, depth, 0
+            )
+        )
     if features is None:
         features = _features(name)
-    return int(K.enhanced_search(p.bbs, p.state, p.undo, p.key_history, tables, weights, features,
-                                 b.moves, b.scores, b.killers, b.tt_keys, b.tt_entries, b.pv, b.counters,
-                                 alpha, beta, depth, 0))
+    return int(
+        K.enhanced_search(
+            p.bbs,
+            p.state,
+            p.undo,
+            p.key_history,
+            tables,
+            weights,
+            features,
+            b.moves,
+            b.scores,
+            b.killers,
+            b.tt_keys,
+            b.tt_entries,
+            b.pv,
+            b.counters,
+            alpha,
+            beta,
+            depth,
+            0,
+        )
+    )
 
 
 def _aspiration(name: str, position, buffers: _Buffers, depth: int, previous: int) -> int:
@@ -122,8 +148,9 @@ def _run_fixed(name: str, board, depth: int, buffers: _Buffers) -> DepthResult:
     started = time.perf_counter()
     value = _call(name, position, buffers, depth)
     elapsed = time.perf_counter() - started
-    return DepthResult(name, depth, int(buffers.counters[0]), int(buffers.counters[1]), elapsed, value,
-                       buffers.root_pv(board.chess960))
+    return DepthResult(
+        name, depth, int(buffers.counters[0]), int(buffers.counters[1]), elapsed, value, buffers.root_pv(board.chess960)
+    )
 
 
 def _run_deepening(name: str, board, depth: int, buffers: _Buffers) -> list[DepthResult]:
@@ -137,8 +164,17 @@ def _run_deepening(name: str, board, depth: int, buffers: _Buffers) -> list[Dept
             value = _call(name, position, buffers, d)
         else:
             value = _aspiration(name, position, buffers, d, value)
-        results.append(DepthResult(name, d, int(buffers.counters[0]), int(buffers.counters[1]),
-                                   time.perf_counter() - started, value, buffers.root_pv(board.chess960)))
+        results.append(
+            DepthResult(
+                name,
+                d,
+                int(buffers.counters[0]),
+                int(buffers.counters[1]),
+                time.perf_counter() - started,
+                value,
+                buffers.root_pv(board.chess960),
+            )
+        )
     return results
 
 
@@ -146,8 +182,11 @@ def _run_engine(board, depth: int) -> list[DepthResult]:
     from jitfish.search.driver import Searcher, SearchLimits
 
     result = Searcher(hash_mb=16).search(board, SearchLimits(depth=depth))
-    return [DepthResult("engine", info.depth, info.nodes, 0, info.time, info.score, info.pv)
-            for info in result.infos if info.multipv == 1]
+    return [
+        DepthResult("engine", info.depth, info.nodes, 0, info.time, info.score, info.pv)
+        for info in result.infos
+        if info.multipv == 1
+    ]
 
 
 def minimax_tree_sizes(board, depth: int) -> dict[int, int | None]:
@@ -174,7 +213,7 @@ def _check_arguments(depth: int, algorithms) -> list[str]:
     unknown = [n for n in names if n not in BY_NAME]
     if unknown or not names:
         raise ValueError(f"unknown algorithm(s) {unknown}; choose from {', '.join(ALGORITHM_NAMES)}")
-    return [n for n in ALGORITHM_NAMES if n in names]   # ladder order
+    return [n for n in ALGORITHM_NAMES if n in names]  # ladder order
 
 
 def _as_board(position):
@@ -211,8 +250,9 @@ def ladder(position, depth: int = 4, algorithms=None, minimax_budget: int = DEFA
     return report
 
 
-def ladder_suite(positions, depth: int = 3, algorithms=None,
-                 minimax_budget: int = DEFAULT_MINIMAX_BUDGET) -> LadderReport:
+def ladder_suite(
+    positions, depth: int = 3, algorithms=None, minimax_budget: int = DEFAULT_MINIMAX_BUDGET
+) -> LadderReport:
     """The ladder over several positions: nodes, leaves and times summed; values compared position by position.
 
     A rung is kept at a depth only if it ran on every position; the report's

@@ -42,9 +42,9 @@ from jitfish.teach.positions import read_positions
 from jitfish.teach.toytree import Node, build_tree, minimax_value
 from jitfish.types import INF, MATE, MATE_BOUND
 
-UCB1_EXPLORATION = math.sqrt(2)        # UCB1's constant for scores in [0, 1] (Auer et al.)
+UCB1_EXPLORATION = math.sqrt(2)  # UCB1's constant for scores in [0, 1] (Auer et al.)
 DEFAULT_SEED = 1
-MAX_ITERATIONS = 1_000_000             # the tree holds a node per iteration: 56 bytes each
+MAX_ITERATIONS = 1_000_000  # the tree holds a node per iteration: 56 bytes each
 MAX_ALPHABETA_DEPTH = 12
 POSITIONS_FILE = Path(__file__).resolve().parent / "data" / "mcts.epd"
 
@@ -52,14 +52,18 @@ POSITIONS_FILE = Path(__file__).resolve().parent / "data" / "mcts.epd"
 @dataclass(frozen=True)
 class Policy:
     name: str
-    playout_plies: int        # the default cap: random moves, then the evaluation
-    exploration: float        # the default UCB1 constant
+    playout_plies: int  # the default cap: random moves, then the evaluation
+    exploration: float  # the default UCB1 constant
     description: str
 
 
 POLICIES = {
-    "random": Policy("random", 300, math.sqrt(2), "uniform random playouts to the end of the game, or "
-                                                  "{plies} plies then the evaluation"),
+    "random": Policy(
+        "random",
+        300,
+        math.sqrt(2),
+        "uniform random playouts to the end of the game, or {plies} plies then the evaluation",
+    ),
     "eval": Policy("eval", 2, 0.7, "{plies} random plies, then the evaluation"),
 }
 
@@ -88,6 +92,7 @@ def _seed_state(seed: int) -> np.ndarray:
 @dataclass
 class AlphaBetaIteration:
     """One iteration of the alpha-beta comparison: its depth, the positions visited so far, value and move."""
+
     depth: int
     nodes: int
     value: int
@@ -97,17 +102,18 @@ class AlphaBetaIteration:
 @dataclass
 class MctsReport:
     """UCT's root statistics at each checkpoint, and alpha-beta's choices at the same numbers of positions."""
+
     fen: str
     policy: str
     playout_plies: int
     exploration: float
     seed: int
-    moves: list[str]                 # the root's moves, UCI, in generator order (the columns below)
+    moves: list[str]  # the root's moves, UCI, in generator order (the columns below)
     san: list[str]
-    checkpoints: list[int]           # iterations
-    nodes: list[int]                 # positions MCTS visited by each checkpoint
-    visits: np.ndarray               # [checkpoint, move]
-    rewards: np.ndarray              # [checkpoint, move]: sums of the outcomes, for the side to move at the root
+    checkpoints: list[int]  # iterations
+    nodes: list[int]  # positions MCTS visited by each checkpoint
+    visits: np.ndarray  # [checkpoint, move]
+    rewards: np.ndarray  # [checkpoint, move]: sums of the outcomes, for the side to move at the root
     alphabeta: list[AlphaBetaIteration] = field(default_factory=list)
     choice_value: int | None = None  # alpha-beta's value of MCTS's final choice, at the depth it reached
 
@@ -164,30 +170,47 @@ class MctsReport:
 
         plies = POLICIES[self.policy].description.format(plies=self.playout_plies)
         width = 24 * top - 2
-        lines = [f"Position: {self.fen}",
-                 f"UCT, policy {self.policy} ({plies}), exploration {self.exploration:.2f}, seed {self.seed}",
-                 "",
-                 f"{'iterations':>10} {'positions':>11}  {'most visited: move, share (mean score)':<{width}}  "
-                 f"alpha-beta with as many positions"]
+        lines = [
+            f"Position: {self.fen}",
+            f"UCT, policy {self.policy} ({plies}), exploration {self.exploration:.2f}, seed {self.seed}",
+            "",
+            f"{'iterations':>10} {'positions':>11}  {'most visited: move, share (mean score)':<{width}}  "
+            f"alpha-beta with as many positions",
+        ]
         for k, iterations in enumerate(self.checkpoints):
             shares, means = self.shares(k), self.means(k)
-            cells = "  ".join(f"{self.san[i]:<7} {shares[i]:4.0%} {_mean_text(means[i]):<8}"
-                              for i in self.ranking(k)[:top])
+            cells = "  ".join(
+                f"{self.san[i]:<7} {shares[i]:4.0%} {_mean_text(means[i]):<8}" for i in self.ranking(k)[:top]
+            )
             reference = self.alphabeta_at(self.nodes[k])
-            versus = "-" if reference is None else \
-                f"depth {reference.depth}: {self.san_of(reference.best_move)} ({format_value(reference.value)})"
+            versus = (
+                "-"
+                if reference is None
+                else f"depth {reference.depth}: {self.san_of(reference.best_move)} ({format_value(reference.value)})"
+            )
             lines.append(f"{iterations:>10,} {self.nodes[k]:>11,}  {cells:<{width}}  {versus}")
-        lines += ["", f"MCTS plays {self.san_of(self.best_move)} after {self.iterations:,} iterations "
-                      f"({self.nodes[-1]:,} positions)."]
+        lines += [
+            "",
+            f"MCTS plays {self.san_of(self.best_move)} after {self.iterations:,} iterations "
+            f"({self.nodes[-1]:,} positions).",
+        ]
         reference = self.alphabeta_choice
         if reference is not None:
             same = reference.best_move == self.best_move
-            loss = "" if same or max(abs(reference.value), abs(self.choice_value)) >= MATE_BOUND \
+            loss = (
+                ""
+                if same or max(abs(reference.value), abs(self.choice_value)) >= MATE_BOUND
                 else f", {self.choice_loss} cp less"
-            lines.append(f"Alpha-beta with as many positions reaches depth {reference.depth} and plays "
-                         f"{self.san_of(reference.best_move)} ({format_value(reference.value)})"
-                         + (": the same move." if same else
-                            f"; it values {self.san_of(self.best_move)} at {format_value(self.choice_value)}{loss}."))
+            )
+            lines.append(
+                f"Alpha-beta with as many positions reaches depth {reference.depth} and plays "
+                f"{self.san_of(reference.best_move)} ({format_value(reference.value)})"
+                + (
+                    ": the same move."
+                    if same
+                    else f"; it values {self.san_of(self.best_move)} at {format_value(self.choice_value)}{loss}."
+                )
+            )
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -213,8 +236,9 @@ def _alphabeta_iterations(board, budget: int) -> list[AlphaBetaIteration]:
     iterations = []
     for depth in range(1, MAX_ALPHABETA_DEPTH + 1):
         value = _call("ordering", position, buffers, depth, features=features)
-        iterations.append(AlphaBetaIteration(depth, int(buffers.counters[K.NODES]), value,
-                                             buffers.root_pv(board.chess960)[0]))
+        iterations.append(
+            AlphaBetaIteration(depth, int(buffers.counters[K.NODES]), value, buffers.root_pv(board.chess960)[0])
+        )
         if iterations[-1].nodes > budget or abs(value) >= MATE_BOUND:
             break
     return iterations
@@ -230,12 +254,20 @@ def alphabeta_move_value(board, move: str, depth: int) -> int:
     if not after.legal_moves():
         return MATE - 1 if after.is_check() else 0
     features = K.TRANSPOSITION_TABLE | K.PVS | K.QUIESCENCE
-    return -_call("ordering", after.position.copy(), _Buffers(tt_entries=1 << 16), depth - 1, -INF, INF,
-                  features=features)
+    return -_call(
+        "ordering", after.position.copy(), _Buffers(tt_entries=1 << 16), depth - 1, -INF, INF, features=features
+    )
 
 
-def mcts(position, iterations: int = 10_000, policy: str = "eval", exploration: float | None = None,
-         seed: int = DEFAULT_SEED, playout_plies: int | None = None, alphabeta: bool = True) -> MctsReport:
+def mcts(
+    position,
+    iterations: int = 10_000,
+    policy: str = "eval",
+    exploration: float | None = None,
+    seed: int = DEFAULT_SEED,
+    playout_plies: int | None = None,
+    alphabeta: bool = True,
+) -> MctsReport:
     """UCT on ``position`` (a :class:`jitfish.Board` or a FEN) for ``iterations`` iterations.
 
     ``policy`` is ``"random"`` or ``"eval"`` (see :data:`POLICIES`);
@@ -270,17 +302,42 @@ def mcts(position, iterations: int = 10_000, policy: str = "eval", exploration: 
     root_visits = np.zeros((len(checkpoints), MAX_MOVES), dtype=np.int64)
     root_rewards = np.zeros((len(checkpoints), MAX_MOVES), dtype=np.float64)
     checkpoint_nodes = np.zeros(len(checkpoints), dtype=np.int64)
-    K.uct_search(p.bbs, p.state, p.undo, p.key_history, lookup_tables(), default_weights(),
-                 np.zeros(MAX_MOVES, dtype=np.int32), np.zeros((iterations + 1, K.NODE_FIELDS), dtype=np.int64),
-                 np.zeros(iterations + 1, dtype=np.float64), np.zeros(K.MAX_PATH, dtype=np.int64),
-                 _seed_state(seed), iterations, float(exploration), plies, np.array(checkpoints, dtype=np.int64),
-                 root_visits, root_rewards, checkpoint_nodes, np.zeros(K.COUNTERS_SIZE, dtype=np.int64))
+    K.uct_search(
+        p.bbs,
+        p.state,
+        p.undo,
+        p.key_history,
+        lookup_tables(),
+        default_weights(),
+        np.zeros(MAX_MOVES, dtype=np.int32),
+        np.zeros((iterations + 1, K.NODE_FIELDS), dtype=np.int64),
+        np.zeros(iterations + 1, dtype=np.float64),
+        np.zeros(K.MAX_PATH, dtype=np.int64),
+        _seed_state(seed),
+        iterations,
+        float(exploration),
+        plies,
+        np.array(checkpoints, dtype=np.int64),
+        root_visits,
+        root_rewards,
+        checkpoint_nodes,
+        np.zeros(K.COUNTERS_SIZE, dtype=np.int64),
+    )
     moves = [move_to_uci(int(m), board.chess960) for m in legal]
     chess_board = board.to_chess()
-    report = MctsReport(board.fen(), policy, plies, float(exploration), seed, moves,
-                        [chess_board.san(chess_board.parse_uci(m)) for m in moves], checkpoints,
-                        [int(n) for n in checkpoint_nodes], root_visits[:, :len(moves)],
-                        root_rewards[:, :len(moves)])
+    report = MctsReport(
+        board.fen(),
+        policy,
+        plies,
+        float(exploration),
+        seed,
+        moves,
+        [chess_board.san(chess_board.parse_uci(m)) for m in moves],
+        checkpoints,
+        [int(n) for n in checkpoint_nodes],
+        root_visits[:, : len(moves)],
+        root_rewards[:, : len(moves)],
+    )
     if alphabeta:
         report.alphabeta = _alphabeta_iterations(board, report.nodes[-1])
         reference = report.alphabeta_choice
@@ -298,14 +355,16 @@ def load_positions(path: str | Path = POSITIONS_FILE) -> list[tuple[str, int, st
 # UCT on a small game tree, in plain Python
 # ----------------------------------------------------------------------------
 
+
 @dataclass
 class ToyUct:
     """UCT's root statistics on a toy tree at each checkpoint; values are in the tree's leaf units, for MAX."""
+
     root: Node
     checkpoints: list[int]
-    visits: list[list[int]]          # [checkpoint][root child]
-    means: list[list[float]]         # [checkpoint][root child]; NaN where not yet visited
-    minimax_values: list[float]      # each root child's minimax value
+    visits: list[list[int]]  # [checkpoint][root child]
+    means: list[list[float]]  # [checkpoint][root child]; NaN where not yet visited
+    minimax_values: list[float]  # each root child's minimax value
 
     @property
     def minimax_choice(self) -> int:
@@ -323,8 +382,7 @@ class ToyUct:
         return visits.index(max(visits))
 
 
-def uct_tree(tree, iterations: int = 1000, exploration: float = UCB1_EXPLORATION,
-             seed: int = DEFAULT_SEED) -> ToyUct:
+def uct_tree(tree, iterations: int = 1000, exploration: float = UCB1_EXPLORATION, seed: int = DEFAULT_SEED) -> ToyUct:
     """UCT on a toy tree (nested lists, levels MAX, MIN, MAX...; see :mod:`jitfish.teach.toytree`).
 
     Leaves are the game's ends: a playout walks random children down to one.
@@ -340,7 +398,7 @@ def uct_tree(tree, iterations: int = 1000, exploration: float = UCB1_EXPLORATION
     low, span = min(values), (max(values) - min(values)) or 1
     rng = random.Random(seed)
     visits: dict[tuple[int, ...], int] = {}
-    rewards: dict[tuple[int, ...], float] = {}     # for the player who moved into the node
+    rewards: dict[tuple[int, ...], float] = {}  # for the player who moved into the node
 
     def score_for_max(leaf: Node) -> float:
         return (leaf.value - low) / span
@@ -353,8 +411,12 @@ def uct_tree(tree, iterations: int = 1000, exploration: float = UCB1_EXPLORATION
         node = root
         while not node.is_leaf and all(child.path in visits for child in node.children):
             log_parent = math.log(visits[node.path])
-            node = max(node.children, key=lambda child: rewards[child.path] / visits[child.path]
-                       + exploration * math.sqrt(log_parent / visits[child.path]))
+            node = max(
+                node.children,
+                key=lambda child: (
+                    rewards[child.path] / visits[child.path] + exploration * math.sqrt(log_parent / visits[child.path])
+                ),
+            )
             path.append(node)
         # 2. Expansion: the first child without statistics.
         if not node.is_leaf:

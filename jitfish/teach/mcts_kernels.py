@@ -45,25 +45,25 @@ from jitfish.board.squares import BLACK, KING, WHITE
 from jitfish.eval.evaluation import evaluate
 
 # One row of ``tree`` per node.
-MOVE = 0              # the move from the parent (0 at the root)
-FIRST_CHILD = 1       # -1 while the node has no child
-NEXT_SIBLING = 2      # -1 for the last child
-MOVE_COUNT = 3        # legal moves of the node's position; UNKNOWN until the node is first selected
-EXPANDED = 4          # children made so far (they are the first EXPANDED moves in generator order)
+MOVE = 0  # the move from the parent (0 at the root)
+FIRST_CHILD = 1  # -1 while the node has no child
+NEXT_SIBLING = 2  # -1 for the last child
+MOVE_COUNT = 3  # legal moves of the node's position; UNKNOWN until the node is first selected
+EXPANDED = 4  # children made so far (they are the first EXPANDED moves in generator order)
 VISITS = 5
 NODE_FIELDS = 6
 UNKNOWN = -1
 
 # ``counters``
-NODES = 0             # positions visited: every move made, in the tree or in a playout
-TREE_SIZE = 1         # nodes of the tree
+NODES = 0  # positions visited: every move made, in the tree or in a playout
+TREE_SIZE = 1  # nodes of the tree
 COUNTERS_SIZE = 2
 
 # Scores.
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
-EVAL_SCALE = 400.0    # centipawns for a factor of 10 in the odds of winning (the Elo scale)
+EVAL_SCALE = 400.0  # centipawns for a factor of 10 in the odds of winning (the Elo scale)
 FIFTY_MOVE_PLIES = 100
-MAX_PATH = 256        # deepest line of the tree (a tree this deep needs far more iterations than any lesson)
+MAX_PATH = 256  # deepest line of the tree (a tree this deep needs far more iterations than any lesson)
 XORSHIFT_MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
 
 
@@ -162,9 +162,27 @@ def _add_child(tree, rewards, node, move, counters):
 
 
 @kernel
-def uct_search(bbs, state, undo, key_history, tables, weights, moves, tree, rewards, path, rng,
-               iterations, exploration, playout_plies, checkpoints, root_visits, root_rewards,
-               checkpoint_nodes, counters):
+def uct_search(
+    bbs,
+    state,
+    undo,
+    key_history,
+    tables,
+    weights,
+    moves,
+    tree,
+    rewards,
+    path,
+    rng,
+    iterations,
+    exploration,
+    playout_plies,
+    checkpoints,
+    root_visits,
+    root_rewards,
+    checkpoint_nodes,
+    counters,
+):
     """Run ``iterations`` UCT iterations from the position; snapshot the root's children at ``checkpoints``.
 
     ``tree`` (``iterations + 1`` rows of ``NODE_FIELDS``) and ``rewards``
@@ -194,7 +212,7 @@ def uct_search(bbs, state, undo, key_history, tables, weights, moves, tree, rewa
             if tree[node, MOVE_COUNT] == UNKNOWN:
                 tree[node, MOVE_COUNT] = generate_moves(bbs, state, tables, moves, 0, np.int64(GEN_ALL))
             if tree[node, MOVE_COUNT] == 0 or depth == MAX_PATH - 1:
-                break                                   # the game is over here: nothing to expand
+                break  # the game is over here: nothing to expand
             if tree[node, EXPANDED] < tree[node, MOVE_COUNT]:
                 # 2. Expansion: a child for the next move without one.
                 generate_moves(bbs, state, tables, moves, 0, np.int64(GEN_ALL))
@@ -231,4 +249,3 @@ def uct_search(bbs, state, undo, key_history, tables, weights, moves, tree, rewa
                 index += 1
             checkpoint_nodes[next_checkpoint] = counters[NODES]
             next_checkpoint += 1
-

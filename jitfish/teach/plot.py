@@ -39,7 +39,7 @@ def plot_nodes(report: LadderReport, path: str | None = None, title: str | None 
     return figure
 
 
-VISITS_SHOWN = 5   # root moves drawn per chart (the most visited at the end, and alpha-beta's choice)
+VISITS_SHOWN = 5  # root moves drawn per chart (the most visited at the end, and alpha-beta's choice)
 
 
 def plot_visits(reports, path: str | None = None, columns: int = 2):
@@ -69,9 +69,14 @@ def plot_visits(reports, path: str | None = None, columns: int = 2):
         shares = np.array([report.shares(k) for k in range(len(report.checkpoints))])
         for index in shown:
             is_key = index == key
-            axes.plot(report.checkpoints, shares[:, index], linewidth=3 if is_key else 1.5,
-                      linestyle="--" if is_key else "-", marker=None if is_key else ".",
-                      label=report.san[index] + (" (alpha-beta)" if is_key else ""))
+            axes.plot(
+                report.checkpoints,
+                shares[:, index],
+                linewidth=3 if is_key else 1.5,
+                linestyle="--" if is_key else "-",
+                marker=None if is_key else ".",
+                label=report.san[index] + (" (alpha-beta)" if is_key else ""),
+            )
         axes.set_xscale("log")
         axes.set_ylim(0, min(1.0, max(0.25, 1.1 * shares[:, shown].max())))
         axes.set_xlabel("iterations")
@@ -79,7 +84,7 @@ def plot_visits(reports, path: str | None = None, columns: int = 2):
         axes.grid(True, alpha=0.3)
         axes.set_title(f"{report.policy} playouts, c = {report.exploration:.2f}\n{report.fen}", fontsize=8)
         axes.legend(fontsize=7, loc="upper left")
-    for axes in list(grid.flat)[len(reports):]:
+    for axes in list(grid.flat)[len(reports) :]:
         axes.set_axis_off()
     figure.tight_layout()
     if path is not None:

@@ -25,13 +25,24 @@ ALGORITHMS = (
     Algorithm("ordering", "alpha-beta + move ordering (MVV-LVA, killers)", True),
     Algorithm("deepening", "+ iterative deepening and a transposition table", True),
     Algorithm("pvs", "PVS (NegaScout) + aspiration windows", True),
-    Algorithm("pruning", "+ null move and late-move reductions", False,
-              "null move and reductions cut or shorten lines on the word of a shallower search, "
-              "which is not exact"),
-    Algorithm("quiescence", "+ quiescence search", False,
-              "its leaves are worth more than a static evaluation: captures are played out first"),
-    Algorithm("engine", "Jitfish's own search (the above and more)", False,
-              "the engine prunes (futility, late moves, SEE), extends checks and searches captures"),
+    Algorithm(
+        "pruning",
+        "+ null move and late-move reductions",
+        False,
+        "null move and reductions cut or shorten lines on the word of a shallower search, which is not exact",
+    ),
+    Algorithm(
+        "quiescence",
+        "+ quiescence search",
+        False,
+        "its leaves are worth more than a static evaluation: captures are played out first",
+    ),
+    Algorithm(
+        "engine",
+        "Jitfish's own search (the above and more)",
+        False,
+        "the engine prunes (futility, late moves, SEE), extends checks and searches captures",
+    ),
 )
 ALGORITHM_NAMES = tuple(a.name for a in ALGORITHMS)
 BY_NAME = {a.name: a for a in ALGORITHMS}
@@ -40,12 +51,13 @@ BY_NAME = {a.name: a for a in ALGORITHMS}
 @dataclass
 class DepthResult:
     """One algorithm at one depth."""
+
     algorithm: str
     depth: int
     nodes: int
     leaves: int
-    time: float          # seconds
-    value: int           # centipawns for the side to move, or a mate score
+    time: float  # seconds
+    value: int  # centipawns for the side to move, or a mate score
     pv: list[str]
 
     @property
@@ -56,13 +68,14 @@ class DepthResult:
 @dataclass
 class LadderReport:
     """The measurements of one ladder run (or the sums over a suite)."""
+
     fens: list[str]
     depth: int
     algorithms: list[str]
-    minimax_tree: dict[int, int]                          # depth -> nodes of the full tree (perft sums)
+    minimax_tree: dict[int, int]  # depth -> nodes of the full tree (perft sums)
     results: dict[tuple[str, int], DepthResult] = field(default_factory=dict)
     skipped: dict[tuple[str, int], str] = field(default_factory=dict)
-    disagreements: list[str] = field(default_factory=list)   # filled for suites (per position)
+    disagreements: list[str] = field(default_factory=list)  # filled for suites (per position)
 
     def __str__(self) -> str:
         return format_report(self)
@@ -124,8 +137,10 @@ def format_value(value: int) -> str:
     return f"{value:+d}"
 
 
-HEADER = (f"  {'algorithm':<11} {'nodes':>11} {'leaves':>11} {'time':>9} {'value':>7} {'best':>6} "
-          f"{'EBF':>6} {'of minimax':>10}")
+HEADER = (
+    f"  {'algorithm':<11} {'nodes':>11} {'leaves':>11} {'time':>9} {'value':>7} {'best':>6} "
+    f"{'EBF':>6} {'of minimax':>10}"
+)
 
 
 def _percent(fraction: float | None) -> str:
@@ -141,8 +156,9 @@ def _seconds(seconds: float) -> str:
 def format_report(report: LadderReport) -> str:
     """Per depth: nodes, leaves, time, value, best move, effective branching factor, fraction of the minimax tree."""
     suite = len(report.fens) > 1
-    lines = [f"Suite of {len(report.fens)} positions (nodes and times summed)" if suite
-             else f"Position: {report.fens[0]}"]
+    lines = [
+        f"Suite of {len(report.fens)} positions (nodes and times summed)" if suite else f"Position: {report.fens[0]}"
+    ]
     lines.append("Rungs: " + "; ".join(f"{name} = {BY_NAME[name].title}" for name in report.algorithms))
     for depth in range(1, report.depth + 1):
         tree = report.minimax_tree.get(depth)
@@ -158,9 +174,11 @@ def format_report(report: LadderReport) -> str:
             value = "" if suite else format_value(result.value)
             best = "" if suite else result.best_move
             leaves = f"{result.leaves:,}" if result.leaves else "-"
-            lines.append(f"  {name:<11} {result.nodes:>11,} {leaves:>11} {_seconds(result.time):>9} {value:>7} "
-                         f"{best:>6} {'' if ebf is None else f'{ebf:.2f}':>6} "
-                         f"{_percent(report.tree_fraction(name, depth)):>10}")
+            lines.append(
+                f"  {name:<11} {result.nodes:>11,} {leaves:>11} {_seconds(result.time):>9} {value:>7} "
+                f"{best:>6} {'' if ebf is None else f'{ebf:.2f}':>6} "
+                f"{_percent(report.tree_fraction(name, depth)):>10}"
+            )
     flags = report.flags()
     lines += ["", "Values compared with minimax's:"]
     if flags:

@@ -35,17 +35,18 @@ class Node:
     the dice: its children carry their ``probability``, and ``maximizing``
     says whose move follows the roll.
     """
+
     maximizing: bool
     children: list["Node"] = field(default_factory=list)
-    value: float | None = None        # given for leaves; computed for interior nodes
-    label: str = ""                    # the move leading here (position trees), else ""
-    path: tuple[int, ...] = ()         # child indices from the root
-    window: tuple[float, float] | None = None   # (alpha, beta) when alpha-beta entered the node
+    value: float | None = None  # given for leaves; computed for interior nodes
+    label: str = ""  # the move leading here (position trees), else ""
+    path: tuple[int, ...] = ()  # child indices from the root
+    window: tuple[float, float] | None = None  # (alpha, beta) when alpha-beta entered the node
     visited: bool = False
-    pruned: bool = False               # in a subtree alpha-beta cut off
+    pruned: bool = False  # in a subtree alpha-beta cut off
     chance: bool = False
-    probability: float | None = None   # of this outcome, when the parent is a chance node
-    note: str = ""                     # drawn beneath the node (a chance node's bound, say)
+    probability: float | None = None  # of this outcome, when the parent is a chance node
+    note: str = ""  # drawn beneath the node (a chance node's bound, say)
 
     @property
     def is_leaf(self) -> bool:
@@ -124,7 +125,7 @@ def alphabeta_tree(tree, bounds: tuple[float, float] = (-INFINITY, INFINITY)) ->
 
 def _prune_after(node: Node, index: int) -> None:
     """Mark the children after ``index`` (and all below them) as pruned."""
-    for skipped in node.children[index + 1:]:
+    for skipped in node.children[index + 1 :]:
         for below in skipped.walk():
             below.pruned = True
 
@@ -172,9 +173,9 @@ def _star1(node: Node, alpha: float, beta: float, low: float, high: float) -> fl
     seen = 0.0
     for i, child in enumerate(node.children):
         p = child.probability
-        rest = sum(later.probability for later in node.children[i + 1:])
+        rest = sum(later.probability for later in node.children[i + 1 :])
         # 1. The child's values at or below which the node fails low, and at or above which it fails high.
-        at_most = rest * high if rest else 0.0      # (0 * infinity would be NaN)
+        at_most = rest * high if rest else 0.0  # (0 * infinity would be NaN)
         at_least = rest * low if rest else 0.0
         fails_low = (alpha - seen - at_most) / p
         fails_high = (beta - seen - at_least) / p
@@ -293,31 +294,58 @@ def draw_tree(result: ToyResult | Node, path: str | None = None, title: str | No
             cx, cy = places[child.path]
             style = dict(color="0.75", linestyle="--") if child.pruned else dict(color="black")
             axes.plot([x, cx], [y, cy], zorder=1, **style)
-            if child.pruned and not node.pruned:   # the branch where the cut-off happened
+            if child.pruned and not node.pruned:  # the branch where the cut-off happened
                 mx, my = (x + cx) / 2, (y + cy) / 2
                 axes.plot([mx - 0.15, mx + 0.15], [my - 0.08, my + 0.08], color="red", linewidth=3, zorder=3)
             label = child.label or ("" if child.probability is None else f"{child.probability:g}")
             if label:
-                axes.text((x + cx) / 2, (y + cy) / 2, label, fontsize=8, ha="right", va="bottom",
-                          color="0.4" if child.pruned else "navy")
+                axes.text(
+                    (x + cx) / 2,
+                    (y + cy) / 2,
+                    label,
+                    fontsize=8,
+                    ha="right",
+                    va="bottom",
+                    color="0.4" if child.pruned else "navy",
+                )
         marker, face = _marker(node)
         face = "0.92" if node.pruned else face
-        axes.scatter([x], [y], s=1000, marker=marker, facecolor=face,
-                     edgecolor="0.7" if node.pruned else "black", zorder=2)
-        axes.text(x, y, _show(node.value), ha="center", va="center", fontsize=8,
-                  color="0.6" if node.pruned else "black", zorder=4)
+        axes.scatter(
+            [x], [y], s=1000, marker=marker, facecolor=face, edgecolor="0.7" if node.pruned else "black", zorder=2
+        )
+        axes.text(
+            x,
+            y,
+            _show(node.value),
+            ha="center",
+            va="center",
+            fontsize=8,
+            color="0.6" if node.pruned else "black",
+            zorder=4,
+        )
         if node.note:
             axes.text(x, y - 0.3, node.note, ha="center", va="top", fontsize=8, color="darkred", zorder=5)
         if node.window is not None and not node.is_leaf:
-            axes.text(x + 0.22, y + 0.05, f"[{_show(node.window[0])}, {_show(node.window[1])}]", ha="left",
-                      va="bottom", fontsize=7, color="0.3", zorder=5,
-                      bbox=dict(facecolor="white", edgecolor="none", pad=0.5))
+            axes.text(
+                x + 0.22,
+                y + 0.05,
+                f"[{_show(node.window[0])}, {_show(node.window[1])}]",
+                ha="left",
+                va="bottom",
+                fontsize=7,
+                color="0.3",
+                zorder=5,
+                bbox=dict(facecolor="white", edgecolor="none", pad=0.5),
+            )
     axes.set_axis_off()
     axes.set_xlim(-0.7, leaves - 0.3)
     axes.set_ylim(-levels + 0.4, 0.5)
     value = root.value
-    axes.set_title(title or f"alpha-beta: value {_show(value)}, "
-                   f"{sum(1 for leaf in root.leaves() if leaf.pruned)} of {leaves} leaves pruned (grey)")
+    axes.set_title(
+        title
+        or f"alpha-beta: value {_show(value)}, "
+        f"{sum(1 for leaf in root.leaves() if leaf.pruned)} of {leaves} leaves pruned (grey)"
+    )
     figure.tight_layout()
     if path is not None:
         figure.savefig(path, dpi=90)

@@ -95,7 +95,7 @@ def parse_position(args: list[str]) -> tuple[str | None, list[str]]:
         split = args.index("moves")
     except ValueError:
         split = len(args)
-    head, moves = args[:split], args[split + 1:]
+    head, moves = args[:split], args[split + 1 :]
     if head[0] == "startpos" and len(head) == 1:
         return None, moves
     if head[0] == "fen" and len(head) > 1:

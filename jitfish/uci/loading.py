@@ -49,8 +49,13 @@ class EngineLoader:
     (the protocol applies the options set meanwhile), under :attr:`lock`.
     """
 
-    def __init__(self, output: Output, callbacks: Callable[[], EngineCallbacks],
-                 ready: Callable[[Engine], None], factory: Callable[..., Engine] | None = None) -> None:
+    def __init__(
+        self,
+        output: Output,
+        callbacks: Callable[[], EngineCallbacks],
+        ready: Callable[[Engine], None],
+        factory: Callable[..., Engine] | None = None,
+    ) -> None:
         self._output = output
         self._callbacks = callbacks
         self._ready = ready
@@ -88,11 +93,11 @@ class EngineLoader:
             counter = CompileCounter()
             cold = not is_cached("search")
             if cold:
-                self._output.message(f"compiling the search kernels (first start only, about "
-                                     f"{COLD_START_SECONDS} s)")
+                self._output.message(f"compiling the search kernels (first start only, about {COLD_START_SECONDS} s)")
             else:  # a cache Numba rejects (e.g. another Numba version) also compiles: say so if it is slow
-                threading.Thread(target=self._report_slow_load, args=(started, counter),
-                                 name="jitfish-load-progress", daemon=True).start()
+                threading.Thread(
+                    target=self._report_slow_load, args=(started, counter), name="jitfish-load-progress", daemon=True
+                ).start()
             from jitfish.engine import Engine
 
             callbacks = self._callbacks()
@@ -118,8 +123,10 @@ class EngineLoader:
         while not counter.started:
             if self._loaded.wait(1.0):
                 return
-        self._output.message("kernels are compiling (first start after an install or a source change); "
-                             "readyok follows when they are cached")
+        self._output.message(
+            "kernels are compiling (first start after an install or a source change); "
+            "readyok follows when they are cached"
+        )
         while not self._loaded.wait(LOAD_PROGRESS_SECONDS):
             self._output.message(f"still compiling kernels: {time.perf_counter() - started:.0f} s so far")
 
@@ -128,5 +135,4 @@ class EngineLoader:
         from jitfish.compile import FIRST_USE_SECONDS
 
         if not is_cached(group):
-            self._output.message(f"compiling the {group} kernels (first use only, about "
-                                 f"{FIRST_USE_SECONDS[group]} s)")
+            self._output.message(f"compiling the {group} kernels (first use only, about {FIRST_USE_SECONDS[group]} s)")

@@ -52,8 +52,9 @@ def read_lines(stream: BinaryIO):
         yield chunk.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
-def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None, tune: bool = False,
-        commands: list[str] | None = None) -> int:
+def run(
+    stdin: BinaryIO | None = None, stdout: TextIO | None = None, tune: bool = False, commands: list[str] | None = None
+) -> int:
     """Run the loop until ``quit`` or end of input; returns the exit status.
 
     ``tune`` lists the search parameters as options too (``jitfish --tune``).  ``commands`` (the command

@@ -101,5 +101,5 @@ def parse_setoption(tokens: list[str]) -> tuple[str, str | None]:
     name = " ".join(tokens[1:split])
     if not name:
         raise OptionError("setoption needs 'name <option name>'")
-    value = " ".join(tokens[split + 1:]) if split < len(tokens) else None
+    value = " ".join(tokens[split + 1 :]) if split < len(tokens) else None
     return name, value

@@ -53,10 +53,10 @@ class CommandOrder:
         self._run = run
         self._changed = threading.Condition()
         self._pending: deque[Command] = deque()  # commands held, oldest first
-        self._in_flight: Command | None = None    # the held command the worker runs
-        self._searching = False          # from starting a search until its bestmove is sent
-        self._answering = False          # the bestmove is being sent: isready waits for held commands
-        self._releasers: tuple[str, ...] = ()     # what the running search waits for before it may end
+        self._in_flight: Command | None = None  # the held command the worker runs
+        self._searching = False  # from starting a search until its bestmove is sent
+        self._answering = False  # the bestmove is being sent: isready waits for held commands
+        self._releasers: tuple[str, ...] = ()  # what the running search waits for before it may end
         self._after_ponderhit: tuple[str, ...] = ()
         self._quitting = False
         self._worker: threading.Thread | None = None
@@ -98,14 +98,14 @@ class CommandOrder:
         waiting = [(go, end) for go, end in gos if _waits_for_stop(go)]
         if not gos:
             return False
-        if not waiting and not running_waits:   # it belongs to the last go, still held
+        if not waiting and not running_waits:  # it belongs to the last go, still held
             self._queue(len(self._pending), ("stop", []))
             return True
-        for _, end in reversed(waiting):   # from the back, so that the places before stay right
+        for _, end in reversed(waiting):  # from the back, so that the places before stay right
             start = end - 1
             while start >= 0 and not starts_search(*self._pending[start]):
                 start -= 1
-            if not any(command == "stop" for command, _ in list(self._pending)[start + 1:end]):
+            if not any(command == "stop" for command, _ in list(self._pending)[start + 1 : end]):
                 self._queue(end, ("stop", []))
         return not running_waits
 
@@ -125,8 +125,13 @@ class CommandOrder:
         (they start no search, so the ``stop`` still meets the search it was sent for)."""
         while True:
             with self._changed:
-                self._changed.wait_for(lambda: self._quitting or (self._pending and not self._searching)
-                                       or (self._searching and self._next_control() is not None))
+                self._changed.wait_for(
+                    lambda: (
+                        self._quitting
+                        or (self._pending and not self._searching)
+                        or (self._searching and self._next_control() is not None)
+                    )
+                )
                 if self._quitting:
                     return
                 index = self._next_control() if self._searching else 0
@@ -179,15 +184,24 @@ class CommandOrder:
     def wait_ready(self) -> None:
         """Wait until the commands before an ``isready`` have run, or wait behind a running search."""
         with self._changed:
-            self._changed.wait_for(lambda: (self._searching and not self._answering) or self._quitting
-                                   or not (self._pending or self._in_flight))
+            self._changed.wait_for(
+                lambda: (
+                    (self._searching and not self._answering)
+                    or self._quitting
+                    or not (self._pending or self._in_flight)
+                )
+            )
 
     def wait_idle(self) -> None:
         """Wait until the commands taken so far have run and no search runs, except one that waits for
         ``stop``."""
         with self._changed:
-            self._changed.wait_for(lambda: self._quitting or not (self._pending or self._in_flight or (
-                self._searching and not self._releasers)))
+            self._changed.wait_for(
+                lambda: (
+                    self._quitting
+                    or not (self._pending or self._in_flight or (self._searching and not self._releasers))
+                )
+            )
 
     def quit(self, stop: Callable[[], None]) -> None:
         """Drop what is held, start nothing more, and ``stop`` the search."""

@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Any, Callable
 from jitfish._version import __version__
 from jitfish.options import OptionSpec
 from jitfish.uci.commands import (
-    MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, CommandError, parse_depth, parse_go, parse_position, starts_search,
+    MAX_BENCH_DEPTH,
+    MAX_PERFT_DEPTH,
+    CommandError,
+    parse_depth,
+    parse_go,
+    parse_position,
+    starts_search,
 )
 from jitfish.uci.loading import EngineLoader
 from jitfish.uci.options import OptionTable, parse_setoption, uci_line
@@ -49,8 +55,9 @@ class UciProtocol:
     the search parameters as options, for tuners such as ``tuning.spsa``.
     """
 
-    def __init__(self, send: Callable[[str], None],
-                 engine_factory: Callable[..., Engine] | None = None, tune: bool = False) -> None:
+    def __init__(
+        self, send: Callable[[str], None], engine_factory: Callable[..., Engine] | None = None, tune: bool = False
+    ) -> None:
         self.output = Output(send)
         self.options = OptionTable(tune)
         self._early_options: list[tuple[OptionSpec, Any]] = []  # set before the engine was loaded, in order
@@ -76,9 +83,12 @@ class UciProtocol:
 
         output = self.output
         return EngineCallbacks(
-            on_info=self._on_info, on_bestmove=self._on_bestmove, on_message=output.message,
+            on_info=self._on_info,
+            on_bestmove=self._on_bestmove,
+            on_message=output.message,
             on_currmove=lambda depth, move, number: output.send(currmove_line(depth, move, number)),
-            on_debug=output.debug_message)
+            on_debug=output.debug_message,
+        )
 
     def _on_info(self, info: SearchInfo) -> None:
         engine = self.engine
@@ -248,8 +258,19 @@ class UciProtocol:
             self.output.send(line)
 
     _COMMANDS = {
-        "uci": _uci, "debug": _debug, "isready": _isready, "setoption": _setoption,
-        "register": _register, "ucinewgame": _ucinewgame, "position": _position, "go": _go,
-        "stop": _stop, "ponderhit": _ponderhit, "quit": _quit, "d": _d, "eval": _eval,
-        "bench": _bench, "genfens": _genfens,
+        "uci": _uci,
+        "debug": _debug,
+        "isready": _isready,
+        "setoption": _setoption,
+        "register": _register,
+        "ucinewgame": _ucinewgame,
+        "position": _position,
+        "go": _go,
+        "stop": _stop,
+        "ponderhit": _ponderhit,
+        "quit": _quit,
+        "d": _d,
+        "eval": _eval,
+        "bench": _bench,
+        "genfens": _genfens,
     }

@@ -26,16 +26,16 @@ import jitfish
 from tests.reference import reference_uci_moves
 
 SPECIAL_MOVE_CHANCE = 0.6  # pick among castling, en passant and promotions when there are any
-CAPTURE_CHANCE = 0.4       # else among the captures
-PAWN_MOVE_CHANCE = 0.4     # else among the pawn moves (they make en passant and promotions possible)
-MAX_HALFMOVE_CLOCK = 60    # a game that shuffles this long has nothing more to show
+CAPTURE_CHANCE = 0.4  # else among the captures
+PAWN_MOVE_CHANCE = 0.4  # else among the pawn moves (they make en passant and promotions possible)
+MAX_HALFMOVE_CLOCK = 60  # a game that shuffles this long has nothing more to show
 
 
 @dataclass
 class PlayoutStats:
     positions: int = 0
     games: int = 0
-    moves: Counter = field(default_factory=Counter)      # kinds of move played
+    moves: Counter = field(default_factory=Counter)  # kinds of move played
     positions_with: Counter = field(default_factory=Counter)  # features of positions visited
 
     def merge(self, other: "PlayoutStats") -> None:
@@ -86,15 +86,17 @@ def compare_position(ours: jitfish.Board, theirs: chess.Board, stats: PlayoutSta
     assert len(our_moves) == len(set(our_moves)), f"duplicate moves {sorted(our_moves)} at {describe(theirs, label)}"
     assert set(our_moves) == expected_moves, (
         f"legal moves differ at {describe(theirs, label)}: missing {sorted(expected_moves - set(our_moves))}, "
-        f"extra {sorted(set(our_moves) - expected_moves)}")
+        f"extra {sorted(set(our_moves) - expected_moves)}"
+    )
     fen = ours.fen()
     assert fen == theirs.fen(), describe(theirs, label)
     if theirs.castling_rights:  # without rights the Shredder-FEN is the FEN
         assert ours.fen(shredder=True) == theirs.fen(shredder=True), describe(theirs, label)
     assert ours.is_check() == theirs.is_check(), describe(theirs, label)
     key = ours.zobrist()
-    assert key == ours.zobrist_from_scratch(), f"incremental key differs from the key from scratch at " \
-                                               f"{describe(theirs, label)}"
+    assert key == ours.zobrist_from_scratch(), (
+        f"incremental key differs from the key from scratch at {describe(theirs, label)}"
+    )
     if not theirs.chess960:
         assert key == chess.polyglot.zobrist_hash(theirs), f"not the Polyglot key at {describe(theirs, label)}"
 
@@ -113,16 +115,21 @@ def compare_position(ours: jitfish.Board, theirs: chess.Board, stats: PlayoutSta
     return fen, bool(expected_moves)
 
 
-def play_game(start_fen: str, chess960: bool, rng: random.Random, max_plies: int,
-              stats: PlayoutStats, label: str) -> None:
+def play_game(
+    start_fen: str, chess960: bool, rng: random.Random, max_plies: int, stats: PlayoutStats, label: str
+) -> None:
     """Play one biased random game from ``start_fen``, comparing every position, then take it all back."""
     theirs = chess.Board(start_fen, chess960=chess960)
     ours = jitfish.Board(start_fen, chess960=chess960)
     history: list[tuple[np.ndarray, np.ndarray, str, str]] = []
     for ply in range(max_plies + 1):
         fen, has_moves = compare_position(ours, theirs, stats, label)
-        if (not has_moves or theirs.is_insufficient_material()
-                or theirs.halfmove_clock >= MAX_HALFMOVE_CLOCK or ply == max_plies):
+        if (
+            not has_moves
+            or theirs.is_insufficient_material()
+            or theirs.halfmove_clock >= MAX_HALFMOVE_CLOCK
+            or ply == max_plies
+        ):
             break
         move = choose_move(rng, theirs)
         uci = theirs.uci(move, chess960=chess960)
@@ -144,8 +151,12 @@ def play_game(start_fen: str, chess960: bool, rng: random.Random, max_plies: int
     stats.games += 1
 
 
-def play_games(starts: list[tuple[str, bool, str]], seed: int, max_plies: int, min_positions: int,
-               ) -> PlayoutStats:
+def play_games(
+    starts: list[tuple[str, bool, str]],
+    seed: int,
+    max_plies: int,
+    min_positions: int,
+) -> PlayoutStats:
     """Cycle through ``(fen, chess960, label)`` starts until ``min_positions`` positions were compared."""
     rng = random.Random(seed)
     stats = PlayoutStats()

@@ -31,6 +31,7 @@ def assert_unchanged(board: jitfish.Board, before: tuple) -> None:
 
 # --- push_uci and pop -----------------------------------------------------------
 
+
 @pytest.mark.parametrize("uci", ["e2e5", "e1g1", "a1a2", "e7e5", "b1b3", "e2e4q", "0000"])
 def test_illegal_move_raises_value_error_and_leaves_the_board_unchanged(uci):
     board = jitfish.Board()
@@ -82,12 +83,12 @@ def test_is_legal_accepts_exactly_the_legal_moves_and_king_takes_rook_castling()
 
 # --- Castling notation ----------------------------------------------------------
 
+
 def test_standard_castling_is_accepted_as_king_step_or_king_takes_rook():
     by_step, by_rook = jitfish.Board(KIWIPETE), jitfish.Board(KIWIPETE)
     by_step.push_uci("e1g1")
     by_rook.push_uci("e1h1")
-    assert by_step.fen() == by_rook.fen() == \
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1"
+    assert by_step.fen() == by_rook.fen() == "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1"
     assert by_step.move_stack == by_rook.move_stack == ["e1g1"]
     for long in ("e1c1", "e1a1"):
         board = jitfish.Board(KIWIPETE)
@@ -105,10 +106,13 @@ def test_chess960_castling_is_king_takes_rook_only():
     assert board.fen() == "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1"
 
 
-@pytest.mark.parametrize("fen, text", [
-    ("4k3/8/8/8/8/8/8/R2K4 w Q - 0 1", "d1c1"),   # long castling and the king's step to c1
-    ("4k3/8/8/8/8/8/8/5K1R w K - 0 1", "f1g1"),   # short castling and the king's step to g1
-])
+@pytest.mark.parametrize(
+    "fen, text",
+    [
+        ("4k3/8/8/8/8/8/8/R2K4 w Q - 0 1", "d1c1"),  # long castling and the king's step to c1
+        ("4k3/8/8/8/8/8/8/5K1R w K - 0 1", "f1g1"),  # short castling and the king's step to g1
+    ],
+)
 def test_every_legal_move_has_its_own_uci_string_on_a_standard_board(fen, text):
     board = jitfish.Board(fen)
     moves = board.legal_moves()
@@ -117,12 +121,20 @@ def test_every_legal_move_has_its_own_uci_string_on_a_standard_board(fen, text):
 
 # --- Clocks ---------------------------------------------------------------------
 
+
 def test_halfmove_clock_and_fullmove_number_are_maintained_and_restored():
     board = jitfish.Board()
     expected = [  # (move, halfmove clock, fullmove number) after the move
-        ("g1f3", 1, 1), ("g8f6", 2, 2), ("b1c3", 3, 2), ("e7e5", 0, 3),   # pawn move resets
-        ("f3e5", 0, 3), ("b8c6", 1, 4), ("e5c6", 0, 4), ("d7c6", 0, 5),   # captures reset
-        ("a1b1", 1, 5), ("f8b4", 2, 6),
+        ("g1f3", 1, 1),
+        ("g8f6", 2, 2),
+        ("b1c3", 3, 2),
+        ("e7e5", 0, 3),  # pawn move resets
+        ("f3e5", 0, 3),
+        ("b8c6", 1, 4),
+        ("e5c6", 0, 4),
+        ("d7c6", 0, 5),  # captures reset
+        ("a1b1", 1, 5),
+        ("f8b4", 2, 6),
     ]
     for uci, halfmove, fullmove in expected:
         board.push_uci(uci)
@@ -152,19 +164,23 @@ def test_turn_follows_the_side_to_move():
 
 # --- Check, mate, stalemate -------------------------------------------------------
 
-@pytest.mark.parametrize("fen, check, checkmate, stalemate", [
-    (jitfish.STARTING_FEN, False, False, False),
-    ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", True, True, False),   # fool's mate
-    ("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4", True, True, False),  # scholar's
-    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", False, False, False),
-    ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", True, True, False),                               # back rank
-    ("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", True, False, False),                                # check, escapes
-    ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", False, False, True),
-    ("k7/P7/K7/8/8/8/8/8 b - - 0 1", False, False, True),
-    ("8/8/8/8/8/2k5/1q6/K7 w - - 0 1", True, True, False),                                  # b2 protected
-    ("8/8/8/8/8/8/1q6/K3k3 w - - 0 1", True, False, False),                                 # Kxb2 escapes
-    ("8/8/8/8/8/1qk5/8/K7 w - - 0 1", False, False, True),
-])
+
+@pytest.mark.parametrize(
+    "fen, check, checkmate, stalemate",
+    [
+        (jitfish.STARTING_FEN, False, False, False),
+        ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", True, True, False),  # fool's mate
+        ("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4", True, True, False),  # scholar's
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", False, False, False),
+        ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", True, True, False),  # back rank
+        ("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", True, False, False),  # check, escapes
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", False, False, True),
+        ("k7/P7/K7/8/8/8/8/8 b - - 0 1", False, False, True),
+        ("8/8/8/8/8/2k5/1q6/K7 w - - 0 1", True, True, False),  # b2 protected
+        ("8/8/8/8/8/8/1q6/K3k3 w - - 0 1", True, False, False),  # Kxb2 escapes
+        ("8/8/8/8/8/1qk5/8/K7 w - - 0 1", False, False, True),
+    ],
+)
 def test_check_checkmate_and_stalemate(fen, check, checkmate, stalemate):
     board = jitfish.Board(fen)
     assert (board.is_check(), board.is_checkmate(), board.is_stalemate()) == (check, checkmate, stalemate)
@@ -186,10 +202,27 @@ def test_checkmate_is_found_after_pushed_moves():
 
 # --- Interop and copies ------------------------------------------------------------
 
+
 def test_from_chess_copies_the_position_and_the_move_stack():
     theirs = chess.Board()
-    for san in ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Be2", "e5", "Nb3", "Be7",
-                "O-O", "O-O"]:
+    for san in [
+        "e4",
+        "c5",
+        "Nf3",
+        "d6",
+        "d4",
+        "cxd4",
+        "Nxd4",
+        "Nf6",
+        "Nc3",
+        "a6",
+        "Be2",
+        "e5",
+        "Nb3",
+        "Be7",
+        "O-O",
+        "O-O",
+    ]:
         theirs.push_san(san)
     ours = jitfish.Board.from_chess(theirs)
     assert ours.fen() == theirs.fen()
@@ -239,8 +272,15 @@ def test_copy_is_independent():
 
 def test_str_draws_the_board_from_white_side():
     assert str(jitfish.Board()).splitlines() == [
-        "r n b q k b n r", "p p p p p p p p", ". . . . . . . .", ". . . . . . . .",
-        ". . . . . . . .", ". . . . . . . .", "P P P P P P P P", "R N B Q K B N R"]
+        "r n b q k b n r",
+        "p p p p p p p p",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        "P P P P P P P P",
+        "R N B Q K B N R",
+    ]
     assert repr(jitfish.Board(chess960=True)) == f"Board({jitfish.STARTING_FEN!r}, chess960=True)"
 
 

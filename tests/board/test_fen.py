@@ -24,8 +24,10 @@ def test_suite_positions_print_as_python_chess_prints_them(suite):
         theirs = chess.Board(case.fen, chess960=case.chess960)
         fen, shredder = ours.fen(), ours.fen(shredder=True)
         if fen != theirs.fen() or shredder != theirs.fen(shredder=True):
-            wrong.append(f"{case.name}: {case.fen!r} -> {fen!r} / {shredder!r}, "
-                         f"python-chess {theirs.fen()!r} / {theirs.fen(shredder=True)!r}")
+            wrong.append(
+                f"{case.name}: {case.fen!r} -> {fen!r} / {shredder!r}, "
+                f"python-chess {theirs.fen()!r} / {theirs.fen(shredder=True)!r}"
+            )
             continue
         for text in (fen, shredder):  # what we print, we read back to the same position
             again = jitfish.Board(text, chess960=case.chess960)
@@ -42,22 +44,28 @@ def test_start_position_round_trips():
     assert jitfish.Board(board.fen(shredder=True)).fen() == jitfish.STARTING_FEN
 
 
-@pytest.mark.parametrize("fen, expected", [
-    ("4k3/8/8/8/8/8/8/4K3 w - -", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
-    ("4k3/8/8/8/8/8/8/4K3 b - - 7", "4k3/8/8/8/8/8/8/4K3 b - - 7 1"),
-    ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
-    ("  4k3/8/8/8/8/8/8/4K3   w - -  3  42 ", "4k3/8/8/8/8/8/8/4K3 w - - 3 42"),
-])
+@pytest.mark.parametrize(
+    "fen, expected",
+    [
+        ("4k3/8/8/8/8/8/8/4K3 w - -", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+        ("4k3/8/8/8/8/8/8/4K3 b - - 7", "4k3/8/8/8/8/8/8/4K3 b - - 7 1"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+        ("  4k3/8/8/8/8/8/8/4K3   w - -  3  42 ", "4k3/8/8/8/8/8/8/4K3 w - - 3 42"),
+    ],
+)
 def test_missing_clocks_default_like_python_chess(fen, expected):
     assert jitfish.Board(fen).fen() == expected
     assert chess.Board(fen.strip()).fen() == expected
 
 
-@pytest.mark.parametrize("fen, shown", [
-    ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "-"),    # no pawn can take
-    ("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "e3"),  # d4 pawn can take
-    ("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2", "-"),                              # the capture is illegal
-])
+@pytest.mark.parametrize(
+    "fen, shown",
+    [
+        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "-"),  # no pawn can take
+        ("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "e3"),  # d4 pawn can take
+        ("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2", "-"),  # the capture is illegal
+    ],
+)
 def test_en_passant_square_is_shown_only_when_the_capture_is_legal(fen, shown):
     assert jitfish.Board(fen).fen().split()[3] == shown
     assert chess.Board(fen).fen().split()[3] == shown
@@ -71,17 +79,20 @@ def test_en_passant_square_appears_after_a_double_step_next_to_an_enemy_pawn():
     assert board.fen() == "rnbqkbnr/ppp1pppp/8/8/8/4p3/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 
 
-@pytest.mark.parametrize("fen, xfen, shredder", [
-    # The inner of two rooks on one side needs its file letter in X-FEN.
-    ("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", "B", "B"),
-    ("4k3/8/8/8/8/8/8/RR2K3 w Q - 0 1", "Q", "A"),
-    ("4k3/8/8/8/8/8/8/RR2K3 w A - 0 1", "Q", "A"),
-    ("1r2kr2/8/8/8/8/8/8/4K3 w f - 0 1", "k", "f"),
-    ("r3kr1r/8/8/8/8/8/8/4K3 w fq - 0 1", "fq", "fa"),
-    ("rk2r3/8/8/8/8/8/8/RK2R3 w KQkq - 0 1", "KQkq", "EAea"),
-    ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 9", "KQkq", "HFhf"),
-    ("1r2kb2/1q2p3/1npp2p1/p1P5/7r/8/3P2P1/4KB2 b b - 3 24", "q", "b"),
-])
+@pytest.mark.parametrize(
+    "fen, xfen, shredder",
+    [
+        # The inner of two rooks on one side needs its file letter in X-FEN.
+        ("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", "B", "B"),
+        ("4k3/8/8/8/8/8/8/RR2K3 w Q - 0 1", "Q", "A"),
+        ("4k3/8/8/8/8/8/8/RR2K3 w A - 0 1", "Q", "A"),
+        ("1r2kr2/8/8/8/8/8/8/4K3 w f - 0 1", "k", "f"),
+        ("r3kr1r/8/8/8/8/8/8/4K3 w fq - 0 1", "fq", "fa"),
+        ("rk2r3/8/8/8/8/8/8/RK2R3 w KQkq - 0 1", "KQkq", "EAea"),
+        ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 9", "KQkq", "HFhf"),
+        ("1r2kb2/1q2p3/1npp2p1/p1P5/7r/8/3P2P1/4KB2 b b - 3 24", "q", "b"),
+    ],
+)
 def test_chess960_castling_field_is_x_fen_or_shredder_fen(fen, xfen, shredder):
     ours = jitfish.Board(fen, chess960=True)
     theirs = chess.Board(fen, chess960=True)
@@ -165,11 +176,14 @@ def test_bad_fen_raises_value_error_naming_the_problem(fen, fragment):
         jitfish.perft(fen, 1)
 
 
-@pytest.mark.parametrize("fen, fragment", [
-    ("4k3/8/8/8/8/8/8/RR2K3 w AB - 0 1", "names one right twice"),
-    ("4k3/8/8/8/8/8/8/4K2R w Q - 0 1", "no rook for 'Q'"),
-    ("4k3/8/8/8/8/8/8/4K2R w A - 0 1", "no rook for 'A'"),
-])
+@pytest.mark.parametrize(
+    "fen, fragment",
+    [
+        ("4k3/8/8/8/8/8/8/RR2K3 w AB - 0 1", "names one right twice"),
+        ("4k3/8/8/8/8/8/8/4K2R w Q - 0 1", "no rook for 'Q'"),
+        ("4k3/8/8/8/8/8/8/4K2R w A - 0 1", "no rook for 'A'"),
+    ],
+)
 def test_bad_chess960_castling_field_raises_value_error(fen, fragment):
     with pytest.raises(ValueError, match=fragment):
         jitfish.Board(fen, chess960=True)
@@ -235,8 +249,9 @@ FUZZ_SCRIPT = textwrap.dedent('''
 
 
 def test_mutated_fens_are_rejected_or_playable_never_a_crash():
-    result = subprocess.run([sys.executable, "-c", FUZZ_SCRIPT, "7", "3000"],
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-c", FUZZ_SCRIPT, "7", "3000"], capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, f"exit code {result.returncode}\n{result.stdout}\n{result.stderr}"
     _, accepted, _, rejected, _, compared = result.stdout.split()
     assert int(accepted) > 100 and int(rejected) > 1000 and int(compared) > 50, result.stdout

@@ -46,9 +46,9 @@ def test_the_piece_bitboards_come_first_as_kernels_index_them_by_piece():
 def test_the_search_stack_has_a_record_per_ply_and_padding_below_the_root():
     stack = B.new_stack()
     assert stack.dtype.names == B.STACK_FIELDS
-    assert len(stack) == B.STACK_ROOT + MAX_PLY + 4   # negamax at MAX_PLY - 1 writes its child's record
-    assert B.STACK_ROOT >= 4                           # ply - 4 reads no guard
-    padding = stack[:B.STACK_ROOT]
+    assert len(stack) == B.STACK_ROOT + MAX_PLY + 4  # negamax at MAX_PLY - 1 writes its child's record
+    assert B.STACK_ROOT >= 4  # ply - 4 reads no guard
+    padding = stack[: B.STACK_ROOT]
     assert (padding["move"] == 0).all() and (padding["eval"] == B.PADDING_EVAL).all()
-    assert all(value == 0 for record in stack[B.STACK_ROOT:].tolist() for value in record)
+    assert all(value == 0 for record in stack[B.STACK_ROOT :].tolist() for value in record)
     assert B.MOVES + B.SCORES == B.WORK_OFFSETS["scores"]

@@ -22,46 +22,143 @@ from tests.reference import reference_uci_moves
 
 RULE_CASES = {
     "start position": (
-        jitfish.STARTING_FEN, False,
-        ["a2a3", "a2a4", "b1a3", "b1c3", "b2b3", "b2b4", "c2c3", "c2c4", "d2d3", "d2d4", "e2e3", "e2e4",
-         "f2f3", "f2f4", "g1f3", "g1h3", "g2g3", "g2g4", "h2h3", "h2h4"]),
+        jitfish.STARTING_FEN,
+        False,
+        [
+            "a2a3",
+            "a2a4",
+            "b1a3",
+            "b1c3",
+            "b2b3",
+            "b2b4",
+            "c2c3",
+            "c2c4",
+            "d2d3",
+            "d2d4",
+            "e2e3",
+            "e2e4",
+            "f2f3",
+            "f2f4",
+            "g1f3",
+            "g1h3",
+            "g2g3",
+            "g2g4",
+            "h2h3",
+            "h2h4",
+        ],
+    ),
     "en passant illegal when it uncovers a rank attack on the king": (
-        "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2", False,
-        ["a5a4", "a5a6", "a5b6", "b5b6"]),
+        "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2",
+        False,
+        ["a5a4", "a5a6", "a5b6", "b5b6"],
+    ),
     "en passant legal when it captures the checking pawn": (
-        "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", False,
-        ["c5b4", "c5b5", "c5b6", "c5c4", "c5c6", "c5d4", "c5d5", "c5d6", "e4d3"]),
+        "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+        False,
+        ["c5b4", "c5b5", "c5b6", "c5c4", "c5c6", "c5d4", "c5d5", "c5d6", "e4d3"],
+    ),
     "no castling through an attacked square": (
-        "4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1", False,
-        ["a1a2", "a1a3", "a1a4", "a1a5", "a1a6", "a1a7", "a1a8", "a1b1", "a1c1", "a1d1", "e1c1", "e1d1",
-         "e1d2", "e1e2", "h1f1", "h1g1", "h1h2", "h1h3", "h1h4", "h1h5", "h1h6", "h1h7", "h1h8"]),
+        "4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        False,
+        [
+            "a1a2",
+            "a1a3",
+            "a1a4",
+            "a1a5",
+            "a1a6",
+            "a1a7",
+            "a1a8",
+            "a1b1",
+            "a1c1",
+            "a1d1",
+            "e1c1",
+            "e1d1",
+            "e1d2",
+            "e1e2",
+            "h1f1",
+            "h1g1",
+            "h1h2",
+            "h1h3",
+            "h1h4",
+            "h1h5",
+            "h1h6",
+            "h1h7",
+            "h1h8",
+        ],
+    ),
     "long castling allowed when only b1 is attacked": (
-        "1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", False,
-        ["a1a2", "a1a3", "a1a4", "a1a5", "a1a6", "a1a7", "a1a8", "a1b1", "a1c1", "a1d1", "e1c1", "e1d1",
-         "e1d2", "e1e2", "e1f1", "e1f2", "e1g1", "h1f1", "h1g1", "h1h2", "h1h3", "h1h4", "h1h5", "h1h6",
-         "h1h7", "h1h8"]),
-    "no castling out of check": (
-        "4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", False,
-        ["e1d1", "e1e2", "e1f1"]),
+        "1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        False,
+        [
+            "a1a2",
+            "a1a3",
+            "a1a4",
+            "a1a5",
+            "a1a6",
+            "a1a7",
+            "a1a8",
+            "a1b1",
+            "a1c1",
+            "a1d1",
+            "e1c1",
+            "e1d1",
+            "e1d2",
+            "e1e2",
+            "e1f1",
+            "e1f2",
+            "e1g1",
+            "h1f1",
+            "h1g1",
+            "h1h2",
+            "h1h3",
+            "h1h4",
+            "h1h5",
+            "h1h6",
+            "h1h7",
+            "h1h8",
+        ],
+    ),
+    "no castling out of check": ("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", False, ["e1d1", "e1e2", "e1f1"]),
     "chess960: no castling when the castling rook shields the king's destination": (
-        "4k3/8/8/8/8/8/8/5KRr w G - 0 1", True,
-        ["f1e1", "f1e2", "f1f2", "f1g2", "g1h1"]),
+        "4k3/8/8/8/8/8/8/5KRr w G - 0 1",
+        True,
+        ["f1e1", "f1e2", "f1f2", "f1g2", "g1h1"],
+    ),
     "chess960: king on b1 castles long with the a1 rook, written king-takes-rook": (
-        "4k3/8/8/8/8/8/8/RK6 w A - 0 1", True,
-        ["a1a2", "a1a3", "a1a4", "a1a5", "a1a6", "a1a7", "a1a8", "b1a1", "b1a2", "b1b2", "b1c1", "b1c2"]),
+        "4k3/8/8/8/8/8/8/RK6 w A - 0 1",
+        True,
+        ["a1a2", "a1a3", "a1a4", "a1a5", "a1a6", "a1a7", "a1a8", "b1a1", "b1a2", "b1b2", "b1c1", "b1c2"],
+    ),
     "promotions to all four pieces, pushing and capturing": (
-        "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", False,
-        ["a7a8b", "a7a8n", "a7a8q", "a7a8r", "a7b8b", "a7b8n", "a7b8q", "a7b8r", "e1d1", "e1d2", "e1e2",
-         "e1f1", "e1f2"]),
-    "double check allows king moves only": (
-        "4k3/8/8/8/1b6/8/3N4/r3K3 w - - 0 1", False,
-        ["e1e2", "e1f2"]),
+        "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+        False,
+        [
+            "a7a8b",
+            "a7a8n",
+            "a7a8q",
+            "a7a8r",
+            "a7b8b",
+            "a7b8n",
+            "a7b8q",
+            "a7b8r",
+            "e1d1",
+            "e1d2",
+            "e1e2",
+            "e1f1",
+            "e1f2",
+        ],
+    ),
+    "double check allows king moves only": ("4k3/8/8/8/1b6/8/3N4/r3K3 w - - 0 1", False, ["e1e2", "e1f2"]),
     "a bishop pinned on a file cannot move": (
-        "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", False,
-        ["e1d1", "e1d2", "e1f1", "e1f2"]),
+        "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1",
+        False,
+        ["e1d1", "e1d2", "e1f1", "e1f2"],
+    ),
     "a rook pinned on a file moves along it": (
-        "4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1", False,
-        ["e1d1", "e1d2", "e1f1", "e1f2", "e2e3", "e2e4", "e2e5", "e2e6", "e2e7"]),
+        "4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1",
+        False,
+        ["e1d1", "e1d2", "e1f1", "e1f2", "e2e3", "e2e4", "e2e5", "e2e6", "e2e7"],
+    ),
 }
 
 
@@ -88,7 +185,7 @@ def test_chess960_castling_is_written_king_takes_rook():
 # --- Random games against python-chess --------------------------------------
 
 DEFAULT_POSITIONS_PER_TEST = 5_000  # three tests: 15,000 positions, 15-40 s on the shared machine
-SLOW_POSITIONS_PER_TEST = 34_000    # over 100,000 in the slow pass
+SLOW_POSITIONS_PER_TEST = 34_000  # over 100,000 in the slow pass
 GAME_PLIES = 300
 SUITE_GAME_PLIES = 40
 
@@ -137,8 +234,9 @@ def test_random_games_from_perft_suite_positions_agree_with_python_chess():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("games", [start_position_games, chess960_games, suite_games],
-                         ids=["start", "chess960", "suites"])
+@pytest.mark.parametrize(
+    "games", [start_position_games, chess960_games, suite_games], ids=["start", "chess960", "suites"]
+)
 def test_hundred_thousand_positions_agree_with_python_chess(games):
     stats = games(seed=1000, positions=SLOW_POSITIONS_PER_TEST)
     assert_well_covered(stats, SLOW_POSITIONS_PER_TEST)

@@ -6,23 +6,34 @@ import pytest
 
 import jitfish
 from jitfish.board.moves import (
-    MOVE_CASTLING, MOVE_EN_PASSANT, MOVE_NORMAL, encode_move, is_special_move, move_from, move_from_to,
-    move_kind, move_promotion, move_to, move_to_uci,
+    MOVE_CASTLING,
+    MOVE_EN_PASSANT,
+    MOVE_NORMAL,
+    encode_move,
+    is_special_move,
+    move_from,
+    move_from_to,
+    move_kind,
+    move_promotion,
+    move_to,
+    move_to_uci,
 )
 from jitfish.board.squares import KNIGHT, QUEEN, SQUARE_NAMES
 
 
-@pytest.mark.parametrize("from_sq, to_sq, promotion, kind", [
-    (0, 63, 0, MOVE_NORMAL),
-    (52, 60, QUEEN, MOVE_NORMAL),
-    (49, 56, KNIGHT, MOVE_NORMAL),
-    (36, 43, 0, MOVE_EN_PASSANT),
-    (4, 7, 0, MOVE_CASTLING),
-])
+@pytest.mark.parametrize(
+    "from_sq, to_sq, promotion, kind",
+    [
+        (0, 63, 0, MOVE_NORMAL),
+        (52, 60, QUEEN, MOVE_NORMAL),
+        (49, 56, KNIGHT, MOVE_NORMAL),
+        (36, 43, 0, MOVE_EN_PASSANT),
+        (4, 7, 0, MOVE_CASTLING),
+    ],
+)
 def test_accessors_decode_what_encode_move_packs(from_sq, to_sq, promotion, kind):
     move = encode_move(from_sq, to_sq, promotion, kind)
-    assert (move_from(move), move_to(move), move_promotion(move), move_kind(move)) == (
-        from_sq, to_sq, promotion, kind)
+    assert (move_from(move), move_to(move), move_promotion(move), move_kind(move)) == (from_sq, to_sq, promotion, kind)
     assert move_from_to(move) == from_sq + 64 * to_sq
     assert is_special_move(move) == (promotion != 0 or kind != MOVE_NORMAL)
 

@@ -52,9 +52,14 @@ def suite_params(name: str, budget: int, step: int = 1) -> list:
 def chunk_params(name: str, budget: int, size: int, step: int = 1) -> list:
     """Positions in chunks of ``size`` per test: the big suites would cost more in pytest's overhead than in perft."""
     cases = SUITES[name].cases()[::step]
-    chunks = [cases[i:i + size] for i in range(0, len(cases), size)]
-    return [pytest.param([(case, affordable(case, budget)) for case in chunk],
-                         id=f"{chunk[0].name}..{chunk[-1].name.rsplit(':', 1)[-1]}") for chunk in chunks]
+    chunks = [cases[i : i + size] for i in range(0, len(cases), size)]
+    return [
+        pytest.param(
+            [(case, affordable(case, budget)) for case in chunk],
+            id=f"{chunk[0].name}..{chunk[-1].name.rsplit(':', 1)[-1]}",
+        )
+        for chunk in chunks
+    ]
 
 
 def assert_counts(case: PerftCase, depths: list[tuple[int, int]]) -> None:
@@ -73,8 +78,9 @@ def assert_chunk_counts(chunk: list[tuple[PerftCase, list[tuple[int, int]]]]) ->
             got = jitfish.perft(case.fen, depth, chess960=case.chess960)
             checked += 1
             if got != expected:
-                wrong.append(f"{case.name} {case.fen!r} chess960={case.chess960} depth {depth}: "
-                             f"expected {expected}, got {got}")
+                wrong.append(
+                    f"{case.name} {case.fen!r} chess960={case.chess960} depth {depth}: expected {expected}, got {got}"
+                )
     assert checked >= len(chunk)
     assert not wrong, "\n".join(wrong)
 
@@ -128,6 +134,7 @@ def test_classic_file_ships_with_the_repository():
 
 
 # --- The API around the counts -------------------------------------------
+
 
 def test_depth_zero_counts_the_position_itself():
     assert jitfish.perft(jitfish.STARTING_FEN, 0) == 1
@@ -205,6 +212,7 @@ def test_reference_perft_agrees_with_a_published_count():
 
 # --- The slow pass --------------------------------------------------------
 
+
 def _classic_deep_params() -> list:
     params = []
     for index, case in enumerate(SUITES["perft-classic"].cases()):
@@ -220,15 +228,20 @@ def test_classic_positions_match_at_full_depth(case, depths):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case, depths", suite_params("perft-random", FULL_DEPTH)
-                         + suite_params("perft-chess960", FULL_DEPTH) + suite_params("pychess-tricky", FULL_DEPTH))
+@pytest.mark.parametrize(
+    "case, depths",
+    suite_params("perft-random", FULL_DEPTH)
+    + suite_params("perft-chess960", FULL_DEPTH)
+    + suite_params("pychess-tricky", FULL_DEPTH),
+)
 def test_small_suites_match_at_every_published_depth(case, depths):
     assert_counts(case, depths)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case, depths", suite_params("pychess-chess960", SLOW_CHESS960_SAMPLE_BUDGET,
-                                                      step=SLOW_CHESS960_SAMPLE_STEP))
+@pytest.mark.parametrize(
+    "case, depths", suite_params("pychess-chess960", SLOW_CHESS960_SAMPLE_BUDGET, step=SLOW_CHESS960_SAMPLE_STEP)
+)
 def test_sampled_chess960_setups_match_deep(case, depths):
     assert_counts(case, depths)
 

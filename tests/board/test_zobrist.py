@@ -59,11 +59,13 @@ def test_transpositions_share_a_key():
 
 def test_side_to_move_castling_rights_and_en_passant_change_the_key():
     base = "r3k2r/8/8/8/3pP3/8/8/R3K2R b KQkq e3 0 1"
-    variants = [base,
-                base.replace(" b ", " w ").replace(" e3 ", " - "),
-                base.replace("KQkq", "Kkq"),
-                base.replace("KQkq", "KQk"),
-                base.replace(" e3 ", " - ")]
+    variants = [
+        base,
+        base.replace(" b ", " w ").replace(" e3 ", " - "),
+        base.replace("KQkq", "Kkq"),
+        base.replace("KQkq", "KQk"),
+        base.replace(" e3 ", " - "),
+    ]
     keys = [jitfish.Board(fen).zobrist() for fen in variants]
     assert len(set(keys)) == len(keys)
     assert keys == [chess.polyglot.zobrist_hash(chess.Board(fen)) for fen in variants]
@@ -95,6 +97,8 @@ def test_chess960_castling_rights_change_the_key_and_stay_incremental():
         keys.add(board.zobrist())
     assert board.fen() == "2kr2r1/1p4p1/8/8/8/8/1P4P1/1R3RK1 w - - 2 2"
     assert len(keys) == 3
-    fewer_rights = [jitfish.Board(f"1r2k1r1/1p4p1/8/8/8/8/1P4P1/1R2K1R1 w {rights} - 0 1", chess960=True).zobrist()
-                    for rights in ("KQkq", "Qkq", "Kkq", "KQq", "KQk", "-")]
+    fewer_rights = [
+        jitfish.Board(f"1r2k1r1/1p4p1/8/8/8/8/1P4P1/1R2K1R1 w {rights} - 0 1", chess960=True).zobrist()
+        for rights in ("KQkq", "Qkq", "Kkq", "KQq", "KQk", "-")
+    ]
     assert len(set(fewer_rights)) == 6

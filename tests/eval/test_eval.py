@@ -15,7 +15,15 @@ from jitfish.board.tables import lookup_tables
 from jitfish.eval import evaluate, evaluate_terms, load_weights, save_weights, trace
 from jitfish.eval.evaluation import evaluate_white
 from jitfish.eval.params import (
-    CONSTANTS, OFFSETS, PHASE, PHASE_TOTAL, TERMS, WEIGHT_PAIRS, WEIGHTS_FILE, default_weights, weights_from_dict,
+    CONSTANTS,
+    OFFSETS,
+    PHASE,
+    PHASE_TOTAL,
+    TERMS,
+    WEIGHT_PAIRS,
+    WEIGHTS_FILE,
+    default_weights,
+    weights_from_dict,
     weights_to_dict,
 )
 
@@ -27,8 +35,11 @@ def _positions() -> list[str]:
     lines = (DATA / "win_at_chess.epd").read_text().splitlines()[:WAC_POSITIONS]
     fens = [line.split(" bm")[0].split(" am")[0] for line in lines]
     fens = [" ".join(f.split()[:4]) + " 0 1" for f in fens if f.strip()]
-    fens += [jitfish.STARTING_FEN, "8/8/1p1k4/1P6/2K5/8/8/8 w - - 0 1",
-             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"]
+    fens += [
+        jitfish.STARTING_FEN,
+        "8/8/1p1k4/1P6/2K5/8/8/8 w - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ]
     return fens
 
 
@@ -38,7 +49,7 @@ POSITIONS = _positions()
 def random_weights(rng: np.random.Generator, bound: int) -> np.ndarray:
     """Every weight pair drawn from [-bound, bound), the phase constants as shipped."""
     weights = default_weights().copy()
-    weights[:2 * WEIGHT_PAIRS] = rng.integers(-bound, bound, 2 * WEIGHT_PAIRS)
+    weights[: 2 * WEIGHT_PAIRS] = rng.integers(-bound, bound, 2 * WEIGHT_PAIRS)
     return weights
 
 
@@ -95,7 +106,7 @@ def test_weights_are_an_argument_not_a_global():
     board = jitfish.Board("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     weights = default_weights().copy()
     before = evaluate(board, weights)
-    weights[2 * (OFFSETS["tempo"])] += 24        # tempo, middlegame; phase 20 of 24
+    weights[2 * (OFFSETS["tempo"])] += 24  # tempo, middlegame; phase 20 of 24
     assert evaluate(board, weights) == before + 20
     assert evaluate(board) == before
 
@@ -106,8 +117,9 @@ def test_weights_file_round_trip(tmp_path):
     weights = weights_from_dict(data)
     # The documented layout, spelled out without the loader: every value of the file in its order,
     # each (mg, eg) pair as two slots.
-    flat = [value for values in data.values() for item in values
-            for value in (item if isinstance(item, list) else [item])]
+    flat = [
+        value for values in data.values() for item in values for value in (item if isinstance(item, list) else [item])
+    ]
     assert weights.tolist() == flat
     assert np.array_equal(default_weights(), weights)
     assert weights_to_dict(weights) == data
@@ -133,9 +145,9 @@ def test_phase_weights_come_from_the_weight_file():
     board = jitfish.Board()
     weights = default_weights().copy()
     mg, eg = evaluate_white(board.position.bbs, board.position.state, lookup_tables(), weights)
-    weights[PHASE:PHASE + 4] = 0
+    weights[PHASE : PHASE + 4] = 0
     assert evaluate(board, weights) == eg
-    weights[PHASE:PHASE + 4] = [1, 1, 2, 4]
+    weights[PHASE : PHASE + 4] = [1, 1, 2, 4]
     weights[PHASE_TOTAL] = 48
     assert evaluate(board, weights) == (mg * 24 + eg * 24) // 48
 
@@ -174,13 +186,16 @@ def _psq_after_each_move(fen: str, plies: int, seed: int, weights, chess960: boo
     return checked, kinds
 
 
-@pytest.mark.parametrize("fen, chess960, special", [
-    (jitfish.STARTING_FEN, False, "normal"),
-    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", False, "castling"),
-    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", False, "en passant"),
-    ("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", False, "promotion"),
-    ("1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9", True, "castling"),
-])
+@pytest.mark.parametrize(
+    "fen, chess960, special",
+    [
+        (jitfish.STARTING_FEN, False, "normal"),
+        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", False, "castling"),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", False, "en passant"),
+        ("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", False, "promotion"),
+        ("1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9", True, "castling"),
+    ],
+)
 def test_kept_material_and_piece_square_score_matches_a_recount(fen, chess960, special):
     """The search adds ``psq_delta`` move by move; any drift would skew every evaluation."""
     rng = np.random.default_rng(7)
@@ -203,22 +218,29 @@ def test_evaluation_from_kept_score_equals_full_evaluation():
     for fen in POSITIONS:
         p = jitfish.Board(fen).position
         mg, eg = psq_score(p.bbs, weights)
-        assert evaluate_with_psq(p.bbs, p.state, tables, weights, mg, eg) == \
-            evaluate_kernel(p.bbs, p.state, tables, weights), fen
+        assert evaluate_with_psq(p.bbs, p.state, tables, weights, mg, eg) == evaluate_kernel(
+            p.bbs, p.state, tables, weights
+        ), fen
 
 
 def _passer_counts(board: chess.Board) -> dict[str, np.ndarray]:
     """White-minus-black counts of the passed-pawn blocks by python-chess: one per passer, blocked, king distances."""
-    counts = {name: np.zeros(6, dtype=np.int64) for name in ("passed_pawn", "passed_blocked", "passed_own_king",
-                                                             "passed_enemy_king")}
+    counts = {
+        name: np.zeros(6, dtype=np.int64)
+        for name in ("passed_pawn", "passed_blocked", "passed_own_king", "passed_enemy_king")
+    }
     for colour in chess.COLORS:
         sign = 1 if colour == chess.WHITE else -1
         step = 8 if colour == chess.WHITE else -8
         for square in board.pieces(chess.PAWN, colour):
             file, rank = chess.square_file(square), chess.square_rank(square)
             ahead = range(rank + 1, 8) if colour == chess.WHITE else range(rank)
-            if any(board.piece_at(chess.square(f, r)) == chess.Piece(chess.PAWN, not colour)
-                   for f in (file - 1, file, file + 1) if 0 <= f < 8 for r in ahead):
+            if any(
+                board.piece_at(chess.square(f, r)) == chess.Piece(chess.PAWN, not colour)
+                for f in (file - 1, file, file + 1)
+                if 0 <= f < 8
+                for r in ahead
+            ):
                 continue
             index = (rank if colour == chess.WHITE else 7 - rank) - 1
             stop = square + step
@@ -235,8 +257,8 @@ def test_passed_pawns_count_rank_blockers_and_both_kings_distances():
     for fen in fens:
         coefficients = trace(jitfish.Board(fen))[0]
         for name, expected in _passer_counts(chess.Board(fen)).items():
-            assert np.array_equal(coefficients[OFFSETS[name]:OFFSETS[name] + 6], expected), (fen, name)
-        seen += bool(coefficients[OFFSETS["passed_blocked"]:OFFSETS["passed_blocked"] + 6].any())
+            assert np.array_equal(coefficients[OFFSETS[name] : OFFSETS[name] + 6], expected), (fen, name)
+        seen += bool(coefficients[OFFSETS["passed_blocked"] : OFFSETS["passed_blocked"] + 6].any())
     # d5 passer, stop d6: own king g1 is 5 away, the enemy king d7 1 away.
     coefficients = trace(jitfish.Board(fens[-2]))[0]
     assert coefficients[OFFSETS["passed_own_king"] + 3] == 5 and coefficients[OFFSETS["passed_enemy_king"] + 3] == 1

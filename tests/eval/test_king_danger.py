@@ -16,7 +16,12 @@ import numpy as np
 import jitfish
 from jitfish.eval import evaluate_terms, trace
 from jitfish.eval.params import (
-    DANGER_INPUTS, DANGER_LABELS, KING_DANGER, KING_DANGER_SCALE, default_weights, score_from_trace,
+    DANGER_INPUTS,
+    DANGER_LABELS,
+    KING_DANGER,
+    KING_DANGER_SCALE,
+    default_weights,
+    score_from_trace,
 )
 from tests.eval.test_trace import random_games
 
@@ -29,8 +34,10 @@ def checking_squares(board: chess.Board, piece_type: int, king: int) -> chess.Sq
         return chess.SquareSet(chess.BB_KNIGHT_ATTACKS[king])
     occupied = board.occupied
     diagonal = chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
-    straight = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
-                | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
+    straight = (
+        chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
+        | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied]
+    )
     return chess.SquareSet({chess.BISHOP: diagonal, chess.ROOK: straight, chess.QUEEN: diagonal | straight}[piece_type])
 
 
@@ -68,8 +75,8 @@ def form_weights() -> np.ndarray:
     """The shipped weights with king-danger units chosen for these tests (the shipped ones are tuned)."""
     weights = default_weights().copy()
     units = [6, 4, 5, 8, 30, 20, 30, 35, -60, -30]
-    weights[2 * KING_DANGER:2 * (KING_DANGER + DANGER_INPUTS)] = np.repeat(units, 2)
-    weights[KING_DANGER_SCALE:KING_DANGER_SCALE + 2] = [64, 16]
+    weights[2 * KING_DANGER : 2 * (KING_DANGER + DANGER_INPUTS)] = np.repeat(units, 2)
+    weights[KING_DANGER_SCALE : KING_DANGER_SCALE + 2] = [64, 16]
     return weights
 
 
@@ -92,5 +99,5 @@ def test_danger_is_clamped_at_zero():
     black_only[1] = danger[1]
     assert score_from_trace(np.zeros_like(coefficients), black_only, weights) == (0, 0)
     # The same inputs with a positive constant do count, for black (negative from white's view).
-    weights[2 * (KING_DANGER + DANGER_LABELS.index("bias")):][:2] = [100, 100]
+    weights[2 * (KING_DANGER + DANGER_LABELS.index("bias")) :][:2] = [100, 100]
     assert score_from_trace(np.zeros_like(coefficients), black_only, weights) == (-(40 * 40 // 64), -(40 // 16))

@@ -23,7 +23,14 @@ from jitfish.eval import taper, trace
 from jitfish.eval.evaluation import evaluate as evaluate_kernel
 from jitfish.eval.evaluation import evaluate_white, evaluate_with_psq, psq_delta, psq_score
 from jitfish.eval.params import (
-    DANGER_INPUTS, FROZEN, KING_DANGER, KING_DANGER_SCALE, PHASE_TOTAL, WEIGHT_PAIRS, default_weights, frozen_mask,
+    DANGER_INPUTS,
+    FROZEN,
+    KING_DANGER,
+    KING_DANGER_SCALE,
+    PHASE_TOTAL,
+    WEIGHT_PAIRS,
+    default_weights,
+    frozen_mask,
     score_from_trace,
 )
 from tests.eval.test_eval import random_weights
@@ -35,8 +42,8 @@ STARTS = [
     "r1bq1rk1/pp2ppbp/2np2p1/2n5/P3PP2/N1P2N2/1PB3PP/R1B1QRK1 b - - 0 1",
 ]
 POSITIONS_WANTED = 3000
-MAX_PLIES = 200        # per game
-CAPTURE_CHANCE = 0.5   # play a capture when there is one, so that material comes off
+MAX_PLIES = 200  # per game
+CAPTURE_CHANCE = 0.5  # play a capture when there is one, so that material comes off
 
 
 def is_capture(board: jitfish.Board, move: int) -> bool:
@@ -90,19 +97,21 @@ def test_trace_times_weights_is_the_evaluation_on_thousands_of_positions():
             assert taper(mg, eg, phase, white_to_move, weights) == score, board.fen()
             # The tuner's form: white's view, in floating point, before the final rounding
             # (the king-danger divisions included: each side's can round by up to 1 in each half).
-            pairs = weights[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
-            units = np.maximum(danger @ pairs[KING_DANGER:KING_DANGER + DANGER_INPUTS], 0)
-            scale_mg, scale_eg = weights[KING_DANGER_SCALE:KING_DANGER_SCALE + 2]
+            pairs = weights[: 2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
+            units = np.maximum(danger @ pairs[KING_DANGER : KING_DANGER + DANGER_INPUTS], 0)
+            scale_mg, scale_eg = weights[KING_DANGER_SCALE : KING_DANGER_SCALE + 2]
             danger_mg = (units[0, 0] ** 2 - units[1, 0] ** 2) / scale_mg
             danger_eg = (units[0, 1] - units[1, 1]) / scale_eg
-            tuner_eval = (coefficients @ (rho * pairs[:, 0] + (1 - rho) * pairs[:, 1])
-                          + rho * danger_mg + (1 - rho) * danger_eg)
+            tuner_eval = (
+                coefficients @ (rho * pairs[:, 0] + (1 - rho) * pairs[:, 1]) + rho * danger_mg + (1 - rho) * danger_eg
+            )
             white_score = score if white_to_move else -score
             assert abs(tuner_eval - white_score) < 3, board.fen()
         danger_fired += score_from_trace(np.zeros_like(coefficients), danger, shipped) != (0, 0)
         # The search's score, from the material and piece-square score kept move by move.
-        assert evaluate_with_psq(p.bbs, p.state, tables, shipped, psq_mg, psq_eg) == \
-            taper(*score_from_trace(coefficients, danger, shipped), phase, white_to_move)
+        assert evaluate_with_psq(p.bbs, p.state, tables, shipped, psq_mg, psq_eg) == taper(
+            *score_from_trace(coefficients, danger, shipped), phase, white_to_move
+        )
         checked += 1
     assert checked == POSITIONS_WANTED
     assert {0, 24} <= seen_phases and len(seen_phases) > 15, "the games should range from opening to endgame"

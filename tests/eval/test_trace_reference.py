@@ -56,13 +56,17 @@ def differences(board: chess.Board) -> list[str]:
         block = slice(OFFSETS[name], OFFSETS[name] + count)
         if not np.array_equal(coefficients[block], expected[block]):
             slots = np.flatnonzero(coefficients[block] != expected[block])
-            found.append(f"{name}: slots {slots.tolist()} engine {coefficients[block][slots].tolist()} "
-                         f"python-chess {expected[block][slots].tolist()}")
+            found.append(
+                f"{name}: slots {slots.tolist()} engine {coefficients[block][slots].tolist()} "
+                f"python-chess {expected[block][slots].tolist()}"
+            )
     for side in range(2):
         for j, label in enumerate(DANGER_LABELS):
             if danger[side, j] != expected_danger[side, j]:
-                found.append(f"king danger {label} of {'white' if side == 0 else 'black'}: "
-                             f"engine {danger[side, j]} python-chess {expected_danger[side, j]}")
+                found.append(
+                    f"king danger {label} of {'white' if side == 0 else 'black'}: "
+                    f"engine {danger[side, j]} python-chess {expected_danger[side, j]}"
+                )
     return found
 
 
@@ -77,7 +81,7 @@ def test_every_coefficient_is_the_python_chess_count():
         if found:
             wrong.append(f"{board.fen()}: " + "; ".join(found))
         expected, expected_danger = reference_trace(board)
-        fired += [bool(expected[OFFSETS[name]:OFFSETS[name] + count].any()) for name, count in TERMS]
+        fired += [bool(expected[OFFSETS[name] : OFFSETS[name] + count].any()) for name, count in TERMS]
         danger_fired += expected_danger.any(axis=0)
     assert not wrong, f"{len(wrong)} of {len(boards)} positions differ, first ones:\n" + "\n".join(wrong[:5])
     # Every term must have fired somewhere, or the comparison proves nothing about it.

@@ -10,25 +10,27 @@ from tuning.datagen.lines import read_data
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SAMPLE = REPOSITORY / "tests" / "data" / "datagen_sample.gz"
-TEST_DATA = REPOSITORY / "tests" / "data" / "nnue"      # networks and games for these tests
+TEST_DATA = REPOSITORY / "tests" / "data" / "nnue"  # networks and games for these tests
 
 # Every network the project has shipped as its default, oldest first: the first (3726c46, kept here), D-1
 # (2d60593, kept with its match records) and E-1 (334592d, the package's).  All are version-1 files.
-SHIPPED_NETWORKS = (TEST_DATA / "first-shipped-3726c46.nnue",
-                    REPOSITORY / "records" / "matches" / "nnue-issue34" / "h64-wdl0-mirror-2047285.nnue",
-                    REPOSITORY / "jitfish" / "nnue" / "default.nnue")
+SHIPPED_NETWORKS = (
+    TEST_DATA / "first-shipped-3726c46.nnue",
+    REPOSITORY / "records" / "matches" / "nnue-issue34" / "h64-wdl0-mirror-2047285.nnue",
+    REPOSITORY / "jitfish" / "nnue" / "default.nnue",
+)
 
 # Their integer evaluations (centipawns, side to move) of a few positions as the version-1 reader gave them
 # before output buckets existed: a later reader must give the same.
-PINNED_FENS = ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-               "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 4 9",
-               "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R b KQkq - 0 1",
-               "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-               "8/8/4k3/8/2R5/8/4K3/8 b - - 0 1",
-               "6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1")
-PINNED_SCORES = ((31, -96, -39, 16, -534, 958),
-                 (13, -50, -140, 57, -522, 1021),
-                 (24, -45, -69, 63, -531, 1081))
+PINNED_FENS = (
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 4 9",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R b KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "8/8/4k3/8/2R5/8/4K3/8 b - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1",
+)
+PINNED_SCORES = ((31, -96, -39, 16, -534, 958), (13, -50, -140, 57, -522, 1021), (24, -45, -69, 63, -531, 1081))
 
 
 @pytest.fixture(scope="session")

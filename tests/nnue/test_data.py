@@ -13,7 +13,14 @@ from tests.nnue.conftest import SAMPLE
 from tuning.datagen.convert import convert
 from tuning.datagen.lines import read_data
 from tuning.nnue.data import (
-    and_mirrors, batch, batches, epoch_order, load_positions, load_positions_cached, split, with_mirrors,
+    and_mirrors,
+    batch,
+    batches,
+    epoch_order,
+    load_positions,
+    load_positions_cached,
+    split,
+    with_mirrors,
 )
 
 WHITE_TO_MOVE = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
@@ -38,8 +45,8 @@ def test_a_batch_holds_each_positions_features_side_to_move_first(tmp_path):
     write_lines(path, [f"{WHITE_TO_MOVE} | 0 | 0.5", f"{BLACK_TO_MOVE} | 0 | 0.5"])
     inputs = batch(load_positions(path), np.array([1, 0]))
     assert inputs.offsets.tolist() == [0, 3]
-    assert inputs.us_features.tolist() == [632, 764, 324, 192, 324, 764]     # black's view, then white's
-    assert inputs.them_features.tolist() == [192, 324, 764, 632, 764, 324]   # (pieces a1, e1, e8)
+    assert inputs.us_features.tolist() == [632, 764, 324, 192, 324, 764]  # black's view, then white's
+    assert inputs.them_features.tolist() == [192, 324, 764, 632, 764, 324]  # (pieces a1, e1, e8)
 
 
 def test_batches_cover_the_sample_once_in_an_order_fixed_by_seed_and_epoch(tmp_path):
@@ -62,9 +69,9 @@ def test_every_epoch_visits_every_position_once_in_a_new_order(tmp_path):
     positions = with_mirrors(load_positions(SAMPLE))
     records = positions.records.copy()
     records["score"] = np.arange(3000)
-    records["flags"] &= 0xFE                     # white to move: the score is the row number as read
+    records["flags"] &= 0xFE  # white to move: the score is the row number as read
     positions = with_mirrors(dataclasses.replace(positions, records=records))
-    rows = and_mirrors(np.arange(2500), 3000)    # training rows of a split, and their mirrors
+    rows = and_mirrors(np.arange(2500), 3000)  # training rows of a split, and their mirrors
     orders = []
     for epoch in range(3):
         seen = np.concatenate([inputs.score for inputs in batches(positions, rows, 700, seed=5, epoch=epoch)])
@@ -72,7 +79,7 @@ def test_every_epoch_visits_every_position_once_in_a_new_order(tmp_path):
         orders.append(seen)
     assert not np.array_equal(orders[0], orders[1]) and not np.array_equal(orders[1], orders[2])
     first = np.concatenate([inputs.score for inputs in batches(positions, rows, 700, seed=5, epoch=0)])
-    assert np.array_equal(first, orders[0])   # the order depends on the seed and the epoch alone
+    assert np.array_equal(first, orders[0])  # the order depends on the seed and the epoch alone
 
 
 def test_a_data_set_is_its_files_and_directories_in_order(tmp_path):

@@ -28,8 +28,12 @@ def test_the_starting_position_looks_the_same_from_both_sides():
 
 @pytest.mark.parametrize("perspective", [WHITE, BLACK])
 def test_each_perspective_maps_every_piece_on_every_square_to_its_own_feature(perspective):
-    indices = {feature_index(perspective, colour, piece_type, square)
-               for colour in (WHITE, BLACK) for piece_type in range(6) for square in range(64)}
+    indices = {
+        feature_index(perspective, colour, piece_type, square)
+        for colour in (WHITE, BLACK)
+        for piece_type in range(6)
+        for square in range(64)
+    }
     assert indices == set(range(FEATURE_COUNT))
 
 
@@ -37,7 +41,7 @@ def test_a_mirrored_position_with_colours_swapped_swaps_the_feature_sets(sample_
     for fen in sample_fens:
         board = chess.Board(fen)
         white_view, black_view = active_features(board)
-        mirrored_white, mirrored_black = active_features(board.mirror())   # flips ranks, colours and turn
+        mirrored_white, mirrored_black = active_features(board.mirror())  # flips ranks, colours and turn
         assert np.array_equal(mirrored_white, black_view), fen
         assert np.array_equal(mirrored_black, white_view), fen
         assert side_to_move(board.mirror()) == side_to_move(board) ^ 1

@@ -16,8 +16,16 @@ from jitfish.board.squares import BLACK, WHITE
 from jitfish.nnue import features, reference
 from jitfish.nnue.format import CRELU, SCRELU, Network, output_bucket, read_network, shipped_network
 from jitfish.nnue.inference import (
-    ACCUMULATOR_DTYPE, accumulator_bound, add_feature, evaluate, evaluate_accumulators, feature_index,
-    kernel_network, nnue_evaluate, refresh_accumulator, sub_feature,
+    ACCUMULATOR_DTYPE,
+    accumulator_bound,
+    add_feature,
+    evaluate,
+    evaluate_accumulators,
+    feature_index,
+    kernel_network,
+    nnue_evaluate,
+    refresh_accumulator,
+    sub_feature,
 )
 from jitfish.nnue.inference import output_bucket as output_bucket_kernel
 from tests.nnue.conftest import PINNED_FENS, PINNED_SCORES, SAMPLE, SHIPPED_NETWORKS, TEST_DATA
@@ -49,7 +57,7 @@ def test_the_output_bucket_kernel_is_the_formats_definition():
     for buckets in range(1, 33):
         for pieces in range(0, 40):
             assert output_bucket_kernel(pieces, buckets) == output_bucket(pieces, buckets), (pieces, buckets)
-    eight = [int(output_bucket(pieces, 8)) for pieces in range(2, 33)]   # (pieces - 2) // 4
+    eight = [int(output_bucket(pieces, 8)) for pieces in range(2, 33)]  # (pieces - 2) // 4
     assert eight == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4 + [4] * 4 + [5] * 4 + [6] * 4 + [7] * 3
     assert {int(output_bucket(pieces, 1)) for pieces in range(0, 40)} == {0}
 
@@ -61,11 +69,10 @@ def test_every_sample_position_scores_as_the_reference(every_sample_position, ac
     scores = []
     for fen, board in every_sample_position:
         us, them = reference.ordered_features(fen)
-        expected = reference.output(net, reference.accumulator(net, us), reference.accumulator(net, them),
-                                    len(us))
+        expected = reference.output(net, reference.accumulator(net, us), reference.accumulator(net, them), len(us))
         assert nnue_evaluate(board.position.bbs, side_of(board), *arrays) == expected, fen
         scores.append(expected)
-    assert min(scores) < 0 < max(scores)   # both signs, so step 4's floor division on negatives is exercised
+    assert min(scores) < 0 < max(scores)  # both signs, so step 4's floor division on negatives is exercised
 
 
 def test_the_shipped_network_in_the_engine_is_its_float_network_floored(every_sample_position):
@@ -79,8 +86,8 @@ def test_the_shipped_network_in_the_engine_is_its_float_network_floored(every_sa
         score = nnue_evaluate(board.position.bbs, side_of(board), *arrays)
         assert score == reference.evaluate(net, fen), fen
         gaps.append(reference.evaluate_float(net, fen) - score)
-    assert -1e-9 <= min(gaps) and max(gaps) < 1.0    # float64 sums of the scaled integers: 1e-13 off
-    assert max(gaps) - min(gaps) > 0.5       # the floors really differ, so a rounding would fail the bound
+    assert -1e-9 <= min(gaps) and max(gaps) < 1.0  # float64 sums of the scaled integers: 1e-13 off
+    assert max(gaps) - min(gaps) > 0.5  # the floors really differ, so a rounding would fail the bound
 
 
 @pytest.mark.parametrize("path, pinned", zip(SHIPPED_NETWORKS, PINNED_SCORES))
@@ -92,10 +99,13 @@ def test_every_shipped_network_gives_its_old_evaluations(path, pinned):
     assert tuple(reference.evaluate(net, fen) for fen in PINNED_FENS) == pinned
 
 
-@pytest.mark.parametrize("activation, output_bias, turn, expected", [
-    (CRELU, -1000, "w", -13),   # -12.33 floored (C's truncating division gives -12)
-    (SCRELU, 475, "b", 0),      # step 3 floors -110719 / 255 to -435: 40 * 400 // 16320 = 0 (C: -434 gives 1)
-])
+@pytest.mark.parametrize(
+    "activation, output_bias, turn, expected",
+    [
+        (CRELU, -1000, "w", -13),  # -12.33 floored (C's truncating division gives -12)
+        (SCRELU, 475, "b", 0),  # step 3 floors -110719 / 255 to -435: 40 * 400 // 16320 = 0 (C: -434 gives 1)
+    ],
+)
 def test_negative_values_are_floored_as_in_the_reference(activation, output_bias, turn, expected):
     assert evaluate(hand_built(activation, output_bias), ROOK_ENDING.format(turn)) == expected
 
@@ -116,8 +126,9 @@ def piece_feature(perspective: int, piece: chess.Piece, square: int) -> int:
     return features.feature_index(perspective, colour, piece.piece_type - chess.PAWN, square)
 
 
-def feature_changes(board: chess.Board, move: chess.Move) -> tuple[list[tuple[chess.Piece, int]],
-                                                                      list[tuple[chess.Piece, int]]]:
+def feature_changes(
+    board: chess.Board, move: chess.Move
+) -> tuple[list[tuple[chess.Piece, int]], list[tuple[chess.Piece, int]]]:
     """The pieces ``move`` takes off the board and puts on it, each with its square (python-chess's view)."""
     mover = board.piece_at(move.from_square)
     removed, added = [(mover, move.from_square)], []
@@ -125,7 +136,7 @@ def feature_changes(board: chess.Board, move: chess.Move) -> tuple[list[tuple[ch
         rook = chess.Piece(chess.ROOK, board.turn)
         rank = chess.square_rank(move.from_square)
         short = board.is_kingside_castling(move)
-        removed.append((rook, chess.square(7 if short else 0, rank)))   # standard chess: the corner rook
+        removed.append((rook, chess.square(7 if short else 0, rank)))  # standard chess: the corner rook
         added.append((mover, chess.square(6 if short else 2, rank)))
         added.append((rook, chess.square(5 if short else 3, rank)))
         return removed, added
@@ -148,9 +159,9 @@ def pick_move(board: chess.Board, rng: random.Random) -> chess.Move:
 
 GAME_STARTS = (
     chess.STARTING_FEN,
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1",     # castling both ways
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",                            # en passant
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",     # promotions
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1",  # castling both ways
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",  # en passant
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",  # promotions
 )
 
 
@@ -168,8 +179,9 @@ class IncrementalGame:
 
     def refresh(self, out: np.ndarray) -> None:
         for perspective in features.PERSPECTIVES:
-            refresh_accumulator(self.engine_board.position.bbs, self.arrays.weights, self.arrays.biases,
-                                perspective, out[perspective])
+            refresh_accumulator(
+                self.engine_board.position.bbs, self.arrays.weights, self.arrays.biases, perspective, out[perspective]
+            )
 
     def play_and_check(self, move: chess.Move) -> None:
         removed, added = feature_changes(self.board, move)
@@ -198,7 +210,7 @@ def test_incremental_updates_equal_a_refresh_after_every_move(activation, bucket
     net = random_network(seed=20, hidden=32, activation=activation, buckets=buckets)
     rng = random.Random(20)
     kinds = {"castling": 0, "en passant": 0, "promotion": 0, "capture": 0}
-    for fen in GAME_STARTS * 3:                         # three games from each
+    for fen in GAME_STARTS * 3:  # three games from each
         game = IncrementalGame(net, fen)
         while not game.board.is_game_over(claim_draw=False) and game.board.ply() < 120:
             move = pick_move(game.board, rng)
@@ -235,7 +247,7 @@ def uniform_network(weight: int) -> Network:
 
 
 def test_a_network_at_the_int16_limit_is_exact_in_a_full_position():
-    net = uniform_network(1023)                      # 32 pieces * 1023 = 32,736 <= 32,767
+    net = uniform_network(1023)  # 32 pieces * 1023 = 32,736 <= 32,767
     assert accumulator_bound(net) == 32 * 1023
     arrays = kernel_network(net)
     out = arrays.new_accumulators()
@@ -246,10 +258,10 @@ def test_a_network_at_the_int16_limit_is_exact_in_a_full_position():
 
 def test_a_network_that_could_overflow_int16_is_refused():
     with pytest.raises(ValueError, match="too large for int16"):
-        kernel_network(uniform_network(1024))        # 32 * 1024 = 32,768
+        kernel_network(uniform_network(1024))  # 32 * 1024 = 32,768
     with pytest.raises(ValueError, match="too large for int16"):
         large_bias = Network(np.ones((768, 2), dtype=np.int16), [0, 32767], [1, 1, 1, 1], output_bias=0)
-        kernel_network(large_bias)                   # 32,767 + 32 * 1
+        kernel_network(large_bias)  # 32,767 + 32 * 1
 
 
 def test_the_trainers_clipped_weights_always_fit():
@@ -260,5 +272,6 @@ def test_the_trainers_clipped_weights_always_fit():
 def test_the_kernel_cache_key_digests_the_inference_sources():
     """The search will call these kernels: editing them (or the feature constants) must invalidate its cache."""
     from jitfish.jit import KERNEL_SOURCES, PACKAGE_DIR
+
     for name in ("nnue/features.py", "nnue/inference.py"):
         assert name in KERNEL_SOURCES and (PACKAGE_DIR / name).is_file()

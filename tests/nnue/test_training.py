@@ -22,8 +22,18 @@ from tuning.nnue.data import and_mirrors, batch, load_positions, split, with_mir
 from tests.nnue.networks import random_network  # noqa: E402
 from tuning.nnue.model import dequantised, quantise  # noqa: E402
 from tuning.nnue.train import (  # noqa: E402
-    TrainSettings, best_checkpoint, checkpoint_path, last_checkpoint, learning_rate, load_run, mean_error, new_run,
-    resolve_device, scored_rows, train, train_epoch,
+    TrainSettings,
+    best_checkpoint,
+    checkpoint_path,
+    last_checkpoint,
+    learning_rate,
+    load_run,
+    mean_error,
+    new_run,
+    resolve_device,
+    scored_rows,
+    train,
+    train_epoch,
 )
 
 SETTINGS = TrainSettings(hidden=16, batch_size=64, lr=3e-3, validation=0.1, seed=2)
@@ -53,7 +63,7 @@ def test_two_epochs_lower_the_loss_and_leave_checkpoints_and_a_plot(two_epochs):
 def test_the_exported_integers_agree_with_the_float_model(two_epochs, activation):
     run, _ = two_epochs
     model = run.model
-    if activation == "screlu":   # the same weights through the other activation
+    if activation == "screlu":  # the same weights through the other activation
         model.activation = "screlu"
     try:
         report = check_network(model, quantise(model), SAMPLE, count=200)
@@ -67,8 +77,9 @@ def test_the_check_fails_a_file_whose_output_halves_are_swapped(two_epochs):
     model = two_epochs[0].model
     net = quantise(model)
     hidden = net.hidden
-    swapped = Network(net.feature_weights, net.feature_bias, np.roll(net.output_weights, hidden, axis=1),
-                      net.output_bias)
+    swapped = Network(
+        net.feature_weights, net.feature_bias, np.roll(net.output_weights, hidden, axis=1), net.output_bias
+    )
     report = check_network(model, swapped, SAMPLE, count=100)
     assert not report.passed and report.worst_ratio > 5
 
@@ -91,7 +102,7 @@ def test_a_mirrored_run_trains_on_twice_the_positions_and_is_not_resumed_without
     mirrored = dataclasses.replace(SETTINGS, mirror=True)
     run = train(SAMPLE, mirrored, epochs=1, out_dir=tmp_path, quiet=True)
     steps = run.optimiser.state[run.model.output.weight]["step"]
-    assert int(steps) == -(-2 * 2700 // SETTINGS.batch_size)    # 2,700 training positions and their mirrors
+    assert int(steps) == -(-2 * 2700 // SETTINGS.batch_size)  # 2,700 training positions and their mirrors
     with pytest.raises(ValueError, match="other settings"):
         train(SAMPLE, SETTINGS, epochs=2, out_dir=tmp_path, quiet=True)
 
@@ -107,7 +118,7 @@ def test_export_writes_a_file_that_reads_back_and_passes_the_check(two_epochs, t
 def test_the_step_size_follows_its_schedule_by_epoch():
     settings = TrainSettings(lr=1e-3, lr_decay=0.5, lr_step=2)
     assert [learning_rate(settings, epoch) for epoch in range(5)] == [1e-3, 1e-3, 5e-4, 5e-4, 2.5e-4]
-    assert learning_rate(SETTINGS, 7) == SETTINGS.lr   # no decay by default
+    assert learning_rate(SETTINGS, 7) == SETTINGS.lr  # no decay by default
 
 
 def test_a_decaying_run_steps_with_the_scheduled_size_and_the_wdl_option_sets_the_blend(tmp_path, capsys):
@@ -115,8 +126,26 @@ def test_a_decaying_run_steps_with_the_scheduled_size_and_the_wdl_option_sets_th
     run = train(SAMPLE, decaying, epochs=2, out_dir=tmp_path / "decay", quiet=True)
     assert run.optimiser.param_groups[0]["lr"] == SETTINGS.lr * 0.25
     out = tmp_path / "cli"
-    assert main(["train", str(SAMPLE), "--hidden", "8", "--epochs", "1", "--wdl", "0.25", "--out", str(out),
-                 "--quiet", "--positions", "20"]) == 0
+    assert (
+        main(
+            [
+                "train",
+                str(SAMPLE),
+                "--hidden",
+                "8",
+                "--epochs",
+                "1",
+                "--wdl",
+                "0.25",
+                "--out",
+                str(out),
+                "--quiet",
+                "--positions",
+                "20",
+            ]
+        )
+        == 0
+    )
     assert load_run(last_checkpoint(out))[0].settings.blend == 0.75
 
 
@@ -126,7 +155,7 @@ def test_a_training_epoch_steps_on_every_record_once_in_a_new_order_each_epoch(m
     positions = load_positions(SAMPLE)
     records = positions.records.copy()
     records["score"] = np.arange(len(records))
-    records["flags"] &= 0xFE                     # white to move: the score is the row number as read
+    records["flags"] &= 0xFE  # white to move: the score is the row number as read
     mirrored = with_mirrors(dataclasses.replace(positions, records=records))
     rows = and_mirrors(np.arange(2700), len(records))
     seen: list[np.ndarray] = []
@@ -160,8 +189,16 @@ def test_the_batch_integer_scores_are_the_references_for_the_shipped_network():
 
 # The recipe of issue 50: output buckets, SCReLU, AdamW, a cosine schedule, the best epoch, the device.
 
-RECIPE = dataclasses.replace(SETTINGS, activation="screlu", buckets=8, optimiser="adamw", weight_decay=0.01,
-                             schedule="cosine", schedule_epochs=3, blend=0.75)
+RECIPE = dataclasses.replace(
+    SETTINGS,
+    activation="screlu",
+    buckets=8,
+    optimiser="adamw",
+    weight_decay=0.01,
+    schedule="cosine",
+    schedule_epochs=3,
+    blend=0.75,
+)
 
 
 @pytest.fixture(scope="module")
@@ -172,11 +209,11 @@ def recipe_run(tmp_path_factory):
 def test_the_recipe_trains_a_bucketed_screlu_network_whose_file_passes_the_check(recipe_run):
     run, _ = recipe_run
     assert isinstance(run.optimiser, torch.optim.AdamW) and run.optimiser.param_groups[0]["weight_decay"] == 0.01
-    assert run.losses[-1] < run.losses[0]            # 2,700 positions: too few for the held-out loss to fall
+    assert run.losses[-1] < run.losses[0]  # 2,700 positions: too few for the held-out loss to fall
     assert len(run.validation_losses) == len(run.held_out_errors) == 3
     net = quantise(run.model)
     assert (net.buckets, net.activation) == (8, SCRELU)
-    assert len(np.unique(net.output_weights, axis=0)) == 8      # each bucket learnt from its own positions
+    assert len(np.unique(net.output_weights, axis=0)) == 8  # each bucket learnt from its own positions
     report = check_network(run.model, net, SAMPLE, count=200)
     assert report.passed, report.summary()
 
@@ -188,7 +225,7 @@ def test_the_held_out_error_is_the_mean_centipawn_gap_on_positions_within_600(re
     assert 0 < len(rows) < 300 and np.abs(positions.score[rows]).max() <= 600
     scores = integer_scores(quantise(run.model), batch(positions, rows))
     integer_error = float(np.mean(np.abs(scores - positions.score[rows])))
-    assert abs(mean_error(run.model, RECIPE.scale, positions, rows) - integer_error) < 2.0   # the rounding
+    assert abs(mean_error(run.model, RECIPE.scale, positions, rows) - integer_error) < 2.0  # the rounding
     assert mean_error(run.model, RECIPE.scale, positions, rows) == pytest.approx(run.held_out_errors[-1])
 
 
@@ -197,8 +234,13 @@ def test_the_check_follows_each_positions_bucket():
     does not: the trainer's bucket of a position is the reference's."""
     net = random_network(seed=5, hidden=16, activation=SCRELU, buckets=8)
     assert check_network(dequantised(net), net, SAMPLE, count=300).passed
-    exchanged = Network(net.feature_weights, net.feature_bias, net.output_weights[[0, 1, 2, 3, 4, 6, 5, 7]],
-                        net.output_bias[[0, 1, 2, 3, 4, 6, 5, 7]], activation=SCRELU)
+    exchanged = Network(
+        net.feature_weights,
+        net.feature_bias,
+        net.output_weights[[0, 1, 2, 3, 4, 6, 5, 7]],
+        net.output_bias[[0, 1, 2, 3, 4, 6, 5, 7]],
+        activation=SCRELU,
+    )
     report = check_network(dequantised(exchanged), net, SAMPLE, count=300)
     assert not report.passed and report.worst_ratio > 50
 
@@ -217,15 +259,19 @@ def test_a_cosine_run_ends_at_its_last_step_size(recipe_run):
     run, _ = recipe_run
     batches_per_epoch = -(-2700 // RECIPE.batch_size)
     assert run.optimiser.param_groups[0]["lr"] == pytest.approx(
-        learning_rate(RECIPE, 2, (batches_per_epoch - 1) * RECIPE.batch_size / 2700))
+        learning_rate(RECIPE, 2, (batches_per_epoch - 1) * RECIPE.batch_size / 2700)
+    )
 
 
-@pytest.mark.parametrize("change, message", [
-    (dict(optimiser="sgd"), "optimiser must be one of"),
-    (dict(schedule="linear"), "schedule must be one of"),
-    (dict(schedule="cosine"), "needs its length"),
-    (dict(weight_decay=0.01), "weight decay needs the adamw optimiser"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (dict(optimiser="sgd"), "optimiser must be one of"),
+        (dict(schedule="linear"), "schedule must be one of"),
+        (dict(schedule="cosine"), "needs its length"),
+        (dict(weight_decay=0.01), "weight decay needs the adamw optimiser"),
+    ],
+)
 def test_settings_that_mean_nothing_are_refused(change, message):
     with pytest.raises(ValueError, match=message):
         TrainSettings(**change)
@@ -235,8 +281,30 @@ def test_the_run_exports_its_best_epoch_by_held_out_loss(tmp_path, monkeypatch, 
     held_out_losses = iter([0.3, 0.1, 0.2])
     monkeypatch.setattr(training, "mean_loss", lambda run, positions, rows: next(held_out_losses))
     out = tmp_path / "best"
-    assert main(["train", str(SAMPLE), "--hidden", "8", "--epochs", "3", "--validation", "0.1", "--out", str(out),
-                 "--quiet", "--positions", "20", "--buckets", "8", "--device", "cpu"]) == 0
+    assert (
+        main(
+            [
+                "train",
+                str(SAMPLE),
+                "--hidden",
+                "8",
+                "--epochs",
+                "3",
+                "--validation",
+                "0.1",
+                "--out",
+                str(out),
+                "--quiet",
+                "--positions",
+                "20",
+                "--buckets",
+                "8",
+                "--device",
+                "cpu",
+            ]
+        )
+        == 0
+    )
     assert "exporting epoch 2, the best by held-out loss" in capsys.readouterr().out
     assert best_checkpoint(out) == checkpoint_path(out, 2)
     best = quantise(load_run(checkpoint_path(out, 2))[0].model)

@@ -27,8 +27,7 @@ def expected_bench() -> int:
 def newest_quoted_bench() -> int | None:
     """The newest ``Bench: N`` commit line, or ``None`` outside git or without one (a shallow clone)."""
     try:
-        log = subprocess.run(["git", "log", "--format=%B"], cwd=REPO, capture_output=True, text=True,
-                             check=True).stdout
+        log = subprocess.run(["git", "log", "--format=%B"], cwd=REPO, capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
     match = re.search(r"^Bench: (\d+)\s*$", log, flags=re.MULTILINE)
@@ -36,18 +35,21 @@ def newest_quoted_bench() -> int | None:
 
 
 def test_bench_prints_the_node_count_of_the_bench_file():
-    result = subprocess.run([sys.executable, "-m", "jitfish", "bench"], cwd=REPO, capture_output=True,
-                            text=True, timeout=900)
+    result = subprocess.run(
+        [sys.executable, "-m", "jitfish", "bench"], cwd=REPO, capture_output=True, text=True, timeout=900
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     lines = result.stdout.strip().splitlines()
     assert lines[-2].startswith("Nodes searched: ")
     assert lines[-1].startswith("Nodes/second: ")
     nodes = int(lines[-2].split(":")[1])
-    assert nodes == expected_bench(), \
+    assert nodes == expected_bench(), (
         f"bench searched {nodes} nodes, tests/data/bench.txt says {expected_bench()}: search behaviour changed"
+    )
 
 
 def test_the_newest_bench_commit_line_agrees_with_the_file():
     quoted = newest_quoted_bench()
-    assert quoted in (None, expected_bench()), \
+    assert quoted in (None, expected_bench()), (
         f"the newest 'Bench:' commit line says {quoted}, tests/data/bench.txt {expected_bench()}: update both"
+    )

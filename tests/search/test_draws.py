@@ -49,8 +49,9 @@ def test_mate_on_the_hundredth_ply_counts(fresh):
     assert result.best_move == "b1b8"
 
 
-@pytest.mark.parametrize("fen", ["8/8/4k3/8/8/3NK3/8/8 w - - 0 1", "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",
-                                 "8/8/4k3/8/8/4K3/8/8 w - - 0 1"])
+@pytest.mark.parametrize(
+    "fen", ["8/8/4k3/8/8/3NK3/8/8 w - - 0 1", "8/8/4k3/8/8/3BK3/8/8 b - - 0 1", "8/8/4k3/8/8/4K3/8/8 w - - 0 1"]
+)
 def test_insufficient_material(fresh, fen):
     result = fresh.search(jitfish.Board(fen), SearchLimits(depth=5))
     assert result.score_cp == 0

@@ -22,18 +22,26 @@ from jitfish.nnue.inference import evaluate, kernel_network, nnue_evaluate
 from jitfish.search import SearchLimits, Searcher
 from jitfish.search.buffers import WORK_SIZE, new_stack
 from jitfish.search.evalstack import (
-    evaluate_network_at, network_arrays, no_network, note_move, note_null_move, prepare_root,
+    evaluate_network_at,
+    network_arrays,
+    no_network,
+    note_move,
+    note_null_move,
+    prepare_root,
 )
 from tests.nnue.networks import random_network
 from tests.perft_data import PERFT_DATA, read_epd_suite
 
 TABLES = lookup_tables()
-STARTS = [
-    (chess.STARTING_FEN, False),
-    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1", False),   # castling both ways
-    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", False),                            # en passant
-    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", False),     # promotions
-] + [(case.fen, True) for case in read_epd_suite(PERFT_DATA / "pychess-chess960.epd")[:4]]
+STARTS = (
+    [
+        (chess.STARTING_FEN, False),
+        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1", False),  # castling both ways
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", False),  # en passant
+        ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", False),  # promotions
+    ]
+    + [(case.fen, True) for case in read_epd_suite(PERFT_DATA / "pychess-chess960.epd")[:4]]
+)
 
 
 def _legal_moves(position, work) -> list[int]:
@@ -60,7 +68,7 @@ def test_lazy_accumulators_score_every_position_of_a_wandering_line_as_from_scra
         work = np.zeros(WORK_SIZE, dtype=np.int32)
         rng = random.Random(fen)
         prepare_root(network, stack, position.bbs)
-        made = []      # whether each move down the current line is a null move
+        made = []  # whether each move down the current line is a null move
         for _ in range(400):
             moves = _legal_moves(position, work)
             if moves and len(made) < 12 and rng.random() < 0.6:
@@ -124,5 +132,5 @@ def test_a_network_read_from_a_file_takes_the_search_compiled_for_the_hand_writt
     # Read-only arrays (a file's buffer) would be another Numba type: a second compile of the whole search.
     path = tmp_path / "net.nnue"
     write_network(path, random_network(seed=34, buckets=buckets))
-    for net in (read_network(path), shipped_network()):      # a version-2 file and the version-1 default
+    for net in (read_network(path), shipped_network()):  # a version-2 file and the version-1 default
         assert numba.typeof(network_arrays(kernel_network(net))) == numba.typeof(network_arrays(None))

@@ -17,8 +17,17 @@ from jitfish.search import buffers as B
 from jitfish.search.context import new_context
 from jitfish.search.evalstack import network_arrays
 from jitfish.search.history import (
-    HISTORY_MAX, KILLERS, SCORE_COUNTERMOVE, SCORE_KILLER_1, SCORE_KILLER_2, SEARCHED_QUIET, countermove_index,
-    history_index, mark_searched_quiet, order_quiets, update_quiet_histories,
+    HISTORY_MAX,
+    KILLERS,
+    SCORE_COUNTERMOVE,
+    SCORE_KILLER_1,
+    SCORE_KILLER_2,
+    SEARCHED_QUIET,
+    countermove_index,
+    history_index,
+    mark_searched_quiet,
+    order_quiets,
+    update_quiet_histories,
 )
 from jitfish.search.params import default_params
 from jitfish.search.tt import new_table
@@ -38,15 +47,27 @@ def _context(fen: str, seed: int):
     position = jitfish.Board(fen).position
     work = np.zeros(B.WORK_SIZE, dtype=np.int32)
     stack = B.new_stack()
-    ctx = new_context(position, lookup_tables(), default_weights(), network_arrays(None), default_params(),
-                      new_table(1), work, np.zeros(B.CONTROL_SIZE, dtype=np.int64), stack)
+    ctx = new_context(
+        position,
+        lookup_tables(),
+        default_weights(),
+        network_arrays(None),
+        default_params(),
+        new_table(1),
+        work,
+        np.zeros(B.CONTROL_SIZE, dtype=np.int64),
+        stack,
+    )
     board = chess.Board(fen)
-    quiets = [int(m) for m in position.legal_moves()
-              if not board.is_capture(move := chess.Move.from_uci(move_to_uci(m))) and move.promotion is None]
-    work[:B.HEURISTICS_SIZE] = rng.integers(-HISTORY_MAX, HISTORY_MAX, B.HEURISTICS_SIZE)
+    quiets = [
+        int(m)
+        for m in position.legal_moves()
+        if not board.is_capture(move := chess.Move.from_uci(move_to_uci(m))) and move.promotion is None
+    ]
+    work[: B.HEURISTICS_SIZE] = rng.integers(-HISTORY_MAX, HISTORY_MAX, B.HEURISTICS_SIZE)
     random.Random(seed).shuffle(quiets)
-    work[KILLERS + 2 * PLY:KILLERS + 2 * PLY + 2] = quiets[:2]
-    stack["move"][PLY - 1 + B.STACK_ROOT] = quiets[-1] ^ 0x41   # any move code: its countermove is set below
+    work[KILLERS + 2 * PLY : KILLERS + 2 * PLY + 2] = quiets[:2]
+    stack["move"][PLY - 1 + B.STACK_ROOT] = quiets[-1] ^ 0x41  # any move code: its countermove is set below
     work[countermove_index(quiets[-1] ^ 0x41)] = quiets[2]
     return ctx, quiets
 
@@ -66,18 +87,18 @@ def _reference_order(work: np.ndarray, side: int, ply: int, previous: int, move:
 def test_order_quiets_scores_killers_then_the_countermove_then_history(fen, seed, parents_move):
     ctx, quiets = _context(fen, seed)
     start = B.MOVES + PLY * MAX_MOVES
-    ctx.work[start:start + len(quiets)] = quiets
+    ctx.work[start : start + len(quiets)] = quiets
     previous = int(ctx.stack["move"][PLY - 1 + B.STACK_ROOT]) if parents_move else 0
     before = ctx.work.copy()
     order_quiets(ctx, PLY, start, start + len(quiets), previous)
     side = int(ctx.state[SIDE_TO_MOVE])
     expected = [_reference_order(before, side, PLY, previous, move) for move in quiets]
-    assert list(ctx.work[start + B.SCORES:start + B.SCORES + len(quiets)]) == expected
+    assert list(ctx.work[start + B.SCORES : start + B.SCORES + len(quiets)]) == expected
     if parents_move:
         assert expected.count(SCORE_KILLER_1) == expected.count(SCORE_KILLER_2) == 1
         assert expected.count(SCORE_COUNTERMOVE) == 1
-    ctx.work[start + B.SCORES:start + B.SCORES + len(quiets)] = 0
-    assert np.array_equal(ctx.work, before)   # it writes the scores and nothing else
+    ctx.work[start + B.SCORES : start + B.SCORES + len(quiets)] = 0
+    assert np.array_equal(ctx.work, before)  # it writes the scores and nothing else
 
 
 def _reference_gravity(value: int, bonus: int) -> int:
@@ -90,7 +111,7 @@ def test_a_cutoff_updates_killers_countermove_and_history_as_the_rules_say(fen, 
     ctx, quiets = _context(fen, seed)
     rng = random.Random(seed)
     start = B.MOVES + PLY * MAX_MOVES
-    ctx.work[start:start + len(quiets)] = quiets
+    ctx.work[start : start + len(quiets)] = quiets
     cutoff = rng.randrange(1, len(quiets))
     searched = {slot for slot in range(start, start + cutoff) if rng.random() < 0.6}
     for slot in searched:
@@ -108,17 +129,18 @@ def test_a_cutoff_updates_killers_countermove_and_history_as_the_rules_say(fen, 
         index = history_index(side, quiets[slot - start])
         expected[index] = _reference_gravity(int(before[index]), -bonus)
     if before[KILLERS + 2 * PLY] != move:
-        expected[KILLERS + 2 * PLY:KILLERS + 2 * PLY + 2] = [move, before[KILLERS + 2 * PLY]]
+        expected[KILLERS + 2 * PLY : KILLERS + 2 * PLY + 2] = [move, before[KILLERS + 2 * PLY]]
     expected[countermove_index(int(ctx.stack["move"][PLY - 1 + B.STACK_ROOT]))] = move
     assert np.array_equal(ctx.work, expected)
-    assert (np.abs(ctx.work[B.HEURISTICS_OFFSETS["history"]:B.HEURISTICS_OFFSETS["countermoves"]])
-            <= HISTORY_MAX).all()
+    assert (
+        np.abs(ctx.work[B.HEURISTICS_OFFSETS["history"] : B.HEURISTICS_OFFSETS["countermoves"]]) <= HISTORY_MAX
+    ).all()
 
 
 def test_a_cutoff_at_the_root_sets_no_countermove():
     ctx, quiets = _context(FENS[0], 0)
     start = B.MOVES
-    ctx.work[start:start + len(quiets)] = quiets
+    ctx.work[start : start + len(quiets)] = quiets
     before = ctx.work.copy()
     update_quiet_histories(ctx, 0, quiets[0], 3, start)
     changed = set(np.flatnonzero(ctx.work != before))

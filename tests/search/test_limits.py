@@ -35,7 +35,7 @@ def test_root_moves_count_the_nodes_searched_under_them(fresh):
     board = jitfish.Board(MIDDLEGAME)
     result = fresh.search(board, SearchLimits(depth=7))
     worker = fresh.workers[0]
-    spent = worker.control[B.C_ROOT_NODES:B.C_ROOT_NODES + B.ROOT_NODES_SIZE]
+    spent = worker.control[B.C_ROOT_NODES : B.C_ROOT_NODES + B.ROOT_NODES_SIZE]
     legal = {move_from_to(int(m)) for m in board.position.legal_moves()}
     assert set(np.flatnonzero(spent)) <= legal
     # Every node but the root's own visits (one per iteration and re-search) lies under a root move.
@@ -51,8 +51,7 @@ def test_node_limit(fresh):
 
 def test_soft_node_limit_ends_on_the_first_iteration_past_it(fresh):
     infos = []
-    result = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(soft_nodes=5000, nodes=40000),
-                          on_info=infos.append)
+    result = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(soft_nodes=5000, nodes=40000), on_info=infos.append)
     assert infos[-2].nodes < 5000 <= infos[-1].nodes < 40000
     assert result.depth == infos[-1].depth and result.score == infos[-1].score
 
@@ -95,14 +94,15 @@ def test_stop_from_another_thread(fresh):
     benchmark's business: ``scripts/bench_uci.py``).
     """
     results = []
-    thread = threading.Thread(target=lambda: results.append(
-        fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(infinite=True))))
+    thread = threading.Thread(
+        target=lambda: results.append(fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(infinite=True)))
+    )
     thread.start()
     time.sleep(0.5)
     assert thread.is_alive()
     worker = fresh.workers[0]
     fresh.stop()
-    nodes_after_the_flag = worker.nodes      # every node counted from here on began after the flag was set
+    nodes_after_the_flag = worker.nodes  # every node counted from here on began after the flag was set
     thread.join(5)
     assert not thread.is_alive()
     assert worker.nodes - nodes_after_the_flag < MAX_PLY
@@ -111,8 +111,9 @@ def test_stop_from_another_thread(fresh):
 
 def _search_in_a_thread(searcher: Searcher, timer: TimeController) -> tuple[threading.Thread, list]:
     results: list = []
-    thread = threading.Thread(target=lambda: results.append(
-        searcher.search(jitfish.Board(MIDDLEGAME), SearchLimits(), timer=timer)))
+    thread = threading.Thread(
+        target=lambda: results.append(searcher.search(jitfish.Board(MIDDLEGAME), SearchLimits(), timer=timer))
+    )
     thread.start()
     return thread, results
 
@@ -188,8 +189,9 @@ def test_lazy_smp_threads(fresh):
         fresh.set_threads(1)
 
 
-_SCRIPT = ("from jitfish.search.bench import run_bench; "
-           "nodes, _ = run_bench(depth=4, positions=8, quiet=True); print(nodes)")
+_SCRIPT = (
+    "from jitfish.search.bench import run_bench; nodes, _ = run_bench(depth=4, positions=8, quiet=True); print(nodes)"
+)
 
 
 def test_two_fresh_processes_load_the_cached_search():

@@ -17,14 +17,19 @@ from jitfish.search.context import new_context
 from jitfish.search.evalstack import network_arrays
 from jitfish.search.history import KILLERS, countermove_index, history_index
 from jitfish.search.movepick import (
-    SELECTION_PICKS, init_picker, init_qsearch_picker, next_move, quiet_score, skip_quiet_moves,
+    SELECTION_PICKS,
+    init_picker,
+    init_qsearch_picker,
+    next_move,
+    quiet_score,
+    skip_quiet_moves,
 )
 from jitfish.search.params import default_params
 from jitfish.search.tt import new_table
 from tests.reference_see import see
 
 PLY = 3
-PREVIOUS_MOVE = 1234   # any non-zero code: the move that led to PLY, whose countermove is set
+PREVIOUS_MOVE = 1234  # any non-zero code: the move that led to PLY, whose countermove is set
 FENS = [
     "r3k2r/1P3ppp/2n5/3p4/4P3/2N2Q2/5PPP/R3K2R w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -45,13 +50,22 @@ class Node:
         self.bbs, self.state, self.tables = position.bbs, position.state, lookup_tables()
         self.work = np.zeros(B.WORK_SIZE, dtype=np.int32)
         self.stack = B.new_stack()
-        self.ctx = new_context(position, self.tables, default_weights(), network_arrays(None), default_params(),
-                               new_table(1), self.work, np.zeros(B.CONTROL_SIZE, dtype=np.int64), self.stack)
+        self.ctx = new_context(
+            position,
+            self.tables,
+            default_weights(),
+            network_arrays(None),
+            default_params(),
+            new_table(1),
+            self.work,
+            np.zeros(B.CONTROL_SIZE, dtype=np.int64),
+            self.stack,
+        )
         self.base = B.MOVES + PLY * MAX_MOVES
         moves = [int(m) for m in position.legal_moves()]
-        rng.shuffle(moves)   # the generator's order must not matter
+        rng.shuffle(moves)  # the generator's order must not matter
         self.count = len(moves)
-        self.work[self.base:self.base + self.count] = moves
+        self.work[self.base : self.base + self.count] = moves
         self.uci = {m: move_to_uci(m) for m in moves}
         quiets = [m for m in moves if self._is_quiet(m)]
         rng.shuffle(quiets)
@@ -114,7 +128,7 @@ def test_stages_come_in_order_each_best_first(fen, seed, sort_rest):
     node = Node(fen, seed)
     node.start(sort_rest)
     picked = node.drain()
-    assert sorted(picked) == sorted(int(m) for m in node.work[node.base:node.base + node.count])
+    assert sorted(picked) == sorted(int(m) for m in node.work[node.base : node.base + node.count])
     categories = [node.category(m) for m in picked]
     assert categories == sorted(categories), [(node.uci[m], c) for m, c in zip(picked, categories)]
     good = [node.mvv_lva(m) for m, c in zip(picked, categories) if c == GOOD_NOISY]
@@ -139,7 +153,7 @@ def test_skipping_quiet_moves_hands_out_the_rest_as_they_lie(fen, seed):
     node.start(True)
     first = [node.next() for _ in range(2)]
     skip_quiet_moves(node.ctx, PLY)
-    lying = [int(m) for m in node.work[node.base + 2:node.base + node.count]]
+    lying = [int(m) for m in node.work[node.base + 2 : node.base + node.count]]
     assert node.drain() == lying
     assert sorted(first + lying) == sorted(node.history.keys() | {m for m in node.uci if not node._is_quiet(m)})
 
@@ -165,7 +179,7 @@ def test_moves_past_the_selection_picks_are_sorted_once():
     node.start(True)
     for _ in range(SELECTION_PICKS + 1):
         node.next()
-    rest = node.work[node.base + SELECTION_PICKS + B.SCORES:node.base + node.count + B.SCORES]
+    rest = node.work[node.base + SELECTION_PICKS + B.SCORES : node.base + node.count + B.SCORES]
     assert (np.diff(rest) <= 0).all()
 
 
@@ -175,6 +189,5 @@ def test_quiescence_picks_the_tt_move_then_by_mvv_lva(fen, seed):
     init_qsearch_picker(node.ctx, PLY, node.count, node.tt_move)
     picked = node.drain()
     assert picked[0] == node.tt_move and len(picked) == node.count
-    noisy = [node.mvv_lva(m) for m in picked[1:] if not node._is_quiet(m)
-             and node.category(m) != UNDERPROMOTION]
+    noisy = [node.mvv_lva(m) for m in picked[1:] if not node._is_quiet(m) and node.category(m) != UNDERPROMOTION]
     assert noisy == sorted(noisy, reverse=True)

@@ -48,13 +48,16 @@ def test_shipped_file_is_written_as_save_params_writes_it(tmp_path):
     assert path.read_text() == P.PARAMS_FILE.read_text()
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"NO_SUCH_MARGIN": 3}, "unknown parameter"),
-    ({"RFP_MARGIN": 10_000}, "RFP_MARGIN = 10000 is out of range [20, 250]"),
-    ({"RFP_MARGIN": -1}, "out of range"),
-    ({"RFP_MARGIN": 80.5}, "must be an integer"),
-    ({"RFP_MARGIN": "80"}, "must be an integer"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"NO_SUCH_MARGIN": 3}, "unknown parameter"),
+        ({"RFP_MARGIN": 10_000}, "RFP_MARGIN = 10000 is out of range [20, 250]"),
+        ({"RFP_MARGIN": -1}, "out of range"),
+        ({"RFP_MARGIN": 80.5}, "must be an integer"),
+        ({"RFP_MARGIN": "80"}, "must be an integer"),
+    ],
+)
 def test_loader_rejects_unknown_names_and_bad_values(tmp_path, change, message):
     data = {**P.params_to_dict(P.default_params()), **change}
     path = tmp_path / "bad.json"
@@ -85,8 +88,8 @@ def test_save_refuses_an_out_of_range_array_and_writes_nothing(tmp_path):
 
 def test_reduction_table_follows_the_lmr_parameters():
     default = late_move_reductions().reshape(LMR_SIDE, LMR_SIDE)
-    assert default[8, 20] == 3   # 0.75 + ln 8 ln 20 / 2.25 = 3.52
+    assert default[8, 20] == 3  # 0.75 + ln 8 ln 20 / 2.25 = 3.52
     wider = P.params_from_dict({"LMR_BASE_PCT": 150, "LMR_DIVISOR_PCT": 150}, base=P.default_params())
     table = late_move_reductions(wider).reshape(LMR_SIDE, LMR_SIDE)
-    assert table[8, 20] == 5     # 1.5 + ln 8 ln 20 / 1.5 = 5.65
-    assert table[1, 30] == 1     # ln 1 = 0: the base alone, truncated
+    assert table[8, 20] == 5  # 1.5 + ln 8 ln 20 / 1.5 = 5.65
+    assert table[1, 30] == 1  # ln 1 = 0: the base alone, truncated

@@ -9,8 +9,18 @@ import jitfish
 from jitfish.board.tables import lookup_tables
 from jitfish.search.see import see_ge
 from jitfish.search.tt import (
-    BUCKET_WORDS, TTEntry, hashfull, new_table, probe, tt_bound, tt_depth, tt_eval, tt_move, tt_probe,
-    tt_score, tt_store,
+    BUCKET_WORDS,
+    TTEntry,
+    hashfull,
+    new_table,
+    probe,
+    tt_bound,
+    tt_depth,
+    tt_eval,
+    tt_move,
+    tt_probe,
+    tt_score,
+    tt_store,
 )
 from jitfish.types import BOUND_EXACT, BOUND_LOWER, MATE, mate_in, mate_moves, mated_in
 
@@ -22,13 +32,16 @@ def _see(fen, uci, threshold):
     return bool(see_ge(p.bbs, p.state, lookup_tables(), move, threshold))
 
 
-@pytest.mark.parametrize("fen,uci,value", [
-    ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100),                 # free pawn
-    ("4k3/8/2p5/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 0),                 # pawn for pawn
-    ("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1", "d2d5", 100 - 900),         # queen for pawn
-    ("4k3/8/2p5/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100 - 500 + 100),  # x-ray rook behind
-    ("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100),   # the CPW example
-])
+@pytest.mark.parametrize(
+    "fen,uci,value",
+    [
+        ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100),  # free pawn
+        ("4k3/8/2p5/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 0),  # pawn for pawn
+        ("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1", "d2d5", 100 - 900),  # queen for pawn
+        ("4k3/8/2p5/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100 - 500 + 100),  # x-ray rook behind
+        ("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100),  # the CPW example
+    ],
+)
 def test_see_thresholds(fen, uci, value):
     assert _see(fen, uci, value)
     assert not _see(fen, uci, value + 1)
@@ -43,12 +56,13 @@ def test_tt_store_and_probe_restore_mate_distance():
     assert found
     assert int(data) & 0x3FFFF == 1234
     from jitfish.search.tt import tt_depth, tt_eval, tt_score
+
     assert tt_depth(np.uint64(data)) == 6 and tt_eval(np.uint64(data)) == 17
     # Probed from ply 2, the same mate is 3 plies away: mate_in(5).
     assert tt_score(np.uint64(data), 2) == mate_in(5)
     tt_store(table, key, 0, mated_in(9), -5, 7, BOUND_LOWER, 3, 1)
     found, data = tt_probe(table, key)
-    assert int(data) & 0x3FFFF == 1234      # an entry without a move keeps the old one
+    assert int(data) & 0x3FFFF == 1234  # an entry without a move keeps the old one
     assert tt_score(np.uint64(data), 0) == mated_in(6)
     assert not tt_probe(table, key ^ np.uint64(1))[0]
     assert hashfull(table, 1) == 0 or hashfull(table, 1) <= 1
@@ -62,7 +76,12 @@ def test_decoded_entry_agrees_with_the_kernel_accessors():
     assert entry == TTEntry(move=0x2ABCD, bound=BOUND_LOWER, depth=9, age=37, score=-1234, eval=-700)
     data = np.uint64(tt_probe(table, key)[1])
     assert (tt_move(data), tt_bound(data), tt_depth(data), tt_score(data, 0), tt_eval(data)) == (
-        entry.move, entry.bound, entry.depth, entry.score, entry.eval)
+        entry.move,
+        entry.bound,
+        entry.depth,
+        entry.score,
+        entry.eval,
+    )
     assert probe(table, key ^ np.uint64(1)) is None
 
 
@@ -111,8 +130,8 @@ def test_late_move_reduction_table_follows_its_formula():
     assert table[3 * LMR_SIDE + 4] == 1
     assert table[8 * LMR_SIDE + 20] == 3
     assert table[20 * LMR_SIDE + 40] == 5
-    assert table[1 * LMR_SIDE + 30] == 0        # ln 1 = 0: base only, truncated
-    assert (np.diff(table.reshape(LMR_SIDE, LMR_SIDE)[1:, 1:], axis=1) >= 0).all()   # later moves, more
+    assert table[1 * LMR_SIDE + 30] == 0  # ln 1 = 0: base only, truncated
+    assert (np.diff(table.reshape(LMR_SIDE, LMR_SIDE)[1:, 1:], axis=1) >= 0).all()  # later moves, more
 
 
 def test_searcher_work_array_holds_the_reduction_table():
@@ -124,4 +143,4 @@ def test_searcher_work_array_holds_the_reduction_table():
     searcher.search(jitfish.Board(), jitfish.SearchLimits(depth=4))
     searcher.clear()
     work = searcher.workers[0].work
-    assert (work[LMR:LMR + LMR_SIDE * LMR_SIDE] == late_move_reductions()).all()
+    assert (work[LMR : LMR + LMR_SIDE * LMR_SIDE] == late_move_reductions()).all()

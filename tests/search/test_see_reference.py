@@ -76,7 +76,7 @@ def suite_boards() -> list[chess.Board]:
     boards = [chess.Board(case.fen, chess960=suite.chess960) for suite in SUITES.values() for case in suite.cases()]
     for name in TACTICS:
         for line in (DATA / name).read_text().splitlines():
-            if line.strip():   # the first four fields are the position (CCR adds clocks, WAC does not)
+            if line.strip():  # the first four fields are the position (CCR adds clocks, WAC does not)
                 boards.append(chess.Board(" ".join(line.split()[:4]) + " 0 1"))
     return boards
 
@@ -104,8 +104,10 @@ def test_kernel_see_ge_is_the_reference_value_compared_with_the_threshold():
             for threshold in {value - 1, value, value + 1, *FIXED_THRESHOLDS}:
                 expected = value >= threshold
                 if kernel(move, threshold) != expected:
-                    disagreements.append(f"{board.fen()} {move.uci()}: reference SEE {value}, "
-                                         f"kernel see_ge(t={threshold}) says {not expected}")
+                    disagreements.append(
+                        f"{board.fen()} {move.uci()}: reference SEE {value}, "
+                        f"kernel see_ge(t={threshold}) says {not expected}"
+                    )
             checked += 1
     assert not disagreements, f"{len(disagreements)} disagreements, first ones:\n" + "\n".join(disagreements[:10])
     assert checked > 6000
@@ -115,5 +117,6 @@ def test_kernel_see_ge_is_the_reference_value_compared_with_the_threshold():
 def test_kernel_on_the_hand_worked_exchanges(fen, uci, value):
     board = chess.Board(fen)
     move = chess.Move.from_uci(uci)
-    assert kernel_see_ge(board, move, value) and not kernel_see_ge(board, move, value + 1), \
+    assert kernel_see_ge(board, move, value) and not kernel_see_ge(board, move, value + 1), (
         f"kernel SEE of {uci} in {fen} should be exactly {value}"
+    )

@@ -30,7 +30,7 @@ from jitfish.types import MATE
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 ZUGZWANG_MATE_IN_2 = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1"
-AFTER_THE_SACRIFICE = "kbK5/pp6/RP6/8/8/8/8/8 b - - 1 1"   # Black to move: every reply is mated
+AFTER_THE_SACRIFICE = "kbK5/pp6/RP6/8/8/8/8/8 b - - 1 1"  # Black to move: every reply is mated
 # Unrelated positions whose searches leave history, killers, countermoves and table entries behind.
 UNRELATED = [
     "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
@@ -75,7 +75,7 @@ def _unsolved(searcher: Searcher, cases, clear_between: bool, limits) -> list:
     failures = []
     for fen, moves in cases:
         if clear_between:
-            searcher.clear()          # what ucinewgame does
+            searcher.clear()  # what ucinewgame does
         result = searcher.search(jitfish.Board(fen), limits(moves))
         if result.score_mate != moves:
             failures.append((fen, moves, result.score_mate, result.best_move, result.nodes))
@@ -94,7 +94,7 @@ def test_no_null_move_against_a_mate_score_beta(depth):
     searcher = Searcher(hash_mb=1)
     beta = -(MATE - 21)
     score = _root_search(searcher, AFTER_THE_SACRIFICE, beta - 1, beta, depth)
-    assert score < beta          # fails low: an upper bound, so any score below beta is right
+    assert score < beta  # fails low: an upper bound, so any score below beta is right
 
 
 @pytest.mark.parametrize("depth", range(3, 11))
@@ -126,13 +126,13 @@ def test_history_malus_touches_only_the_quiet_moves_searched():
     worker.prepare(jitfish.Board().position.copy(), 1, 1 << 62, [])
     ctx = worker.context(searcher._tt, searcher._weights, searcher._params)
     base = move_list(0)
-    moves = [encode_move(from_sq, from_sq + 16, 0, MOVE_NORMAL) for from_sq in (12, 13, 14)]   # three quiet moves
+    moves = [encode_move(from_sq, from_sq + 16, 0, MOVE_NORMAL) for from_sq in (12, 13, 14)]  # three quiet moves
     cutoff = encode_move(6, 21, 0, MOVE_NORMAL)
-    ctx.work[base:base + 4] = moves + [cutoff]
-    ctx.work[base + SCORES] = SEARCHED_QUIET          # searched, failed low
-    ctx.work[base + 1 + SCORES] = 500                 # pruned (still carries its ordering score)
-    ctx.work[base + 2 + SCORES] = SEARCHED_QUIET      # searched, failed low
-    depth = 2                                         # a bonus of 128
+    ctx.work[base : base + 4] = moves + [cutoff]
+    ctx.work[base + SCORES] = SEARCHED_QUIET  # searched, failed low
+    ctx.work[base + 1 + SCORES] = 500  # pruned (still carries its ordering score)
+    ctx.work[base + 2 + SCORES] = SEARCHED_QUIET  # searched, failed low
+    depth = 2  # a bonus of 128
     update_quiet_histories(ctx, 0, cutoff, depth, base + 3)
     assert ctx.work[history_index(0, cutoff)] == 128
     assert ctx.work[history_index(0, moves[0])] == -128
@@ -150,8 +150,16 @@ def test_reduced_depth_grows_with_depth_whatever_the_history():
     assert left[-1] >= (LMR_SIDE - 1) // 2
 
 
-@pytest.mark.parametrize("state", ["ucinewgame between", "after unrelated searches, no ucinewgame",
-                                   "random heuristics", "worst history", "best history"])
+@pytest.mark.parametrize(
+    "state",
+    [
+        "ucinewgame between",
+        "after unrelated searches, no ucinewgame",
+        "random heuristics",
+        "worst history",
+        "best history",
+    ],
+)
 def test_every_suite_mate_is_found_with_its_exact_distance(state):
     searcher = Searcher(hash_mb=16)
     rng = np.random.default_rng(15)
@@ -164,8 +172,9 @@ def test_every_suite_mate_is_found_with_its_exact_distance(state):
         _fill_heuristics(searcher, lambda n: np.full(n, -HISTORY_MAX))
     elif state == "best history":
         _fill_heuristics(searcher, lambda n: np.full(n, HISTORY_MAX))
-    failures = _unsolved(searcher, SUITE, state == "ucinewgame between",
-                         lambda moves: SearchLimits(mate=moves, nodes=NODE_BUDGET))
+    failures = _unsolved(
+        searcher, SUITE, state == "ucinewgame between", lambda moves: SearchLimits(mate=moves, nodes=NODE_BUDGET)
+    )
     assert failures == []
 
 
@@ -174,6 +183,5 @@ def test_every_suite_mate_is_found_with_two_threads(clear_between):
     # A node limit searches with one thread, so the helper thread runs under a depth cap here.
     searcher = Searcher(hash_mb=16, threads=2)
     _fill_with_unrelated_searches(searcher)
-    failures = _unsolved(searcher, SUITE, clear_between,
-                         lambda moves: SearchLimits(mate=moves, depth=2 * moves + 24))
+    failures = _unsolved(searcher, SUITE, clear_between, lambda moves: SearchLimits(mate=moves, depth=2 * moves + 24))
     assert failures == []

@@ -10,7 +10,9 @@ suites = load_script("tactics_suites")
 def test_best_moves_of_each_layout():
     # Bratko-Kopec: no move counters, bm before id.
     assert suites.best_moves('1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id "BK.01";') == (
-        "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1", {"d6d1"})
+        "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1",
+        {"d6d1"},
+    )
     # CCR: move counters, id before bm, no space before bm.
     ccr = 'rn1qkb1r/pp2pppp/5n2/3p1b2/3P4/1QN1P3/PP3PPP/R1B1KBNR b KQkq - 1 1 id "CCR02";bm Bc8;'
     fen, moves = suites.best_moves(ccr)
@@ -21,6 +23,8 @@ def test_best_moves_of_each_layout():
 
 
 def test_every_suite_has_its_positions():
-    counts = {name: sum(suites.best_moves(line) is not None for line in (suites.DATA / name).read_text().splitlines())
-              for name in suites.SUITES}
+    counts = {
+        name: sum(suites.best_moves(line) is not None for line in (suites.DATA / name).read_text().splitlines())
+        for name in suites.SUITES
+    }
     assert counts == {"win_at_chess.epd": 300, "bratko_kopec.epd": 24, "ccr_one_hour.epd": 18}

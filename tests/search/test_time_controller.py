@@ -10,7 +10,11 @@ import threading
 import pytest
 
 from jitfish.search.timeman import (
-    MIN_SEARCH_TIME, TimeController, TimeLimits, ponderhit_limits, time_limits,
+    MIN_SEARCH_TIME,
+    TimeController,
+    TimeLimits,
+    ponderhit_limits,
+    time_limits,
 )
 
 GO_AT = 100.0  # when go arrived, on the fake clock
@@ -98,7 +102,7 @@ def test_stop_ends_the_search_and_wakes_the_watchdog_before_the_deadline(clock):
     timer.begin()
     timer.stop()
     assert timer.iteration_done("e2e4")
-    assert timer.wait_for_stop()   # the watchdog stops the kernels
+    assert timer.wait_for_stop()  # the watchdog stops the kernels
     timer.wait_released()  # returns at once: not pondering
 
 
@@ -188,8 +192,8 @@ def test_the_best_moves_effort_reaches_the_stop_rule(clock):
     timer = timer_for(clock, time_left_ms=30_000)
     timer.begin()
     clock.now = GO_AT + 0.7
-    assert not timer.iteration_done("e2e4", 0, 0.5)   # 1.25 * (2 - 1.5 * 0.5)
-    assert timer.iteration_done("e2e4", 0, 0.95)      # 1.15 * 0.575
+    assert not timer.iteration_done("e2e4", 0, 0.5)  # 1.25 * (2 - 1.5 * 0.5)
+    assert timer.iteration_done("e2e4", 0, 0.95)  # 1.15 * 0.575
 
 
 @pytest.mark.parametrize("go", [dict(movetime_ms=1_000), dict(time_left_ms=30_000, pondering=True)])

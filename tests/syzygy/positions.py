@@ -20,8 +20,11 @@ PIECE_TYPES = {letter: chess.PIECE_SYMBOLS.index(letter.lower()) for letter in "
 def _place(rng: random.Random, board: chess.Board, letters: str, colour: bool) -> None:
     for letter in letters:
         piece_type = PIECE_TYPES[letter]
-        squares = [sq for sq in chess.SQUARES if board.piece_at(sq) is None
-                   and not (piece_type == chess.PAWN and chess.square_rank(sq) in (0, 7))]
+        squares = [
+            sq
+            for sq in chess.SQUARES
+            if board.piece_at(sq) is None and not (piece_type == chess.PAWN and chess.square_rank(sq) in (0, 7))
+        ]
         board.set_piece_at(rng.choice(squares), chess.Piece(piece_type, colour))
 
 

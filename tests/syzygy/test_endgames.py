@@ -23,6 +23,7 @@ WAIT_SECONDS = 600
 
 def _longest_defence(prober, board: chess.Board) -> chess.Move:
     """The defender's move after which the win takes longest (a drawing move if there is one)."""
+
     def attacker_dtz(move: chess.Move) -> int:
         board.push(move)
         try:
@@ -32,6 +33,7 @@ def _longest_defence(prober, board: chess.Board) -> chess.Move:
             return 10_000 if dtz <= 0 else dtz
         finally:
             board.pop()
+
     return max(board.legal_moves, key=attacker_dtz)
 
 

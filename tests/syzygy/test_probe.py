@@ -32,14 +32,14 @@ def test_all_tables_load(tables):
 def test_index_tables_match_the_format(tables):
     """The fixed tables are derived from their definitions; python-chess spells them out."""
     fixed = tables.tb
-    assert list(fixed[layout.TRIANGLE:layout.TRIANGLE + 64]) == chess.syzygy.TRIANGLE
-    assert list(fixed[layout.LOWER:layout.LOWER + 64]) == chess.syzygy.LOWER
-    assert list(fixed[layout.DIAG:layout.DIAG + 64]) == chess.syzygy.DIAG
-    assert list(fixed[layout.FLAP:layout.FLAP + 64]) == chess.syzygy.FLAP
-    assert list(fixed[layout.PTWIST:layout.PTWIST + 64]) == chess.syzygy.PTWIST
-    assert list(fixed[layout.KK_IDX:layout.KK_IDX + 640]) == sum(chess.syzygy.KK_IDX, [])
-    assert list(fixed[layout.PAWNIDX:layout.PAWNIDX + 120]) == sum(chess.syzygy.PAWNIDX, [])
-    assert list(fixed[layout.PFACTOR:layout.PFACTOR + 20]) == sum(chess.syzygy.PFACTOR, [])
+    assert list(fixed[layout.TRIANGLE : layout.TRIANGLE + 64]) == chess.syzygy.TRIANGLE
+    assert list(fixed[layout.LOWER : layout.LOWER + 64]) == chess.syzygy.LOWER
+    assert list(fixed[layout.DIAG : layout.DIAG + 64]) == chess.syzygy.DIAG
+    assert list(fixed[layout.FLAP : layout.FLAP + 64]) == chess.syzygy.FLAP
+    assert list(fixed[layout.PTWIST : layout.PTWIST + 64]) == chess.syzygy.PTWIST
+    assert list(fixed[layout.KK_IDX : layout.KK_IDX + 640]) == sum(chess.syzygy.KK_IDX, [])
+    assert list(fixed[layout.PAWNIDX : layout.PAWNIDX + 120]) == sum(chess.syzygy.PAWNIDX, [])
+    assert list(fixed[layout.PFACTOR : layout.PFACTOR + 20]) == sum(chess.syzygy.PFACTOR, [])
 
 
 def test_wdl_equals_python_chess_on_10000_random_positions(tables, reference):
@@ -48,23 +48,24 @@ def test_wdl_equals_python_chess_on_10000_random_positions(tables, reference):
     assert {board.turn for board in boards} == {chess.WHITE, chess.BLACK}
     expected = [reference.probe_wdl(board) for board in boards]
     compiled = tables.probe_wdl_many(boards).tolist()
-    mismatches = [(board.fen(), mine, theirs) for board, mine, theirs in zip(boards, compiled, expected)
-                  if mine != theirs]
+    mismatches = [
+        (board.fen(), mine, theirs) for board, mine, theirs in zip(boards, compiled, expected) if mine != theirs
+    ]
     assert mismatches == []
-    assert set(expected) == {-2, 0, 2}   # (3-4 pieces have no cursed wins or blessed losses)
+    assert set(expected) == {-2, 0, 2}  # (3-4 pieces have no cursed wins or blessed losses)
     assert [tables.probe_wdl(board) for board in boards[:50]] == expected[:50]
 
 
 def test_known_positions(tables):
-    assert tables.probe_wdl("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1") == -2      # KBNvK, black to move loses
-    assert tables.probe_wdl("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1") == 0         # KPvK, opposition holds
-    assert tables.probe_wdl("8/8/8/8/8/k7/8/K7 w - - 0 1") == 0             # KvK
+    assert tables.probe_wdl("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1") == -2  # KBNvK, black to move loses
+    assert tables.probe_wdl("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1") == 0  # KPvK, opposition holds
+    assert tables.probe_wdl("8/8/8/8/8/k7/8/K7 w - - 0 1") == 0  # KvK
 
 
 def test_positions_outside_the_tables_give_none(tables):
-    assert tables.probe_wdl(chess.STARTING_FEN) is None                      # too many pieces
-    assert tables.probe_wdl("4k2r/8/8/8/8/8/8/4K3 b k - 0 1") is None        # castling rights
-    assert Tablebase([]).probe_wdl("8/8/8/8/8/k7/8/KQ6 w - - 0 1") is None   # no tables
+    assert tables.probe_wdl(chess.STARTING_FEN) is None  # too many pieces
+    assert tables.probe_wdl("4k2r/8/8/8/8/8/8/4K3 b k - 0 1") is None  # castling rights
+    assert Tablebase([]).probe_wdl("8/8/8/8/8/k7/8/KQ6 w - - 0 1") is None  # no tables
 
 
 def _copy_tables(folder, names):
@@ -76,8 +77,8 @@ def _copy_tables(folder, names):
 def test_truncated_and_foreign_files_are_reported_and_skipped(tmp_path):
     _copy_tables(tmp_path, ["KQvK", "KRvK"])
     wdl = (tmp_path / "KRvK.rtbw").read_bytes()
-    (tmp_path / "KRvK.rtbw").write_bytes(wdl[:len(wdl) - 64])              # truncated: blocks past the end
-    (tmp_path / "KBvK.rtbw").write_bytes(b"\x00" * 80)                       # right size, wrong magic
+    (tmp_path / "KRvK.rtbw").write_bytes(wdl[: len(wdl) - 64])  # truncated: blocks past the end
+    (tmp_path / "KBvK.rtbw").write_bytes(b"\x00" * 80)  # right size, wrong magic
     tables = Tablebase(str(tmp_path))
     assert tables.wdl_count == 1
     assert any("KRvK.rtbw" in problem and "past the end" in problem for problem in tables.problems)
@@ -103,8 +104,10 @@ def test_garbage_data_never_crashes(tmp_path):
 
 def test_bad_folders_are_reported(tmp_path):
     tables = Tablebase(os.pathsep.join([str(tmp_path / "missing"), str(tmp_path), str(TABLE_FOLDER)]))
-    assert tables.problems == [f"Syzygy folder {tmp_path / 'missing'} does not exist",
-                               f"Syzygy folder {tmp_path} holds no tables"]
+    assert tables.problems == [
+        f"Syzygy folder {tmp_path / 'missing'} does not exist",
+        f"Syzygy folder {tmp_path} holds no tables",
+    ]
     assert (tables.wdl_count, tables.dtz_count) == (35, 35)
 
 

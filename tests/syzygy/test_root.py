@@ -55,4 +55,4 @@ def test_root_moves_keep_the_tablebase_result_on_500_positions():
             best = max(_result(move_dtz(prober, board, m), board.halfmove_clock) for m in board.legal_moves)
             assert _result(move_dtz(prober, board, move), board.halfmove_clock) == best, (board.fen(), move)
             checked[best] += 1
-    assert min(checked.values()) >= 20, checked   # wins, draws and losses were all tried
+    assert min(checked.values()) >= 20, checked  # wins, draws and losses were all tried

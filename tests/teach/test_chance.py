@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from jitfish.teach.chance import (
-    CHANCE_BOUNDS, CHANCE_TREE, ORDER_TREES, build_chance_tree, describe, star1_tree, unbounded_leaves_visited,
+    CHANCE_BOUNDS,
+    CHANCE_TREE,
+    ORDER_TREES,
+    build_chance_tree,
+    describe,
+    star1_tree,
+    unbounded_leaves_visited,
 )
 from jitfish.teach.toytree import draw_tree, minimax_value
 
@@ -19,8 +25,10 @@ def random_chance_tree(rng: random.Random, depth: int, low: int, high: int):
     """A player's node ``depth`` player levels deep: 1-3 moves, each a roll of 2 or 4 equally likely outcomes."""
     if depth == 0:
         return rng.randint(low, high)
-    return [[[1 / outcomes, random_chance_tree(rng, depth - 1, low, high)] for _ in range(outcomes)]
-            for outcomes in (rng.choice([2, 4]) for _ in range(rng.randint(1, 3)))]
+    return [
+        [[1 / outcomes, random_chance_tree(rng, depth - 1, low, high)] for _ in range(outcomes)]
+        for outcomes in (rng.choice([2, 4]) for _ in range(rng.randint(1, 3)))
+    ]
 
 
 def test_the_lecture_example_has_the_values_worked_out_by_hand():
@@ -34,7 +42,7 @@ def test_star1_returns_the_same_value_with_fewer_leaves_than_without_bounds():
     result = star1_tree(CHANCE_TREE, CHANCE_BOUNDS)
     assert result.value == 1.5
     assert len(result.root.leaves()) == 12
-    assert unbounded_leaves_visited(CHANCE_TREE) == 10    # only a chance node's last outcome can be cut
+    assert unbounded_leaves_visited(CHANCE_TREE) == 10  # only a chance node's last outcome can be cut
     assert len(result.visited_leaves) == 8
     assert [leaf.path for leaf in result.pruned_leaves] == [(1, 0, 1), (1, 1, 0), (1, 1, 1), (2, 1, 1)]
     # The second move's roll is cut after one leaf: -2 for the first outcome, at most 3 for the other.
@@ -76,13 +84,16 @@ def test_tighter_bounds_never_prune_less():
         assert len(tight.visited_leaves) <= len(loose.visited_leaves)
 
 
-@pytest.mark.parametrize("bad, message", [
-    ([[[0.5, 1], [0.4, 2]]], "sum to 0.9"),
-    ([[[1.5, 1]]], "probability"),
-    ([[1, 2]], "probability"),
-    ([[]], "non-empty"),
-    ([], "non-empty"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ([[[0.5, 1], [0.4, 2]]], "sum to 0.9"),
+        ([[[1.5, 1]]], "probability"),
+        ([[1, 2]], "probability"),
+        ([[]], "non-empty"),
+        ([], "non-empty"),
+    ],
+)
 def test_a_malformed_chance_tree_is_a_value_error_naming_the_node(bad, message):
     with pytest.raises(ValueError, match=message):
         build_chance_tree(bad)

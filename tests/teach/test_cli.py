@@ -30,8 +30,9 @@ def test_teach_tree_rejects_a_malformed_tree():
 @pytest.mark.usefixtures("teaching_kernels")
 def test_teach_ladder_prints_every_depth_and_writes_the_plot(tmp_path):
     plot = tmp_path / "nodes.png"
-    result = run_jitfish("teach", "ladder", "--depth", "3", "--algorithms", "minimax,alphabeta,pvs",
-                         "--plot", str(plot))
+    result = run_jitfish(
+        "teach", "ladder", "--depth", "3", "--algorithms", "minimax,alphabeta,pvs", "--plot", str(plot)
+    )
     assert result.returncode == 0, result.stderr
     for depth in (1, 2, 3):
         assert f"depth {depth}   (the minimax tree:" in result.stdout
@@ -56,18 +57,20 @@ def test_teach_ladder_bad_depth_is_an_error_not_a_traceback():
 
 
 def test_importing_jitfish_and_building_the_command_line_loads_no_teaching_kernel():
-    child = ("import sys, jitfish, jitfish.cli, jitfish.uci.main, jitfish.engine\n"
-             "assert 'jitfish.teach' not in sys.modules, 'import jitfish loaded teach'\n"
-             "jitfish.cli.build_parser()\n"
-             "assert 'jitfish.teach.kernels' not in sys.modules\n"
-             "assert 'jitfish.teach.mcts_kernels' not in sys.modules\n"
-             "from jitfish import teach\n"
-             "teach.alphabeta_tree(teach.TEXTBOOK_TREE)\n"
-             "teach.star1_tree(teach.CHANCE_TREE)\n"
-             "teach.uct_tree(teach.TEXTBOOK_TREE, 50)\n"
-             "assert 'jitfish.teach.kernels' not in sys.modules\n"
-             "assert 'jitfish.teach.mcts_kernels' not in sys.modules\n"
-             "print('ok')\n")
+    child = (
+        "import sys, jitfish, jitfish.cli, jitfish.uci.main, jitfish.engine\n"
+        "assert 'jitfish.teach' not in sys.modules, 'import jitfish loaded teach'\n"
+        "jitfish.cli.build_parser()\n"
+        "assert 'jitfish.teach.kernels' not in sys.modules\n"
+        "assert 'jitfish.teach.mcts_kernels' not in sys.modules\n"
+        "from jitfish import teach\n"
+        "teach.alphabeta_tree(teach.TEXTBOOK_TREE)\n"
+        "teach.star1_tree(teach.CHANCE_TREE)\n"
+        "teach.uct_tree(teach.TEXTBOOK_TREE, 50)\n"
+        "assert 'jitfish.teach.kernels' not in sys.modules\n"
+        "assert 'jitfish.teach.mcts_kernels' not in sys.modules\n"
+        "print('ok')\n"
+    )
     result = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
@@ -97,8 +100,9 @@ def test_teach_tree_chance_takes_a_users_tree_and_bounds():
 @pytest.mark.usefixtures("uct_kernels")
 def test_teach_mcts_reports_both_policies_on_a_position(tmp_path):
     plot = tmp_path / "visits.png"
-    result = run_jitfish("teach", "mcts", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--iterations", "200",
-                         "--plot", str(plot))
+    result = run_jitfish(
+        "teach", "mcts", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--iterations", "200", "--plot", str(plot)
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("MCTS plays Ra8# after 200 iterations") == 2
     assert "policy random" in result.stdout and "policy eval" in result.stdout

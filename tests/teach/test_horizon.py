@@ -9,7 +9,7 @@ from jitfish.teach.horizon import POSITIONS_FILE, horizon, load_positions
 
 pytestmark = pytest.mark.usefixtures("teaching_kernels")
 
-MIN_ILLUSION = 200   # centipawns the horizon-blind search overrates its own move by
+MIN_ILLUSION = 200  # centipawns the horizon-blind search overrates its own move by
 POSITIONS = load_positions()
 
 
@@ -48,7 +48,7 @@ def test_bad_input_is_a_value_error(tmp_path):
     with pytest.raises(ValueError):
         horizon("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 0)
     with pytest.raises(ValueError):
-        horizon("k7/1R6/1K6/8/8/8/8/8 b - - 0 1", 2)   # stalemate: no move to choose
+        horizon("k7/1R6/1K6/8/8/8/8/8 b - - 0 1", 2)  # stalemate: no move to choose
     bad = tmp_path / "bad.epd"
     bad.write_text("8/8/8/8/8/8/8/8 w - - 0 1; deep 3\n")
     with pytest.raises(ValueError, match="bad.epd:1"):

@@ -24,8 +24,12 @@ OPENING = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 
 
 def cases() -> list[tuple[str, int]]:
-    return [(fen, depth) for fen, leaves in suite_positions()
-            for depth in range(1, 5) if depth < 4 or leaves <= DEPTH_4_LEAVES]
+    return [
+        (fen, depth)
+        for fen, leaves in suite_positions()
+        for depth in range(1, 5)
+        if depth < 4 or leaves <= DEPTH_4_LEAVES
+    ]
 
 
 def test_the_suite_holds_a_few_hundred_positions_and_a_depth_4_subset():
@@ -41,7 +45,7 @@ def test_minimax_visits_the_whole_perft_tree():
     for depth in (1, 2, 3):
         result = _run_fixed("minimax", board, depth, buffers)
         assert result.nodes == sizes[depth]
-        assert result.leaves == board.perft(depth)   # no mate within 3 plies here: every leaf is at the horizon
+        assert result.leaves == board.perft(depth)  # no mate within 3 plies here: every leaf is at the horizon
 
 
 def test_exact_searches_return_minimax_value_and_alphabeta_never_reads_more_leaves():
@@ -82,7 +86,7 @@ def test_report_flags_inexact_rungs_with_a_reason_and_never_an_exact_one():
     flags = report.flags()
     assert not any(flag.startswith("ERROR") for flag in flags)
     assert any("quiescence gives" in flag and BY_NAME["quiescence"].differs_because in flag for flag in flags)
-    assert any("pruning gives" in flag for flag in flags)   # null move and LMR change this position's value
+    assert any("pruning gives" in flag for flag in flags)  # null move and LMR change this position's value
     text = str(report)
     assert "exact rungs (minimax, alphabeta, ordering, deepening, pvs) agree with minimax" in text
     assert report.tree_fraction("minimax", 4) == 1.0
@@ -93,7 +97,7 @@ def test_engine_rung_reports_the_engines_own_iterations():
     report = ladder(OPENING, 3, ["alphabeta", "engine"])
     engine = [report.get("engine", d) for d in (1, 2, 3)]
     assert all(result is not None and result.nodes > 0 for result in engine)
-    assert engine[0].nodes <= engine[1].nodes <= engine[2].nodes   # totals of the run so far
+    assert engine[0].nodes <= engine[1].nodes <= engine[2].nodes  # totals of the run so far
     assert jitfish.Board(OPENING).is_legal(engine[2].best_move)
 
 
@@ -137,5 +141,11 @@ def test_a_mated_root_is_reported_as_mated_by_every_rung():
 
 
 def test_values_are_printed_as_centipawns_or_mates():
-    assert [format_value(v) for v in (35, -7, 0, MATE - 3, -MATE + 2, -MATE)] == \
-        ["+35", "-7", "+0", "#2", "#-1", "mated"]
+    assert [format_value(v) for v in (35, -7, 0, MATE - 3, -MATE + 2, -MATE)] == [
+        "+35",
+        "-7",
+        "+0",
+        "#2",
+        "#-1",
+        "mated",
+    ]

@@ -16,7 +16,7 @@ from jitfish.types import MATE_BOUND
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
 POSITIONS = {comment.split(":")[0]: (fen, iterations) for fen, iterations, comment in load_positions()}
-QUIET_TOLERANCE = 50      # centipawns by which MCTS's choice may trail alpha-beta's on the quiet position
+QUIET_TOLERANCE = 50  # centipawns by which MCTS's choice may trail alpha-beta's on the quiet position
 
 pytestmark = pytest.mark.usefixtures("uct_kernels")
 
@@ -27,7 +27,7 @@ def test_each_iteration_visits_one_root_move_and_the_mate_in_one_wins(policy):
     assert [int(v.sum()) for v in report.visits] == report.checkpoints
     assert report.nodes == sorted(report.nodes) and report.nodes[-1] > 0
     assert report.best_move == "a1a8"
-    assert report.means()[report.moves.index("a1a8")] == 1.0      # every playout from it is a win
+    assert report.means()[report.moves.index("a1a8")] == 1.0  # every playout from it is a win
     assert report.alphabeta_choice.best_move == "a1a8"
 
 
@@ -51,11 +51,10 @@ def test_on_the_quiet_position_mcts_with_the_evaluation_plays_within_50_cp_of_al
     report = mcts(fen, iterations, "eval", seed=seed)
     assert report.alphabeta_choice.depth >= 4
     assert 0 <= report.choice_loss <= QUIET_TOLERANCE
-    if seed == 1:   # the page's example: Nxe5 leads while Black's random replies rarely recapture
+    if seed == 1:  # the page's example: Nxe5 leads while Black's random replies rarely recapture
         assert report.san_of(report.best_move) == report.san_of(report.alphabeta_choice.best_move) == "Nc3"
         assert round(report.shares()[report.moves.index(report.best_move)], 1) == 0.3
-        assert [report.san_of(report.choice(report.checkpoints.index(n))) for n in (1000, 2000, 5000)] == \
-            ["Nxe5"] * 3
+        assert [report.san_of(report.choice(report.checkpoints.index(n))) for n in (1000, 2000, 5000)] == ["Nxe5"] * 3
 
 
 def test_on_the_mate_in_2_alpha_beta_mates_and_random_playout_mcts_does_not():
@@ -66,8 +65,8 @@ def test_on_the_mate_in_2_alpha_beta_mates_and_random_playout_mcts_does_not():
     assert reference.depth == 4 and reference.nodes < report.nodes[-1] / 10
     key = report.moves.index(reference.best_move)
     assert report.best_move != reference.best_move
-    assert len(report.moves) == 47 and report.shares()[key] < 0.03   # about a uniform share (2 %)
-    assert report.choice_value < 0                     # and its own choice is worse than nothing
+    assert len(report.moves) == 47 and report.shares()[key] < 0.03  # about a uniform share (2 %)
+    assert report.choice_value < 0  # and its own choice is worse than nothing
 
 
 def test_on_the_trap_neither_policy_finds_the_queen_sacrifice_that_alpha_beta_plays():
@@ -82,7 +81,7 @@ def test_on_the_trap_neither_policy_finds_the_queen_sacrifice_that_alpha_beta_pl
         assert [it.best_move == "f1f8" for it in report.alphabeta if it.depth >= 3][:3] == [False, True, True]
         if policy == "eval":
             key = report.moves.index(reference.best_move)
-            assert report.means()[key] < 0.15 and report.shares()[key] < 0.01   # the queen for a rook, on average
+            assert report.means()[key] < 0.15 and report.shares()[key] < 0.01  # the queen for a rook, on average
 
 
 @pytest.mark.slow
@@ -91,8 +90,9 @@ def test_the_page_quotes_the_commands_own_summary_of_every_shipped_run():
     import sys
 
     page = (Path(__file__).resolve().parents[2] / "docs" / "teaching.md").read_text()
-    result = subprocess.run([sys.executable, "-m", "jitfish", "teach", "mcts"], capture_output=True, text=True,
-                            timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-m", "jitfish", "teach", "mcts"], capture_output=True, text=True, timeout=600
+    )
     assert result.returncode == 0, result.stderr
     summary = [line for line in result.stdout.splitlines() if line.startswith(("MCTS plays", "Alpha-beta with"))]
     assert len(summary) == 12

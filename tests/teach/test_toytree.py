@@ -7,7 +7,12 @@ import random
 import pytest
 
 from jitfish.teach.toytree import (
-    TEXTBOOK_TREE, alphabeta_tree, build_tree, draw_tree, minimax_value, tree_from_position,
+    TEXTBOOK_TREE,
+    alphabeta_tree,
+    build_tree,
+    draw_tree,
+    minimax_value,
+    tree_from_position,
 )
 
 
@@ -58,9 +63,9 @@ def test_a_min_root_is_allowed_and_a_bad_tree_is_a_value_error():
 
 def test_tree_from_position_is_searched_like_any_toy_tree(compiled_kernels):
     tree = tree_from_position("4k3/8/8/3q4/8/2N5/8/4K3 w - - 0 1", depth=2, width=3)
-    assert [child.label for child in tree.children][0] == "Nxd5"   # captures first
+    assert [child.label for child in tree.children][0] == "Nxd5"  # captures first
     result = alphabeta_tree(tree)
-    assert result.value == minimax_value(tree) > 0                  # white wins the queen
+    assert result.value == minimax_value(tree) > 0  # white wins the queen
 
 
 def test_draw_tree_writes_png_and_svg(tmp_path):

@@ -24,7 +24,7 @@ def test_uct_on_the_textbook_tree_first_follows_the_averages_then_minimax():
     assert result.choice(ten) == 2
     # As the MIN nodes' statistics concentrate on their smallest child, the first move takes over.
     assert all(result.choice(k) == 0 for k, n in enumerate(result.checkpoints) if n >= 50)
-    assert round(result.share(0), 2) == 0.60     # the page's figure
+    assert round(result.share(0), 2) == 0.60  # the page's figure
     assert result.share(0) > result.share(0, result.checkpoints.index(500)) > result.share(0, ten)
 
 

@@ -21,7 +21,7 @@ from tuning.datagen.selfplay import GameSettings
 from tuning.match import main as match_main
 
 REPO = Path(__file__).parents[2]
-SETTINGS = GameSettings(nodes=500, depth_cap=8)   # a chunk of two games takes a few seconds
+SETTINGS = GameSettings(nodes=500, depth_cap=8)  # a chunk of two games takes a few seconds
 RUN = dict(seed=11, settings=SETTINGS, games=4, chunk_games=2, progress=False)
 
 
@@ -40,10 +40,13 @@ def test_datagen_on_a_local_cluster_writes_the_bytes_of_the_local_pool(tmp_path,
 
 def test_a_worker_killed_in_the_middle_of_a_chunk_loses_nothing(tmp_path, pool_output):
     output = tmp_path / "d.bin"
-    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as cluster, \
-            Client(cluster) as client:
-        run = threading.Thread(target=generate, args=(output,),
-                               kwargs=dict(cluster=cluster.scheduler_address, keep_parts=True, **RUN))
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        run = threading.Thread(
+            target=generate, args=(output,), kwargs=dict(cluster=cluster.scheduler_address, keep_parts=True, **RUN)
+        )
         run.start()
         busy = None
         while busy is None and run.is_alive():  # the first worker seen playing a chunk
@@ -60,7 +63,10 @@ def test_a_worker_killed_in_the_middle_of_a_chunk_loses_nothing(tmp_path, pool_o
     manifest = json.loads((parts_dir(output) / MANIFEST).read_text())
     assert [chunk["start"] for chunk in manifest["chunks"]] == [0, 2]
     assert sorted(path.name for path in parts_dir(output).iterdir()) == [
-        "chunk-00000000-00000002.bin", "chunk-00000002-00000004.bin", MANIFEST]
+        "chunk-00000000-00000002.bin",
+        "chunk-00000002-00000004.bin",
+        MANIFEST,
+    ]
 
 
 def play_match(capsys, pgn: Path, *cluster: str) -> tuple[dict, dict[str, tuple[str, list[str]]]]:
@@ -68,10 +74,35 @@ def play_match(capsys, pgn: Path, *cluster: str) -> tuple[dict, dict[str, tuple[
     game of its PGN by number (result and moves)."""
     jitfish = ["--engine", f"cmd={sys.executable}", "arg=-m", "arg=jitfish", f"dir={REPO}", "name=Jitfish"]
     stockfish = ["--engine", "cmd=/usr/games/stockfish", "name=Stockfish", "option.Threads=1"]
-    assert match_main([*jitfish, *stockfish, "--each", "option.Hash=16", "--tc", "nodes=300", "--rounds", "2",
-                       "--openings", str(REPO / "tuning" / "openings" / "balanced.epd"), "--openings-order",
-                       "sequential", "--maxmoves", "30", "--startup-timeout", "300", "--backend", "python-chess",
-                       "--pgnout", str(pgn), "--quiet", *cluster]) == 0
+    assert (
+        match_main(
+            [
+                *jitfish,
+                *stockfish,
+                "--each",
+                "option.Hash=16",
+                "--tc",
+                "nodes=300",
+                "--rounds",
+                "2",
+                "--openings",
+                str(REPO / "tuning" / "openings" / "balanced.epd"),
+                "--openings-order",
+                "sequential",
+                "--maxmoves",
+                "30",
+                "--startup-timeout",
+                "300",
+                "--backend",
+                "python-chess",
+                "--pgnout",
+                str(pgn),
+                "--quiet",
+                *cluster,
+            ]
+        )
+        == 0
+    )
     games = {}
     with open(pgn) as handle:
         while (game := chess.pgn.read_game(handle)) is not None:

@@ -53,7 +53,13 @@ def test_engine_spec_full() -> None:
     assert spec == EngineSpec("/usr/games/fairymax", "Fairy-Max", "xboard", "/tmp", ("-x",), {"Hash": "64"})
     assert spec.argv() == ["/usr/games/fairymax", "-x"]
     assert spec.cutechess_tokens() == [
-        "cmd=/usr/games/fairymax", "name=Fairy-Max", "dir=/tmp", "arg=-x", "proto=xboard", "option.Hash=64"]
+        "cmd=/usr/games/fairymax",
+        "name=Fairy-Max",
+        "dir=/tmp",
+        "arg=-x",
+        "proto=xboard",
+        "option.Hash=64",
+    ]
 
 
 def test_engine_spec_defaults_and_shell_words() -> None:

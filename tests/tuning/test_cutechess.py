@@ -41,15 +41,39 @@ def two_engine_config(**changes: object) -> MatchConfig:
 def test_command_line_for_an_sprt_match() -> None:
     assert build_command(two_engine_config()) == [
         "cutechess-cli",
-        "-engine", "cmd=./jitfish", "name=new", "option.Hash=64",
-        "-engine", "cmd=/usr/games/stockfish", "name=sf", "dir=/tmp", "option.Threads=1",
-        "-each", "tc=10+0.1", "proto=uci",
-        "-openings", "file=tuning/openings/balanced.epd", "format=epd", "order=random",
-        "-repeat", "-games", "2", "-rounds", "500",
-        "-concurrency", "2",
-        "-sprt", "elo0=0", "elo1=5", "alpha=0.05", "beta=0.05",
-        "-pgnout", "games.pgn",
-        "-event", "Jitfish match", "-recover",
+        "-engine",
+        "cmd=./jitfish",
+        "name=new",
+        "option.Hash=64",
+        "-engine",
+        "cmd=/usr/games/stockfish",
+        "name=sf",
+        "dir=/tmp",
+        "option.Threads=1",
+        "-each",
+        "tc=10+0.1",
+        "proto=uci",
+        "-openings",
+        "file=tuning/openings/balanced.epd",
+        "format=epd",
+        "order=random",
+        "-repeat",
+        "-games",
+        "2",
+        "-rounds",
+        "500",
+        "-concurrency",
+        "2",
+        "-sprt",
+        "elo0=0",
+        "elo1=5",
+        "alpha=0.05",
+        "beta=0.05",
+        "-pgnout",
+        "games.pgn",
+        "-event",
+        "Jitfish match",
+        "-recover",
     ]
 
 
@@ -60,35 +84,77 @@ def test_command_line_with_mixed_protocols_adjudication_and_gauntlet() -> None:
         parse_engine_spec(["cmd=phalanx", "proto=xboard"]),
     )
     config = two_engine_config(
-        engines=engines, sprt=None, tournament="gauntlet", time_control=parse_time_control("40/60"),
-        openings_file="book.pgn", opening_plies=8, draw=DrawAdjudication(40, 8, 10),
-        resign=ResignAdjudication(3, 900, True), max_moves=150, seed=42, pgn_out=None, time_margin=0.05,
+        engines=engines,
+        sprt=None,
+        tournament="gauntlet",
+        time_control=parse_time_control("40/60"),
+        openings_file="book.pgn",
+        opening_plies=8,
+        draw=DrawAdjudication(40, 8, 10),
+        resign=ResignAdjudication(3, 900, True),
+        max_moves=150,
+        seed=42,
+        pgn_out=None,
+        time_margin=0.05,
     )
     command = build_command(config, program="/opt/cutechess-cli")
     assert command == [
         "/opt/cutechess-cli",
-        "-engine", "cmd=./jitfish", "name=new", "proto=uci",
-        "-engine", "cmd=fairymax", "name=fairymax", "proto=xboard",
-        "-engine", "cmd=phalanx", "name=phalanx", "proto=xboard",
-        "-each", "tc=40/60", "timemargin=50",
-        "-tournament", "gauntlet",
-        "-openings", "file=book.pgn", "format=pgn", "order=random", "plies=8",
-        "-repeat", "-games", "2", "-rounds", "500",
-        "-concurrency", "2",
-        "-draw", "movenumber=40", "movecount=8", "score=10",
-        "-resign", "movecount=3", "score=900", "twosided=true",
-        "-maxmoves", "150",
-        "-srand", "42",
-        "-event", "Jitfish match", "-recover",
+        "-engine",
+        "cmd=./jitfish",
+        "name=new",
+        "proto=uci",
+        "-engine",
+        "cmd=fairymax",
+        "name=fairymax",
+        "proto=xboard",
+        "-engine",
+        "cmd=phalanx",
+        "name=phalanx",
+        "proto=xboard",
+        "-each",
+        "tc=40/60",
+        "timemargin=50",
+        "-tournament",
+        "gauntlet",
+        "-openings",
+        "file=book.pgn",
+        "format=pgn",
+        "order=random",
+        "plies=8",
+        "-repeat",
+        "-games",
+        "2",
+        "-rounds",
+        "500",
+        "-concurrency",
+        "2",
+        "-draw",
+        "movenumber=40",
+        "movecount=8",
+        "score=10",
+        "-resign",
+        "movecount=3",
+        "score=900",
+        "twosided=true",
+        "-maxmoves",
+        "150",
+        "-srand",
+        "42",
+        "-event",
+        "Jitfish match",
+        "-recover",
     ]
 
 
-@pytest.mark.parametrize(("text", "tokens"), [("st=1", ["st=1"]), ("nodes=20000", ["tc=inf", "nodes=20000"]),
-                                              ("depth=8", ["tc=inf", "depth=8"])])
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [("st=1", ["st=1"]), ("nodes=20000", ["tc=inf", "nodes=20000"]), ("depth=8", ["tc=inf", "depth=8"])],
+)
 def test_command_line_fixed_limits(text: str, tokens: list[str]) -> None:
     command = build_command(two_engine_config(time_control=parse_time_control(text)))
     each = command.index("-each")
-    assert command[each + 1: each + 1 + len(tokens)] == tokens
+    assert command[each + 1 : each + 1 + len(tokens)] == tokens
 
 
 def test_parse_recorded_match() -> None:
@@ -127,9 +193,15 @@ def test_parse_recorded_gauntlet_faults() -> None:
 
 @pytest.mark.parametrize(
     ("reason", "kind"),
-    [("White loses on time", "time_loss"), ("Black makes an illegal move: e1g1", "illegal_move"),
-     ("Black disconnects", "crash"), ("White's connection stalls", "hang"), ("White mates", None),
-     ("Draw by adjudication", None), ("Black wins by adjudication", None)],
+    [
+        ("White loses on time", "time_loss"),
+        ("Black makes an illegal move: e1g1", "illegal_move"),
+        ("Black disconnects", "crash"),
+        ("White's connection stalls", "hang"),
+        ("White mates", None),
+        ("Draw by adjudication", None),
+        ("Black wins by adjudication", None),
+    ],
 )
 def test_classify_reason(reason: str, kind: str | None) -> None:
     assert classify_reason(reason) == kind

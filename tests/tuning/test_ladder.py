@@ -35,7 +35,8 @@ def test_three_quarters_is_191_above_the_anchor() -> None:
 
 def test_two_anchors_pull_to_the_middle() -> None:
     rating, low, high = ladder.place_on_scale(
-        [ladder.AnchorResult(1500, 40, 30.0, 0.15), ladder.AnchorResult(2000, 40, 10.0, 0.15)])
+        [ladder.AnchorResult(1500, 40, 30.0, 0.15), ladder.AnchorResult(2000, 40, 10.0, 0.15)]
+    )
     assert 1500 < rating < 2000 and rating == pytest.approx(1750, abs=1)
     assert low < rating < high
 
@@ -43,7 +44,7 @@ def test_two_anchors_pull_to_the_middle() -> None:
 def test_interval_shrinks_with_more_games() -> None:
     _, low_few, high_few = ladder.place_on_scale([ladder.AnchorResult(2000, 40, 24.0, 0.2)])
     _, low_many, high_many = ladder.place_on_scale([ladder.AnchorResult(2000, 400, 240.0, 0.2)])
-    assert (high_many - low_many) == pytest.approx((high_few - low_few) / 10 ** 0.5, rel=0.01)
+    assert (high_many - low_many) == pytest.approx((high_few - low_few) / 10**0.5, rel=0.01)
 
 
 def test_all_losses_give_no_placement() -> None:
@@ -69,7 +70,8 @@ def test_table_and_plot(tmp_path: Path) -> None:
 
 def test_every_default_opponent_has_a_program() -> None:
     assert {"fairymax", "phalanx", "glaurung", "toga2", "sunfish", "sf1500", "sf2000", "sf2400", "sf2800"} == set(
-        ladder.OPPONENTS)
+        ladder.OPPONENTS
+    )
     sf = ladder.OPPONENTS["sf2400"]
     assert sf.anchor_elo == 2400 and "option.UCI_Elo=2400" in sf.tokens
 
@@ -79,8 +81,12 @@ def test_resume_keeps_finished_opponents_and_plays_no_game_for_them(tmp_path: Pa
     ladder.write_report(rows, "J", "10+0.1", tmp_path)
     pgn = tmp_path / "games.pgn"
     pgn.write_text("[Event \"kept\"]\n")
-    assert ladder.main(["--opponents", "sf1500", "--output-dir", str(tmp_path), "--resume", "--quiet",
-                        "--backend", "python-chess"]) == 0
+    assert (
+        ladder.main(
+            ["--opponents", "sf1500", "--output-dir", str(tmp_path), "--resume", "--quiet", "--backend", "python-chess"]
+        )
+        == 0
+    )
     report = json.loads((tmp_path / "ladder.json").read_text())
     assert [row["key"] for row in report["rows"]] == ["sf1500"]
     assert report["placement"]["elo"] == pytest.approx(1500, abs=0.01)
@@ -92,5 +98,5 @@ def test_any_stockfish_level_is_an_anchor_and_other_keys_are_unknown() -> None:
     sf = ladder.find_opponent("sf2600")
     assert sf is not None and sf.anchor_elo == 2600 and "option.UCI_Elo=2600" in sf.tokens
     assert ladder.find_opponent("sf2400") is ladder.OPPONENTS["sf2400"]
-    assert ladder.find_opponent("sf1000") is None   # below Stockfish's UCI_Elo range
+    assert ladder.find_opponent("sf1000") is None  # below Stockfish's UCI_Elo range
     assert ladder.find_opponent("crafty") is None

@@ -12,7 +12,7 @@ SUITE = Path(__file__).resolve().parents[2] / "tuning" / "openings" / "balanced-
 
 
 def test_the_suite_holds_ten_thousand_distinct_legal_positions_none_in_check():
-    openings = read_openings(SUITE)   # raises on a line that is not a legal position
+    openings = read_openings(SUITE)  # raises on a line that is not a legal position
     boards = [opening.board() for opening in openings]
     assert len(boards) >= 10_000
     assert len({board.epd() for board in boards}) == len(boards)
@@ -26,4 +26,4 @@ def test_the_suite_is_not_one_opening_line():
     white_pawns = {int(board.pieces(chess.PAWN, chess.WHITE)) for board in boards}
     assert len(white_pawns) > 2_000
     assert {board.turn for board in boards} == {chess.WHITE, chess.BLACK}
-    assert len({chess.popcount(board.occupied) for board in boards}) >= 4   # captures made in some walks
+    assert len({chess.popcount(board.occupied) for board in boards}) >= 4  # captures made in some walks

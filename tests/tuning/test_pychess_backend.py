@@ -29,8 +29,13 @@ FAIRYMAX = shutil.which("fairymax") or "/usr/games/fairymax"
 
 def play(first: EngineSpec, second: EngineSpec, **changes: object) -> dict:
     fields: dict[str, object] = dict(
-        engines=(first, second), time_control=parse_time_control("5+0.05"), rounds=1, concurrency=2,
-        openings=tuple(read_openings(BALANCED)[:4]), opening_order="sequential", max_moves=25,
+        engines=(first, second),
+        time_control=parse_time_control("5+0.05"),
+        rounds=1,
+        concurrency=2,
+        openings=tuple(read_openings(BALANCED)[:4]),
+        opening_order="sequential",
+        max_moves=25,
         stall_timeout=1.0,
     )
     fields.update(changes)
@@ -43,13 +48,18 @@ def test_short_match_records_results_and_pgn(tmp_path: Path) -> None:
     assert summary["games"] == 4 and summary["unfinished"] == 0
     assert summary["wins"] + summary["draws"] + summary["losses"] == 4
     assert sum(summary["pentanomial"]) == 2
-    assert summary["faults"] == {name: {"time_loss": 0, "illegal_move": 0, "crash": 0, "hang": 0}
-                                 for name in ("A", "B")}
+    assert summary["faults"] == {
+        name: {"time_loss": 0, "illegal_move": 0, "crash": 0, "hang": 0} for name in ("A", "B")
+    }
     with open(pgn_path) as handle:
         games = [chess.pgn.read_game(handle) for _ in range(4)]
     assert all(game is not None and not game.errors for game in games)
     assert sorted((g.headers["White"], g.headers["Round"]) for g in games) == [
-        ("A", "1"), ("A", "2"), ("B", "1"), ("B", "2")]
+        ("A", "1"),
+        ("A", "2"),
+        ("B", "1"),
+        ("B", "2"),
+    ]
     for game in games:
         assert game.headers["TimeControl"] == "5+0.05"
         assert game.headers["Result"] in ("1-0", "0-1", "1/2-1/2")
@@ -81,8 +91,15 @@ def test_engine_faults_lose_the_game_and_restart_the_engine(flags: tuple[str, ..
 
 
 def test_crash_in_a_longer_match_keeps_going() -> None:
-    summary = play(random_mover("steady"), random_mover("crashy", "--crash-after", "40"), rounds=3, concurrency=1,
-                   max_moves=None, openings=(), time_control=parse_time_control("10+0.05"))
+    summary = play(
+        random_mover("steady"),
+        random_mover("crashy", "--crash-after", "40"),
+        rounds=3,
+        concurrency=1,
+        max_moves=None,
+        openings=(),
+        time_control=parse_time_control("10+0.05"),
+    )
     assert summary["games"] == 6
     assert summary["faults"]["crashy"]["crash"] >= 1
     assert summary["restarts"]["crashy"] == summary["faults"]["crashy"]["crash"]
@@ -91,8 +108,13 @@ def test_crash_in_a_longer_match_keeps_going() -> None:
 def test_sprt_stops_early() -> None:
     from tuning.results import SPRT_MIN_PAIRS
 
-    summary = play(random_mover("winner"), random_mover("loser", "--crash-after", "0"), rounds=50,
-                   concurrency=1, sprt=SprtConfig(0, 5, 0.05, 0.05))
+    summary = play(
+        random_mover("winner"),
+        random_mover("loser", "--crash-after", "0"),
+        rounds=50,
+        concurrency=1,
+        sprt=SprtConfig(0, 5, 0.05, 0.05),
+    )
     assert summary["stopped_early"] and summary["sprt"]["decision"] == "H1"
     assert summary["sprt"]["llr"] >= summary["sprt"]["upper_bound"]
     # It stops as soon as the test may decide: after SPRT_MIN_PAIRS complete opening pairs.
@@ -107,8 +129,9 @@ def test_engine_that_cannot_start_is_an_error() -> None:
 @pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="stockfish not installed")
 def test_stockfish_at_fixed_nodes_beats_the_random_mover() -> None:
     stockfish = parse_engine_spec([f"cmd={STOCKFISH}", "name=sf", "option.Hash=16", "option.Threads=1"])
-    summary = play(stockfish, random_mover("random"), time_control=parse_time_control("nodes=2000"), max_moves=None,
-                   resign=None)
+    summary = play(
+        stockfish, random_mover("random"), time_control=parse_time_control("nodes=2000"), max_moves=None, resign=None
+    )
     assert summary["wins"] == 2
 
 
@@ -124,14 +147,41 @@ def test_xboard_engine_without_setboard_plays_from_openings_as_named() -> None:
 def test_command_line_prints_json_last(tmp_path: Path) -> None:
     pgn_path = tmp_path / "cli.pgn"
     command = [
-        sys.executable, "-m", "tuning.match",
-        "--engine", f"cmd={sys.executable}", f"arg={Path(__file__).parent / 'engines' / 'random_mover.py'}",
+        sys.executable,
+        "-m",
+        "tuning.match",
+        "--engine",
+        f"cmd={sys.executable}",
+        f"arg={Path(__file__).parent / 'engines' / 'random_mover.py'}",
         "name=r1",
-        "--engine", f"cmd={sys.executable} {Path(__file__).parent / 'engines' / 'random_mover.py'} --seed 5",
-        "name=r2", "option.Hash=32",
-        "--tc", "3+0.03", "--openings", str(BALANCED), "--rounds", "1", "--concurrency", "2",
-        "--pgnout", str(pgn_path), "--sprt", "elo0=0", "elo1=5", "--maxmoves", "15", "--backend", "python-chess",
-        "--draw", "movenumber=10", "movecount=3", "score=5", "--resign", "movecount=3", "score=500",
+        "--engine",
+        f"cmd={sys.executable} {Path(__file__).parent / 'engines' / 'random_mover.py'} --seed 5",
+        "name=r2",
+        "option.Hash=32",
+        "--tc",
+        "3+0.03",
+        "--openings",
+        str(BALANCED),
+        "--rounds",
+        "1",
+        "--concurrency",
+        "2",
+        "--pgnout",
+        str(pgn_path),
+        "--sprt",
+        "elo0=0",
+        "elo1=5",
+        "--maxmoves",
+        "15",
+        "--backend",
+        "python-chess",
+        "--draw",
+        "movenumber=10",
+        "movecount=3",
+        "score=5",
+        "--resign",
+        "movecount=3",
+        "score=500",
     ]
     completed = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert completed.returncode == 0, completed.stderr
@@ -142,16 +192,27 @@ def test_command_line_prints_json_last(tmp_path: Path) -> None:
 
 
 def test_command_line_rejects_bad_options() -> None:
-    completed = subprocess.run([sys.executable, "-m", "tuning.match", "--engine", "cmd=x", "--engine", "cmd=y",
-                                "--tc", "soon"], cwd=REPO, capture_output=True, text=True, timeout=60)
+    completed = subprocess.run(
+        [sys.executable, "-m", "tuning.match", "--engine", "cmd=x", "--engine", "cmd=y", "--tc", "soon"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert completed.returncode == 2 and "bad time control" in completed.stderr
 
 
 def _jitfish_is_ready(timeout: float = 180.0) -> bool:
     """Whether `python -m jitfish` answers uciok and readyok (its kernels may compile on first start)."""
     try:
-        completed = subprocess.run([sys.executable, "-m", "jitfish"], input="uci\nisready\nquit\n", cwd=REPO,
-                                   capture_output=True, text=True, timeout=timeout)
+        completed = subprocess.run(
+            [sys.executable, "-m", "jitfish"],
+            input="uci\nisready\nquit\n",
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         return False
     return "uciok" in completed.stdout and "readyok" in completed.stdout
@@ -161,8 +222,14 @@ def _jitfish_is_ready(timeout: float = 180.0) -> bool:
 def test_jitfish_against_the_random_mover() -> None:
     assert _jitfish_is_ready(), "python -m jitfish did not answer uciok and readyok"
     jitfish = parse_engine_spec([f"cmd={sys.executable}", "arg=-m", "arg=jitfish", f"dir={REPO}", "name=Jitfish"])
-    summary = play(jitfish, random_mover("random"), time_control=parse_time_control("10+0.1"), max_moves=40,
-                   startup_timeout=180.0, concurrency=1)
+    summary = play(
+        jitfish,
+        random_mover("random"),
+        time_control=parse_time_control("10+0.1"),
+        max_moves=40,
+        startup_timeout=180.0,
+        concurrency=1,
+    )
     assert summary["games"] == 2
     assert sum(summary["faults"]["Jitfish"].values()) == 0
     assert summary["losses"] == 0

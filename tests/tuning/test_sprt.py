@@ -148,8 +148,12 @@ def test_the_decision_that_stopped_the_match_is_reported_after_the_games_in_flig
     from tuning.tc import parse_time_control
 
     backend = InFlightBackend()
-    config = MatchConfig(engines=(random_mover("a"), random_mover("b")), time_control=parse_time_control("1+0"),
-                         rounds=100, sprt=SprtConfig(0, 10, 0.05, 0.05))
+    config = MatchConfig(
+        engines=(random_mover("a"), random_mover("b")),
+        time_control=parse_time_control("1+0"),
+        rounds=100,
+        sprt=SprtConfig(0, 10, 0.05, 0.05),
+    )
     summary = run_match(config, backend, progress=False)
     sprt = summary["sprt"]
     assert sprt["decision"] == "H1" and summary["games"] == backend.decided_after + 4

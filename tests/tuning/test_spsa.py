@@ -19,15 +19,15 @@ def _state(names=("RFP_MARGIN",), iterations=10, seed=1, games=2, **starts) -> d
 
 
 def test_schedule_ends_at_c_end_and_a_end_and_decays_by_fishtests_exponents():
-    schedule = spsa.Schedule(iterations=10)   # A = 0.1 * 10 = 1
+    schedule = spsa.Schedule(iterations=10)  # A = 0.1 * 10 = 1
     assert schedule.stability == pytest.approx(1.0)
-    assert schedule.c(10, c_end=10) == pytest.approx(10.0)                    # c_N = c_end
-    assert schedule.a(10, c_end=10, r_end=0.002) == pytest.approx(0.2)        # a_N = r_end * c_end^2
-    assert schedule.r(10, c_end=10, r_end=0.002) == pytest.approx(0.002)      # r_N = r_end
+    assert schedule.c(10, c_end=10) == pytest.approx(10.0)  # c_N = c_end
+    assert schedule.a(10, c_end=10, r_end=0.002) == pytest.approx(0.2)  # a_N = r_end * c_end^2
+    assert schedule.r(10, c_end=10, r_end=0.002) == pytest.approx(0.002)  # r_N = r_end
     # k = 1: c_1 = 10 * 10^0.101 = 12.6183; a_1 = 0.2 * (11 / 2)^0.602 = 0.55812.
     assert schedule.c(1, c_end=10) == pytest.approx(12.61828, rel=1e-5)
     assert schedule.a(1, c_end=10, r_end=0.002) == pytest.approx(0.558121, rel=1e-5)
-    assert schedule.r(1, c_end=10, r_end=0.002) == pytest.approx(0.558121 / 12.61828 ** 2, rel=1e-5)
+    assert schedule.r(1, c_end=10, r_end=0.002) == pytest.approx(0.558121 / 12.61828**2, rel=1e-5)
     steps = [schedule.c(k, 10) for k in range(1, 11)]
     assert steps == sorted(steps, reverse=True)
 
@@ -49,20 +49,20 @@ def test_update_on_a_hand_computed_case():
 
 def test_perturbation_is_plus_and_minus_c_k_rounded_for_the_engines():
     state = _state(("RFP_MARGIN", "SE_MARGIN"), RFP_MARGIN=80, SE_MARGIN=2)
-    signs, steps, plus, minus = spsa.perturbed(state, 10)   # last iteration: c_k = c_end
+    signs, steps, plus, minus = spsa.perturbed(state, 10)  # last iteration: c_k = c_end
     assert steps == [BY_NAME["RFP_MARGIN"].c_end, BY_NAME["SE_MARGIN"].c_end]
     assert set(signs) <= {-1, 1}
     assert plus["RFP_MARGIN"] == 80 + signs[0] * 8 and minus["RFP_MARGIN"] == 80 - signs[0] * 8
     assert plus["SE_MARGIN"] == 2 + signs[1] and minus["SE_MARGIN"] == 2 - signs[1]
-    assert spsa.perturbed(state, 10) == (signs, steps, plus, minus)   # the same seed, the same draw
+    assert spsa.perturbed(state, 10) == (signs, steps, plus, minus)  # the same seed, the same draw
 
 
 def test_perturbed_values_and_updates_stay_in_range():
     high = BY_NAME["SE_MARGIN"].high
     state = _state(("SE_MARGIN",), SE_MARGIN=high)
     _, _, plus, minus = spsa.perturbed(state, 1)
-    assert {plus["SE_MARGIN"], minus["SE_MARGIN"]} == {high, high - 1}   # c_1 = 1.26: 8 + 1.26 is clamped to 8
-    state["params"]["SE_MARGIN"]["r_end"] = 50.0   # a huge gain
+    assert {plus["SE_MARGIN"], minus["SE_MARGIN"]} == {high, high - 1}  # c_1 = 1.26: 8 + 1.26 is clamped to 8
+    state["params"]["SE_MARGIN"]["r_end"] = 50.0  # a huge gain
     spsa.update(state, 1, [1], result=2)
     assert state["params"]["SE_MARGIN"]["theta"] == high
     spsa.update(state, 1, [-1], result=2)
@@ -72,6 +72,7 @@ def test_perturbed_values_and_updates_stay_in_range():
 
 def _fake_match(optimum: dict[str, int]):
     """θ+ wins the pair when it is nearer ``optimum`` than θ−, loses it when farther, draws on a tie."""
+
     def play(plus, minus, k):
         distance_plus = sum(abs(plus[name] - value) / BY_NAME[name].c_end for name, value in optimum.items())
         distance_minus = sum(abs(minus[name] - value) / BY_NAME[name].c_end for name, value in optimum.items())
@@ -80,6 +81,7 @@ def _fake_match(optimum: dict[str, int]):
         if distance_plus > distance_minus:
             return 0, 0, 2
         return 0, 2, 0
+
     return play
 
 
@@ -136,15 +138,33 @@ def test_bad_settings_are_refused():
 def warm_search() -> None:
     from jitfish.search import Searcher
 
-    Searcher(hash_mb=1).warm_up()   # the engines then load the kernels from the cache
+    Searcher(hash_mb=1).warm_up()  # the engines then load the kernels from the cache
 
 
 def test_one_iteration_against_real_tune_engines(tmp_path, warm_search):
     """Two engines started with --tune accept every parameter as an option, play a pair, θ is written."""
     state_path, output = tmp_path / "state.json", tmp_path / "out.json"
-    status = spsa.main(["--iterations", "1", "--games-per-iteration", "2", "--tc", "nodes=300", "--seed", "3",
-                        "--params", "RFP_MARGIN", "LMR_BASE_PCT", "--state", str(state_path),
-                        "--output", str(output), "--engine", f"{sys.executable} -m jitfish"])
+    status = spsa.main(
+        [
+            "--iterations",
+            "1",
+            "--games-per-iteration",
+            "2",
+            "--tc",
+            "nodes=300",
+            "--seed",
+            "3",
+            "--params",
+            "RFP_MARGIN",
+            "LMR_BASE_PCT",
+            "--state",
+            str(state_path),
+            "--output",
+            str(output),
+            "--engine",
+            f"{sys.executable} -m jitfish",
+        ]
+    )
     assert status == 0
     state = spsa.load_state(state_path)
     assert state["iteration"] == 1

@@ -16,8 +16,14 @@ def synthetic_traces(rng: np.random.Generator, rows: int, pairs: int, per_row: i
     """Random sparse rows: ``per_row`` distinct pairs each, coefficients -2 ... 2 (never 0), phase uniform."""
     index = np.concatenate([rng.choice(pairs, per_row, replace=False) for _ in range(rows)]).astype(np.int16)
     coefficient = rng.choice([-2, -1, 1, 2], rows * per_row).astype(np.int16)
-    return Traces(indptr=np.arange(0, rows * per_row + 1, per_row, dtype=np.int64), index=index,
-                  coefficient=coefficient, phase=rng.random(rows), result=np.zeros(rows), score=np.zeros(rows))
+    return Traces(
+        indptr=np.arange(0, rows * per_row + 1, per_row, dtype=np.int64),
+        index=index,
+        coefficient=coefficient,
+        phase=rng.random(rows),
+        result=np.zeros(rows),
+        score=np.zeros(rows),
+    )
 
 
 def labelled(rng: np.random.Generator, traces: Traces, true_pairs: np.ndarray) -> Traces:
@@ -32,8 +38,14 @@ def test_fit_k_finds_a_constructed_minimum():
     """With targets exactly sigmoid(K0 * eval), the error is 0 at K0 and larger elsewhere."""
     rng = np.random.default_rng(1)
     evaluations = rng.uniform(-800, 800, 5000)
-    traces = Traces(np.zeros(1, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int16), np.zeros(5000),
-                    result=sigmoid(TRUE_K * evaluations), score=np.zeros(5000))
+    traces = Traces(
+        np.zeros(1, np.int64),
+        np.zeros(0, np.int16),
+        np.zeros(0, np.int16),
+        np.zeros(5000),
+        result=sigmoid(TRUE_K * evaluations),
+        score=np.zeros(5000),
+    )
     assert fit_k(evaluations, traces) == pytest.approx(TRUE_K, rel=1e-4)
 
 
@@ -44,10 +56,11 @@ def test_a_blended_tune_fits_k_to_the_results_alone():
     traces = labelled(rng, synthetic_traces(rng, rows=50_000, pairs=10, per_row=6), true_pairs)
     traces.result = sigmoid(TRUE_K * traces.score)
     traces.score = 2 * traces.score
-    result = tune(traces, true_pairs, np.zeros(10, dtype=bool),
-                  TuneSettings(epochs=1, lr=1e-6, lr_final=1e-6, blend=1.0))
+    result = tune(
+        traces, true_pairs, np.zeros(10, dtype=bool), TuneSettings(epochs=1, lr=1e-6, lr_final=1e-6, blend=1.0)
+    )
     assert result.k == pytest.approx(TRUE_K, rel=1e-3)
-    assert result.initial_loss > 1e-3   # the scores say twice the evaluation: a real error to fit
+    assert result.initial_loss > 1e-3  # the scores say twice the evaluation: a real error to fit
 
 
 def test_tuner_recovers_known_weights():
@@ -58,7 +71,7 @@ def test_tuner_recovers_known_weights():
     settings = TuneSettings(epochs=40, batch_size=4096, lr=4.0, lr_final=0.05, k=TRUE_K, seed=3)
     result = tune(traces, np.zeros((30, 2)), free, settings)
     error = np.abs(result.pairs - true_pairs)
-    assert error.max() < 10, error.max()   # what 150,000 game results allow (about 4 here)
+    assert error.max() < 10, error.max()  # what 150,000 game results allow (about 4 here)
     assert error.mean() < 3, error.mean()
     assert result.train_loss[-1] < result.initial_loss
     # With noise-free targets (the expected score itself) the weights come back almost exactly.
@@ -79,10 +92,19 @@ def test_tuner_recovers_king_danger_weights_through_the_square():
     traces = synthetic_traces(rng, rows=100_000, pairs=linear, per_row=3)
     danger = rng.integers(0, 5, (len(traces), 2, 3)).astype(np.int16)
     danger[:, :, 2] = 1
-    traces = Traces(traces.indptr, traces.index, traces.coefficient, traces.phase, traces.result, traces.score,
-                    danger=danger, danger_first=linear, danger_scale=np.array([16.0, 4.0]))
+    traces = Traces(
+        traces.indptr,
+        traces.index,
+        traces.coefficient,
+        traces.phase,
+        traces.result,
+        traces.score,
+        danger=danger,
+        danger_first=linear,
+        danger_scale=np.array([16.0, 4.0]),
+    )
     traces = labelled(rng, traces, true_pairs)
-    traces.result = sigmoid(TRUE_K * traces.score)   # noise-free: the expected score itself
+    traces.result = sigmoid(TRUE_K * traces.score)  # noise-free: the expected score itself
     start = true_pairs.copy()
     start[linear:] *= 0.6
     settings = TuneSettings(epochs=30, batch_size=2048, lr=2.0, lr_final=0.05, k=TRUE_K, seed=1)
@@ -111,8 +133,10 @@ def test_tuning_is_deterministic_for_a_seed():
     rng = np.random.default_rng(2)
     traces = labelled(rng, synthetic_traces(rng, rows=20_000, pairs=12, per_row=4), rng.uniform(-100, 100, (12, 2)))
     frozen = np.zeros(12, dtype=bool)
-    runs = [tune(traces, np.zeros((12, 2)), frozen, TuneSettings(epochs=3, batch_size=1000, seed=seed, validation=0.1))
-            for seed in (5, 5, 6)]
+    runs = [
+        tune(traces, np.zeros((12, 2)), frozen, TuneSettings(epochs=3, batch_size=1000, seed=seed, validation=0.1))
+        for seed in (5, 5, 6)
+    ]
     assert np.array_equal(runs[0].pairs, runs[1].pairs)
     assert runs[0].train_loss == runs[1].train_loss and runs[0].validation_loss == runs[1].validation_loss
     assert not np.array_equal(runs[0].pairs, runs[2].pairs)

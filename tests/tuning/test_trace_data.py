@@ -10,7 +10,14 @@ import pytest
 import jitfish
 from jitfish.eval import evaluate
 from jitfish.eval.params import (
-    CONSTANT_OFFSETS, DANGER_INPUTS, FROZEN, OFFSETS, WEIGHT_PAIRS, default_weights, frozen_mask, load_weights,
+    CONSTANT_OFFSETS,
+    DANGER_INPUTS,
+    FROZEN,
+    OFFSETS,
+    WEIGHT_PAIRS,
+    default_weights,
+    frozen_mask,
+    load_weights,
 )
 from tests.eval.test_trace import random_games
 from tuning import trace as T
@@ -34,7 +41,7 @@ def data_file(tmp_path_factory):
 def test_traced_evaluations_equal_the_engine_within_rounding(data_file):
     traces = T.load_traces(data_file, use_cache=False)
     assert len(traces) == 400 and traces.indptr[-1] == len(traces.index)
-    shipped = default_weights()[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
+    shipped = default_weights()[: 2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
     evaluations = traces.evaluations(shipped)
     for row, (fen, _, result) in enumerate(read_data(data_file)):
         board = jitfish.Board(fen)
@@ -51,6 +58,7 @@ def test_traces_are_cached_next_to_the_data(data_file, monkeypatch):
 
     def no_rebuild(*args):
         raise AssertionError("traces rebuilt although cached")
+
     monkeypatch.setattr(T, "build_traces", no_rebuild)
     again = T.load_traces(data_file)
     for name in T.Traces.__dataclass_fields__:
@@ -67,14 +75,32 @@ def test_a_bad_line_is_named(tmp_path):
 
 def test_the_command_writes_loadable_weights_and_a_plot(data_file, tmp_path, capsys):
     output, plot = tmp_path / "weights.json", tmp_path / "loss.png"
-    assert main([str(data_file), "--epochs", "3", "--batch-size", "64", "--validation", "0.2",
-                 "--output", str(output), "--plot", str(plot), "--freeze", "tempo"]) == 0
+    assert (
+        main(
+            [
+                str(data_file),
+                "--epochs",
+                "3",
+                "--batch-size",
+                "64",
+                "--validation",
+                "0.2",
+                "--output",
+                str(output),
+                "--plot",
+                str(plot),
+                "--freeze",
+                "tempo",
+            ]
+        )
+        == 0
+    )
     assert "epoch   3" in capsys.readouterr().out
     tuned, shipped = load_weights(output), default_weights()
     frozen = frozen_mask(FROZEN + ("tempo",))
 
     def pairs(w):
-        return w[:2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
+        return w[: 2 * WEIGHT_PAIRS].reshape(WEIGHT_PAIRS, 2)
 
     assert np.array_equal(pairs(tuned)[frozen], pairs(shipped)[frozen])
     assert not np.array_equal(pairs(tuned), pairs(shipped))
@@ -85,9 +111,26 @@ def test_the_command_writes_loadable_weights_and_a_plot(data_file, tmp_path, cap
 
 def test_the_command_tunes_only_the_blocks_asked_for(data_file, tmp_path, capsys):
     output = tmp_path / "weights.json"
-    assert main([str(data_file), "--epochs", "2", "--batch-size", "64", "--output", str(output),
-                 "--plot", str(tmp_path / "loss.png"), "--only", "king_danger", "tempo"]) == 0
-    changed = np.flatnonzero((load_weights(output) != default_weights())[:2 * WEIGHT_PAIRS].reshape(-1, 2).any(axis=1))
+    assert (
+        main(
+            [
+                str(data_file),
+                "--epochs",
+                "2",
+                "--batch-size",
+                "64",
+                "--output",
+                str(output),
+                "--plot",
+                str(tmp_path / "loss.png"),
+                "--only",
+                "king_danger",
+                "tempo",
+            ]
+        )
+        == 0
+    )
+    changed = np.flatnonzero((load_weights(output) != default_weights())[: 2 * WEIGHT_PAIRS].reshape(-1, 2).any(axis=1))
     allowed = set(range(OFFSETS["king_danger"], OFFSETS["king_danger"] + DANGER_INPUTS)) | {OFFSETS["tempo"]}
     assert len(changed) and set(changed) <= allowed
     assert main([str(data_file), "--only", "no_such_block"]) == 2

@@ -40,8 +40,7 @@ def compiled_signatures() -> dict[str, int]:
 def _answered(line: str) -> bool:
     """Whether ``line`` gets a ``bestmove`` without another command (a timed ``go``, ``ponderhit``, ``stop``)."""
     words = line.split()
-    return words[0] in ("stop", "ponderhit") or (
-        words[0] == "go" and not {"perft", "ponder", "infinite"} & set(words))
+    return words[0] in ("stop", "ponderhit") or (words[0] == "go" and not {"perft", "ponder", "infinite"} & set(words))
 
 
 def run(setup: list[str], searches: list[str]) -> dict:
@@ -55,8 +54,9 @@ def run(setup: list[str], searches: list[str]) -> dict:
 
     def wait_for_bestmoves(count: int, after: str) -> None:
         with answered:
-            if not answered.wait_for(lambda: sum(line.startswith("bestmove") for line in lines) >= count,
-                                     BESTMOVE_TIMEOUT):
+            if not answered.wait_for(
+                lambda: sum(line.startswith("bestmove") for line in lines) >= count, BESTMOVE_TIMEOUT
+            ):
                 raise SystemExit(f"no bestmove after {after!r}")
 
     protocol = UciProtocol(send)
@@ -64,7 +64,7 @@ def run(setup: list[str], searches: list[str]) -> dict:
     for line in ["uci", *setup, "isready"]:
         protocol.handle(line)
         expected += line.startswith("go") and _answered(line)
-    if expected:   # isready answers while a setup search runs: wait for it, then for what was held behind it
+    if expected:  # isready answers while a setup search runs: wait for it, then for what was held behind it
         wait_for_bestmoves(expected, "the setup")
         protocol.handle("isready")
     before = compiled_signatures()
@@ -82,4 +82,4 @@ def run(setup: list[str], searches: list[str]) -> dict:
 if __name__ == "__main__":
     arguments = sys.argv[1:]
     split = arguments.index("--")
-    print(json.dumps(run(arguments[:split], arguments[split + 1:])))
+    print(json.dumps(run(arguments[:split], arguments[split + 1 :])))

@@ -34,12 +34,20 @@ SEARCH_FAILED = "info string error: search failed"
 class UciPipe:
     """A running engine: send lines, read lines with timeouts."""
 
-    def __init__(self, command: list[str] | None = None, env: dict[str, str] | None = None,
-                 fail_on_search_error: bool = True) -> None:
+    def __init__(
+        self, command: list[str] | None = None, env: dict[str, str] | None = None, fail_on_search_error: bool = True
+    ) -> None:
         self.fail_on_search_error = fail_on_search_error
-        self.process = subprocess.Popen(command or ENGINE_COMMAND, cwd=REPO, env=env, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                        bufsize=1)
+        self.process = subprocess.Popen(
+            command or ENGINE_COMMAND,
+            cwd=REPO,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.transcript: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -66,8 +74,9 @@ class UciPipe:
             raise AssertionError("engine output ended; transcript:\n" + self.dump())
         self.transcript.append(f"< {line}")
         if self.fail_on_search_error and line.startswith(SEARCH_FAILED):
-            raise AssertionError("the search crashed (the engine played its fallback move); transcript:\n"
-                                 + self.dump())
+            raise AssertionError(
+                "the search crashed (the engine played its fallback move); transcript:\n" + self.dump()
+            )
         return line
 
     def read_until(self, prefix: str, timeout: float = 10.0) -> list[str]:

@@ -18,11 +18,11 @@ RANDOM_OPENING_PLIES = 4
 
 @dataclass
 class GameRecord:
-    result: str            # "1-0", "0-1", "1/2-1/2"
-    termination: str       # "CHECKMATE", "STALEMATE", ..., "TIME_LOSS", "ILLEGAL_MOVE", "ENGINE_ERROR"
+    result: str  # "1-0", "0-1", "1/2-1/2"
+    termination: str  # "CHECKMATE", "STALEMATE", ..., "TIME_LOSS", "ILLEGAL_MOVE", "ENGINE_ERROR"
     plies: int
-    min_clock: float       # the lowest clock left after a move, in seconds
-    max_move_time: float   # the longest move, in seconds
+    min_clock: float  # the lowest clock left after a move, in seconds
+    max_move_time: float  # the longest move, in seconds
 
 
 @dataclass
@@ -47,10 +47,12 @@ class SelfPlaySummary:
         plies = sum(game.plies for game in self.games)
         lowest = min((game.min_clock for game in self.games), default=0.0)
         longest = max((game.max_move_time for game in self.games), default=0.0)
-        return (f"{len(self.games)} games, {plies} plies: results {dict(results)}; "
-                f"terminations {dict(terminations)}; time losses {self.time_losses}, "
-                f"illegal moves {self.illegal_moves}, engine errors {self.engine_errors}; "
-                f"lowest clock left {lowest * 1000:.0f} ms, longest move {longest * 1000:.0f} ms")
+        return (
+            f"{len(self.games)} games, {plies} plies: results {dict(results)}; "
+            f"terminations {dict(terminations)}; time losses {self.time_losses}, "
+            f"illegal moves {self.illegal_moves}, engine errors {self.engine_errors}; "
+            f"lowest clock left {lowest * 1000:.0f} ms, longest move {longest * 1000:.0f} ms"
+        )
 
 
 def random_opening(seed: int) -> chess.Board:
@@ -61,8 +63,9 @@ def random_opening(seed: int) -> chess.Board:
     return board
 
 
-def play_game(white: chess.engine.SimpleEngine, black: chess.engine.SimpleEngine, base: float,
-              increment: float, seed: int) -> GameRecord:
+def play_game(
+    white: chess.engine.SimpleEngine, black: chess.engine.SimpleEngine, base: float, increment: float, seed: int
+) -> GameRecord:
     """One game from a random opening; the clock runs from sending ``go`` to reading ``bestmove``."""
     board = random_opening(seed)
     engines = {chess.WHITE: white, chess.BLACK: black}
@@ -74,15 +77,21 @@ def play_game(white: chess.engine.SimpleEngine, black: chess.engine.SimpleEngine
         if outcome is not None:
             return GameRecord(outcome.result(), outcome.termination.name, board.ply(), min_clock, max_move_time)
         mover = board.turn
-        limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
-                                   white_inc=increment, black_inc=increment)
+        limit = chess.engine.Limit(
+            white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK], white_inc=increment, black_inc=increment
+        )
         started = time.perf_counter()
         try:
             result = engines[mover].play(board, limit, game=game_id)
         except chess.engine.EngineError as error:
             illegal = "illegal" in str(error).lower()
-            return GameRecord("0-1" if mover else "1-0", "ILLEGAL_MOVE" if illegal else "ENGINE_ERROR",
-                              board.ply(), min_clock, max_move_time)
+            return GameRecord(
+                "0-1" if mover else "1-0",
+                "ILLEGAL_MOVE" if illegal else "ENGINE_ERROR",
+                board.ply(),
+                min_clock,
+                max_move_time,
+            )
         used = time.perf_counter() - started
         max_move_time = max(max_move_time, used)
         clocks[mover] -= used
@@ -95,9 +104,16 @@ def play_game(white: chess.engine.SimpleEngine, black: chess.engine.SimpleEngine
         board.push(result.move)
 
 
-def self_play(command: list[str], games: int, base: float = 1.0, increment: float = 0.01,
-              cwd: str | None = None, options: dict | None = None, seed: int = 0,
-              progress=None) -> SelfPlaySummary:
+def self_play(
+    command: list[str],
+    games: int,
+    base: float = 1.0,
+    increment: float = 0.01,
+    cwd: str | None = None,
+    options: dict | None = None,
+    seed: int = 0,
+    progress=None,
+) -> SelfPlaySummary:
     """``games`` games between two instances of ``command``, colours alternating."""
     summary = SelfPlaySummary()
     first = chess.engine.SimpleEngine.popen_uci(command, cwd=cwd, timeout=300)

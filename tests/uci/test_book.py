@@ -40,11 +40,16 @@ def write_book(path: Path, entries: list[tuple[str, str, int]]) -> Path:
 @pytest.fixture
 def book_file(tmp_path: Path) -> Path:
     start = chess.STARTING_FEN
-    return write_book(tmp_path / "small.bin", [
-        (start, "e2e4", 30), (start, "d2d4", 10), (start, "g1f3", 0),  # weight 0: never played
-        (start, "e2e5", 50),  # illegal: skipped
-        (CASTLE_FEN, "e1h1", 5),  # Polyglot castling, king takes rook
-    ])
+    return write_book(
+        tmp_path / "small.bin",
+        [
+            (start, "e2e4", 30),
+            (start, "d2d4", 10),
+            (start, "g1f3", 0),  # weight 0: never played
+            (start, "e2e5", 50),  # illegal: skipped
+            (CASTLE_FEN, "e1h1", 5),  # Polyglot castling, king takes rook
+        ],
+    )
 
 
 def test_reader_finds_moves_with_weights(book_file):

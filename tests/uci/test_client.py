@@ -53,8 +53,9 @@ def test_play_with_clocks_and_increments(client):
     for _ in range(16):
         if board.is_game_over():
             break
-        limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
-                                   white_inc=increment, black_inc=increment)
+        limit = chess.engine.Limit(
+            white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK], white_inc=increment, black_inc=increment
+        )
         started = time.perf_counter()
         result = client.play(board, limit)
         used = time.perf_counter() - started

@@ -17,15 +17,20 @@ GENFENS_PREFIX = "info string genfens "
 
 
 def run_commands(*commands: str, cwd=REPO) -> list[str]:
-    completed = subprocess.run(ENGINE_COMMAND + list(commands), cwd=cwd, capture_output=True, text=True,
-                               timeout=120, env=dict(os.environ, PYTHONPATH=str(REPO)))
+    completed = subprocess.run(
+        ENGINE_COMMAND + list(commands),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+    )
     assert completed.returncode == 0, completed.stderr
     return completed.stdout.splitlines()
 
 
 def genfens_lines(*commands: str, cwd=REPO) -> list[str]:
-    return [line[len(GENFENS_PREFIX):] for line in run_commands(*commands, cwd=cwd)
-            if line.startswith(GENFENS_PREFIX)]
+    return [line[len(GENFENS_PREFIX) :] for line in run_commands(*commands, cwd=cwd) if line.startswith(GENFENS_PREFIX)]
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +44,7 @@ def test_commands_run_in_order_and_a_search_ends_before_the_next(warm_cache):
     best = [index for index, line in enumerate(lines) if line.startswith("bestmove")]
     # The search reached its depth (quit did not cut it short) and `d` ran after its bestmove.
     assert max(depths) == 8 and len(best) == 1
-    assert any("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq" in line for line in lines[best[0]:])
+    assert any("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq" in line for line in lines[best[0] :])
 
 
 def test_an_infinite_search_ends_at_the_next_command(warm_cache):
@@ -107,10 +112,15 @@ def test_kept_positions_pass_the_quick_search(engine):
         assert result.score_mate is None and abs(result.score_cp) <= MAX_SCORE_CP
 
 
-@pytest.mark.parametrize("args, message", [
-    ("5 seed 1", "usage"), ("x seed 1 book None", "integers"), ("0 seed 1 book None", "between"),
-    ("5 seed 1 book /no/such.epd", "No such file"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ("5 seed 1", "usage"),
+        ("x seed 1 book None", "integers"),
+        ("0 seed 1 book None", "between"),
+        ("5 seed 1 book /no/such.epd", "No such file"),
+    ],
+)
 def test_bad_genfens_arguments_are_one_error_line(warm_cache, args, message):
     lines = run_commands(f"genfens {args}", "quit")
     errors = [line for line in lines if line.startswith("info string error: genfens")]

@@ -9,15 +9,26 @@ from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL, pick_weaker_move
 
 
 def line(multipv: int, move: str, cp: int | None = None, mate: int | None = None) -> SearchInfo:
-    return SearchInfo(depth=5, seldepth=7, multipv=multipv, score_cp=cp, score_mate=mate, bound="",
-                      nodes=1000, time=0.1, nps=10000, hashfull=0, pv=[move])
+    return SearchInfo(
+        depth=5,
+        seldepth=7,
+        multipv=multipv,
+        score_cp=cp,
+        score_mate=mate,
+        bound="",
+        nodes=1000,
+        time=0.1,
+        nps=10000,
+        hashfull=0,
+        pv=[move],
+    )
 
 
 def test_elo_maps_to_levels_and_growing_node_budgets():
     levels, budgets = zip(*(skill_for_elo(elo, MIN_ELO, MAX_ELO) for elo in range(MIN_ELO, MAX_ELO + 1, 100)))
     assert levels[0] == 0 and levels[-1] == SKILL_MAX_LEVEL - 1
     assert list(levels) == sorted(levels) and list(budgets) == sorted(budgets)
-    assert budgets[0] == 200 and budgets[-1] == 200 * 2 ** 8
+    assert budgets[0] == 200 and budgets[-1] == 200 * 2**8
 
 
 def test_full_skill_style_pick_prefers_the_best_and_low_skill_varies():

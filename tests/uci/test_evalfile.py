@@ -54,14 +54,14 @@ def test_the_engine_searches_with_the_network_it_is_given_and_keeps_it_on_a_bad_
         uci.send(f"setoption name EvalFile value {bad}")
         errors = errors_in(uci.ready())
         assert errors and "EvalFile" in errors[0]
-        assert one_ply_score(uci) == network_score(net)   # the engine keeps its network
+        assert one_ply_score(uci) == network_score(net)  # the engine keeps its network
     uci.send("setoption name Use NNUE value false")
     assert one_ply_score(uci) == hand_written
     uci.send("setoption name EvalFile value <empty>")
     assert not errors_in(uci.ready())
 
 
-def test_a_fresh_engine_searches_with_the_shipped_network_until_use_nnue_is_off(engine):   # a fresh process
+def test_a_fresh_engine_searches_with_the_shipped_network_until_use_nnue_is_off(engine):  # a fresh process
     shipped = shipped_network()
     assert one_ply_score(engine) == network_score(shipped)
     engine.send("setoption name Use NNUE value false")

@@ -80,7 +80,7 @@ def test_polyglot_ponder_miss_searches_the_new_position(engine):
     engine.send("setoption name Ponder value true")
     # Jitfish (white) played exd5 and ponders on the expected ...Nf6.
     pondered = WHITE_AFTER_EXD5 + " g8f6"
-    write_at_once(engine, f"position {pondered}", "go wtime 29560 btime 30000 ponder")   # Polyglot's order
+    write_at_once(engine, f"position {pondered}", "go wtime 29560 btime 30000 ponder")  # Polyglot's order
     searching(engine)
     # Black played ...Qxd5 instead: Polyglot writes these three lines in the same millisecond.
     played = WHITE_AFTER_EXD5 + " d8d5"
@@ -89,7 +89,7 @@ def test_polyglot_ponder_miss_searches_the_new_position(engine):
     assert not errors_in(ponder_lines + game_lines), engine.dump()
     assert_legal(bestmoves(ponder_lines)[0], pondered)
     assert_legal(bestmoves(game_lines)[0], played)
-    assert any(line.startswith("info depth") for line in game_lines), game_lines   # a real search
+    assert any(line.startswith("info depth") for line in game_lines), game_lines  # a real search
     assert_nothing_more(engine)
 
 
@@ -98,7 +98,7 @@ def test_polyglot_ponder_hit_then_the_next_ponder_miss(engine):
     pondered = WHITE_AFTER_EXD5 + " d8d5"
     write_at_once(engine, f"position {pondered}", "go wtime 3000 btime 3000 ponder")
     searching(engine)
-    engine.send("ponderhit")   # the expected move came: Polyglot sends nothing else
+    engine.send("ponderhit")  # the expected move came: Polyglot sends nothing else
     [lines] = read_bestmoves(engine, 1)
     best = bestmoves(lines)[0]
     assert_legal(best, pondered)
@@ -141,7 +141,7 @@ def test_cutechess_order_stop_then_wait_then_position_and_go(engine):
 def test_a_burst_of_position_and_go_pairs_answers_each_in_order(engine):
     """Three searches each stopped as soon as sent, then two that end by themselves: five answers, in order."""
     legal = [{move.uci() for move in board_of(position).legal_moves} for position in DISJOINT]
-    assert sum(map(len, legal)) == len(set().union(*legal))   # each move tells its position
+    assert sum(map(len, legal)) == len(set().union(*legal))  # each move tells its position
     stopped, timed = DISJOINT[:3], DISJOINT[3:]
     burst = [line for position in stopped for line in (f"position {position}", "go infinite", "stop")]
     burst += [line for position in timed for line in (f"position {position}", "go depth 4")]
@@ -150,7 +150,7 @@ def test_a_burst_of_position_and_go_pairs_answers_each_in_order(engine):
     for lines, position in zip(answers, DISJOINT):
         assert len(bestmoves(lines)) == 1
         assert_legal(bestmoves(lines)[0], position)
-    for lines in answers[len(stopped):]:
+    for lines in answers[len(stopped) :]:
         assert any(line.startswith("info depth 4 ") for line in lines), lines
     assert not errors_in([line for lines in answers for line in lines]), engine.dump()
     assert_nothing_more(engine)
@@ -164,7 +164,7 @@ def test_pychess_analysis_mode_follows_each_move(engine):
     for position in DISJOINT[1:3]:
         write_at_once(engine, "stop", f"position {position}", "go infinite")
         answers += read_bestmoves(engine, 1)
-        searching(engine)   # the new position's search: it came after the bestmove
+        searching(engine)  # the new position's search: it came after the bestmove
     engine.send("stop")
     answers += read_bestmoves(engine, 1)
     for lines, position in zip(answers, DISJOINT):
@@ -177,7 +177,7 @@ def test_ucinewgame_and_isready_during_a_search(engine):
     engine.send("go infinite")
     searching(engine)
     write_at_once(engine, "ucinewgame", "isready")
-    lines = engine.read_until("readyok", DEADLINE)   # answered at once: the search is still running
+    lines = engine.read_until("readyok", DEADLINE)  # answered at once: the search is still running
     assert not bestmoves(lines) and not errors_in(lines), lines
     # A go held behind an infinite search waits for stop: isready still comes back, with no answer yet.
     write_at_once(engine, f"position {DISJOINT[1]}", "go depth 3", "isready")
@@ -198,7 +198,7 @@ def test_a_stop_after_a_held_go_ends_the_infinite_search_it_waits_for(engine):
     write_at_once(engine, f"position {DISJOINT[1]}", "go infinite", "stop")
     [first] = read_bestmoves(engine, 1)
     assert_legal(bestmoves(first)[0], DISJOINT[0])
-    searching(engine)   # the held go now searches, until its own stop
+    searching(engine)  # the held go now searches, until its own stop
     engine.send("stop")
     [second] = read_bestmoves(engine, 1)
     assert_legal(bestmoves(second)[0], DISJOINT[1])
@@ -214,7 +214,7 @@ def test_a_held_stop_reaches_its_search_past_a_held_position(engine):
     assert_legal(bestmoves(first)[0], DISJOINT[0])
     assert_legal(bestmoves(second)[0], DISJOINT[1])
     assert_nothing_more(engine)
-    engine.send("go depth 1")   # the held position came after the stop's search: it is the one set now
+    engine.send("go depth 1")  # the held position came after the stop's search: it is the one set now
     [third] = read_bestmoves(engine, 1)
     assert_legal(bestmoves(third)[0], DISJOINT[2])
 

@@ -37,19 +37,18 @@ import pytest
 
 from tests.uci.conftest import COLD_START_TIMEOUT, ENGINE_COMMAND, REPO
 
-pytestmark = pytest.mark.slow   # two whole games and five engine starts: about 80 s on a busy machine
+pytestmark = pytest.mark.slow  # two whole games and five engine starts: about 80 s on a busy machine
 
 # lichess-bot's config.yml.default: engine.uci_options.  Its SyzygyPath is relative to the engine's
 # working directory, here the repository, which has no syzygy/ folder.
-LICHESS_BOT_OPTIONS = {"Move Overhead": 100, "Threads": 4, "Hash": 512, "SyzygyPath": "./syzygy/",
-                       "UCI_ShowWDL": True}
-START_TIMEOUT = 60.0            # popen_uci(..., timeout=60.)
-FIRST_MOVE_TIME = 10.0          # engine_wrapper.first_move_time
-LICHESS_BOT_OVERHEAD = 2.0      # config.yml's move_overhead (ms / 1000), taken off the bot's clock
+LICHESS_BOT_OPTIONS = {"Move Overhead": 100, "Threads": 4, "Hash": 512, "SyzygyPath": "./syzygy/", "UCI_ShowWDL": True}
+START_TIMEOUT = 60.0  # popen_uci(..., timeout=60.)
+FIRST_MOVE_TIME = 10.0  # engine_wrapper.first_move_time
+LICHESS_BOT_OVERHEAD = 2.0  # config.yml's move_overhead (ms / 1000), taken off the bot's clock
 # A bullet clock keeps the test short; the increment as Lichess's 1+1 would have it, scaled down.
 CLOCK, INCREMENT = 12.0, 0.2
-ROOT_MOVES_AT = 6               # the bot's move of this number gets root_moves
-MOVE_CAP = 300                  # plies: the games below end (by mate, mostly) well before this
+ROOT_MOVES_AT = 6  # the bot's move of this number gets root_moves
+MOVE_CAP = 300  # plies: the games below end (by mate, mostly) well before this
 LICHESS_FIRST_MOVE_ABORT = 30.0  # Lichess aborts a game whose first move takes longer
 
 
@@ -85,7 +84,9 @@ def opponent_move(board: chess.Board, ponder: chess.Move | None, rng: random.Ran
     apply only after a miss (and to a new search)."""
     others = sorted((move for move in board.legal_moves if move != ponder), key=chess.Move.uci)
     hit_allowed = ponder in board.legal_moves and (board.fullmove_number, board.turn) not in (
-        (ROOT_MOVES_AT, chess.WHITE), (ROOT_MOVES_AT - 1, chess.BLACK))
+        (ROOT_MOVES_AT, chess.WHITE),
+        (ROOT_MOVES_AT - 1, chess.BLACK),
+    )
     if hit_allowed and (not others or rng.random() < 0.5):
         return ponder
     return rng.choice(others)
@@ -105,7 +106,8 @@ def play_game(bot_colour: chess.Color, seed: int) -> tuple[chess.Board, list[flo
     with start_engine() as engine:
         engine.send_opponent_information(
             opponent=chess.engine.Opponent(name="scripted", title="BOT", rating=1500, is_engine=True),
-            engine_rating=2000)
+            engine_rating=2000,
+        )
         while not board.is_game_over(claim_draw=True) and board.ply() < MOVE_CAP:
             if board.turn != bot_colour:
                 board.push(opponent_move(board, ponder, rng))
@@ -117,8 +119,7 @@ def play_game(bot_colour: chess.Color, seed: int) -> tuple[chess.Board, list[flo
                 own = "white_clock" if bot_colour == chess.WHITE else "black_clock"
                 sent = dict(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK])
                 sent[own] = max(0.001, sent[own] - LICHESS_BOT_OVERHEAD)
-                limit = chess.engine.Limit(**sent, white_inc=INCREMENT, black_inc=INCREMENT,
-                                           clock_id="real time")
+                limit = chess.engine.Limit(**sent, white_inc=INCREMENT, black_inc=INCREMENT, clock_id="real time")
                 can_ponder = True
             # lichess-bot's tablebase "suggest" mode restricts the root; do so once a game.
             root_moves = None
@@ -126,8 +127,9 @@ def play_game(bot_colour: chess.Color, seed: int) -> tuple[chess.Board, list[flo
                 root_moves = sorted(board.legal_moves, key=chess.Move.uci)[:3]
                 seen["root_moves"] += 1
             started = time.perf_counter()
-            result = engine.play(board, limit, info=chess.engine.INFO_ALL, ponder=can_ponder,
-                                 draw_offered=False, root_moves=root_moves)
+            result = engine.play(
+                board, limit, info=chess.engine.INFO_ALL, ponder=can_ponder, draw_offered=False, root_moves=root_moves
+            )
             used = time.perf_counter() - started
             assert result.move in board.legal_moves, f"illegal {result.move} in {board.fen()}"
             if root_moves is not None:
@@ -165,4 +167,3 @@ def test_lichess_bot_plays_a_game_to_its_end(lichess_bot_warm, bot_colour, seed)
     bot_moves = (board.ply() + (bot_colour == chess.WHITE)) // 2
     assert seen["wdl"] == bot_moves, f"wdl in {seen['wdl']} of {bot_moves} moves (UCI_ShowWDL is on)"
     assert seen["ponder"] > 0 and seen["root_moves"] == 1
-

@@ -22,7 +22,7 @@ class FakeEngine:
 
     def warm_up(self, helper=None) -> None:
         self.steps.append("search")
-        if self.COMPILES:   # what Numba signals when a kernel is compiled rather than loaded from the cache
+        if self.COMPILES:  # what Numba signals when a kernel is compiled rather than loaded from the cache
             from numba.core import event
 
             with event.trigger_event("numba:compile", data={"dispatcher": None, "args": (), "return_type": None}):
@@ -37,12 +37,20 @@ class FakeEngine:
         return "Final evaluation: +0.00"
 
 
-def start(monkeypatch: pytest.MonkeyPatch, slow_load_seconds: float, cold_cache: bool = False,
-          eval_cached: bool = True, perft_cached: bool = True,
-          compiles: bool = False) -> tuple[protocol.UciProtocol, list[str]]:
+def start(
+    monkeypatch: pytest.MonkeyPatch,
+    slow_load_seconds: float,
+    cold_cache: bool = False,
+    eval_cached: bool = True,
+    perft_cached: bool = True,
+    compiles: bool = False,
+) -> tuple[protocol.UciProtocol, list[str]]:
     """(the protocol, the lines sent) of a start that has loaded the fake engine."""
-    cached = {"search": not cold_cache, "eval": eval_cached and not cold_cache,
-              "perft": perft_cached and not cold_cache}
+    cached = {
+        "search": not cold_cache,
+        "eval": eval_cached and not cold_cache,
+        "perft": perft_cached and not cold_cache,
+    }
     monkeypatch.setattr(loading, "SLOW_LOAD_SECONDS", slow_load_seconds)
     monkeypatch.setattr(FakeEngine, "COMPILES", compiles)
     monkeypatch.setattr(loading, "is_cached", lambda group: cached[group])

@@ -44,8 +44,10 @@ CASES = {
     "Move Overhead": (["setoption name Move Overhead value 100"], [START, "go wtime 3000 btime 3000"]),
     "Skill Level": (["setoption name Skill Level value 3"], PLAIN),
     "UCI_LimitStrength": (["setoption name UCI_LimitStrength value true"], [START, "go movetime 200"]),
-    "UCI_Elo": (["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2000"],
-                [START, "go movetime 200"]),
+    "UCI_Elo": (
+        ["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2000"],
+        [START, "go movetime 200"],
+    ),
     "UCI_Chess960": (["setoption name UCI_Chess960 value true"], [CHESS960, "go depth 5"]),
     "UCI_ShowWDL": (["setoption name UCI_ShowWDL value true"], PLAIN),
     "OwnBook": (["setoption name OwnBook value true"], PLAIN),
@@ -61,8 +63,13 @@ CASES = {
 
 def kernels_compiled_by_search(setup: list[str], searches: list[str]) -> dict:
     """``tests/uci/compiles.py``'s report of a fresh engine process."""
-    done = subprocess.run([sys.executable, "-m", "tests.uci.compiles", *setup, "--", *searches], cwd=REPO,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.uci.compiles", *setup, "--", *searches],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
 
@@ -87,13 +94,15 @@ def test_a_search_after_the_option_and_readyok_compiles_nothing(option, tmp_path
     assert report["compiled"] == [], report["compiled"]
     assert not errors_in(report["lines"]), report["lines"]
     assert sum(line.startswith("bestmove") for line in report["lines"]) == sum(
-        line.startswith("go") for line in setup + searches)
+        line.startswith("go") for line in setup + searches
+    )
 
 
 def test_a_syzygy_folder_without_tables_leaves_the_search_without_tables(warm_cache):
     """lichess-bot's default: the folder is reported, no tablebase kernel is loaded, nothing compiles."""
-    report = kernels_compiled_by_search([f"setoption name SyzygyPath value {MISSING_TABLES}"],
-                                        [INTO_TABLES, "go depth 6"])
+    report = kernels_compiled_by_search(
+        [f"setoption name SyzygyPath value {MISSING_TABLES}"], [INTO_TABLES, "go depth 6"]
+    )
     assert report["compiled"] == []
     assert not [name for name in report["ready"] if name.startswith("jitfish.syzygy.")], report["ready"]
     assert f"info string error: Syzygy folder {MISSING_TABLES} does not exist" in report["lines"]
@@ -102,9 +111,16 @@ def test_a_syzygy_folder_without_tables_leaves_the_search_without_tables(warm_ca
 
 def test_lichess_bots_options_compile_nothing_in_the_first_move(warm_cache):
     """lichess-bot's default options, then its first move: a clocked ``go`` after ``readyok``."""
-    setup = [f"setoption name {name} value {value}" for name, value in [
-        ("Move Overhead", 100), ("Threads", 4), ("Hash", 512), ("SyzygyPath", MISSING_TABLES),
-        ("UCI_ShowWDL", "true")]]
+    setup = [
+        f"setoption name {name} value {value}"
+        for name, value in [
+            ("Move Overhead", 100),
+            ("Threads", 4),
+            ("Hash", 512),
+            ("SyzygyPath", MISSING_TABLES),
+            ("UCI_ShowWDL", "true"),
+        ]
+    ]
     report = kernels_compiled_by_search(setup, [START, "go wtime 60000 btime 60000 winc 1000 binc 1000"])
     assert report["compiled"] == []
     assert any(" wdl " in line for line in report["lines"]), report["lines"]

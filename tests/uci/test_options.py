@@ -18,17 +18,22 @@ def test_uci_lines_follow_the_protocol():
     assert "option name Clear Hash type button" in lines
     assert "option name Ponder type check default false" in lines
     assert "option name BookFile type string default <empty>" in lines
-    assert uci_line(OptionSpec("Style", "combo", None, "Normal", choices=("Solid", "Normal"))) == \
-        "option name Style type combo default Normal var Solid var Normal"
+    assert (
+        uci_line(OptionSpec("Style", "combo", None, "Normal", choices=("Solid", "Normal")))
+        == "option name Style type combo default Normal var Solid var Normal"
+    )
 
 
-@pytest.mark.parametrize("tokens, expected", [
-    ("name Hash value 64", ("Hash", "64")),
-    ("name Move Overhead value 100", ("Move Overhead", "100")),
-    ("name Clear Hash", ("Clear Hash", None)),
-    ("name BookFile value /tmp/my book.bin", ("BookFile", "/tmp/my book.bin")),
-    ("name BookFile value", ("BookFile", "")),
-])
+@pytest.mark.parametrize(
+    "tokens, expected",
+    [
+        ("name Hash value 64", ("Hash", "64")),
+        ("name Move Overhead value 100", ("Move Overhead", "100")),
+        ("name Clear Hash", ("Clear Hash", None)),
+        ("name BookFile value /tmp/my book.bin", ("BookFile", "/tmp/my book.bin")),
+        ("name BookFile value", ("BookFile", "")),
+    ],
+)
 def test_setoption_names_and_values_with_spaces(tokens, expected):
     assert parse_setoption(tokens.split()) == expected
 

@@ -50,12 +50,25 @@ def test_uci_lists_id_options_and_uciok(warm_cache):
     pipe = UciPipe()
     try:
         pipe.send("uci")
-        lines = pipe.read_until("uciok", PROMPT)   # the latency target is 0.3 s: see scripts/bench_uci.py
+        lines = pipe.read_until("uciok", PROMPT)  # the latency target is 0.3 s: see scripts/bench_uci.py
         assert lines[0].startswith("id name Jitfish ")
         assert lines[1].startswith("id author ")
-        names = {line.split(" type ")[0][len("option name "):] for line in lines if line.startswith("option")}
-        assert {"Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "UCI_Chess960",
-                "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "Skill Level", "OwnBook", "BookFile"} <= names
+        names = {line.split(" type ")[0][len("option name ") :] for line in lines if line.startswith("option")}
+        assert {
+            "Hash",
+            "Clear Hash",
+            "Threads",
+            "MultiPV",
+            "Ponder",
+            "Move Overhead",
+            "UCI_Chess960",
+            "UCI_ShowWDL",
+            "UCI_LimitStrength",
+            "UCI_Elo",
+            "Skill Level",
+            "OwnBook",
+            "BookFile",
+        } <= names
         assert "option name Hash type spin default 16 min 1 max 32768" in lines
         pipe.ready()
     finally:
@@ -176,7 +189,7 @@ def test_position_and_ucinewgame_during_a_search_wait_for_its_bestmove(uci):
     uci.send("go infinite")
     uci.send("position startpos moves d2d4")
     uci.send("ucinewgame")
-    lines = uci.ready()   # answered at once: the search runs, the two commands are held
+    lines = uci.ready()  # answered at once: the search runs, the two commands are held
     assert not errors_in(lines) and not any(line.startswith("bestmove") for line in lines), lines
     uci.send("stop")
     assert bestmove_of(uci.read_until("bestmove", 30)) in {m.uci() for m in chess.Board().legal_moves}
@@ -189,7 +202,7 @@ def test_movetime_is_kept(uci):
     started = time.perf_counter()
     uci.send("go movetime 300")
     uci.read_until("bestmove", PROMPT)
-    assert time.perf_counter() - started > 0.1   # it searched; a loaded machine only makes it longer
+    assert time.perf_counter() - started > 0.1  # it searched; a loaded machine only makes it longer
 
 
 @pytest.mark.parametrize("clock_ms", [1, 30, 90])
@@ -214,7 +227,7 @@ def test_single_legal_move_is_played_at_once(uci):
     uci.send("go wtime 60000 btime 60000")
     lines = uci.read_until("bestmove", PROMPT)
     assert bestmove_of(lines) == "a1a2"
-    assert not any(line.startswith("info depth 2 ") for line in lines), lines   # a depth-1 search only
+    assert not any(line.startswith("info depth 2 ") for line in lines), lines  # a depth-1 search only
 
 
 def test_clock_search_stops_well_before_the_clock(uci):
@@ -274,10 +287,12 @@ def test_unknown_command(uci):
 
 def test_malformed_fen_leaves_the_position(uci):
     uci.send("position startpos moves e2e4")
-    for fen in ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",   # 7 ranks
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",  # side
-                "8/8/8/8/8/8/8/8 w - - 0 1",  # no kings
-                "garbage"):
+    for fen in (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",  # 7 ranks
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",  # side
+        "8/8/8/8/8/8/8/8 w - - 0 1",  # no kings
+        "garbage",
+    ):
         expect_error(uci, f"position fen {fen}", "position unchanged")
         assert fen_of(uci) == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     expect_error(uci, "position", "position needs")
@@ -293,8 +308,10 @@ def test_illegal_or_malformed_move_keeps_the_moves_before(uci, bad):
     uci.read_until("bestmove", 10)
 
 
-@pytest.mark.parametrize("go", ["go depth abc", "go wtime x btime 1000", "go movetime -5",
-                                "go nodes", "go depth 2 frobnicate 3", "go mate 1.5"])
+@pytest.mark.parametrize(
+    "go",
+    ["go depth abc", "go wtime x btime 1000", "go movetime -5", "go nodes", "go depth 2 frobnicate 3", "go mate 1.5"],
+)
 def test_bad_go_parameters_are_reported_and_ignored(uci, go):
     uci.send("position startpos")
     uci.send(go + " movetime 200")

@@ -27,7 +27,10 @@ REPO = Path(__file__).resolve().parents[2]
 BROKEN = "RuntimeError('deliberately broken search kernel')"
 # The UCI engine, with the search's entry point replaced by one that raises (and the load's
 # warm-up search skipped, so that the engine loads and the crash comes at "go").
-BROKEN_ENGINE = [sys.executable, "-c", textwrap.dedent(f"""
+BROKEN_ENGINE = [
+    sys.executable,
+    "-c",
+    textwrap.dedent(f"""
     import sys
     import jitfish.search
 
@@ -38,7 +41,8 @@ BROKEN_ENGINE = [sys.executable, "-c", textwrap.dedent(f"""
     jitfish.search.Searcher.warm_up = lambda *args, **kwargs: None
     from jitfish.cli import main
     sys.exit(main([]))
-""")]
+"""),
+]
 
 INNER_TEST = textwrap.dedent(f"""
     import chess
@@ -66,9 +70,25 @@ def test_the_suite_sets_the_switch():
 def test_a_broken_search_turns_a_legality_only_test_red(tmp_path):
     """A pytest of its own, with the repository's configuration and the environment this session set."""
     (tmp_path / "test_inner.py").write_text(INNER_TEST)
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-c", str(REPO / "pyproject.toml"),
-                             "--rootdir", str(tmp_path), "-p", "no:cacheprovider", str(tmp_path / "test_inner.py")],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-c",
+            str(REPO / "pyproject.toml"),
+            "--rootdir",
+            str(tmp_path),
+            "-p",
+            "no:cacheprovider",
+            str(tmp_path / "test_inner.py"),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 1, result.stdout[-3000:]
     assert "1 failed" in result.stdout and "deliberately broken search kernel" in result.stdout, result.stdout[-3000:]
 
@@ -99,6 +119,6 @@ def test_users_still_get_a_legal_fallback_move(warm_cache):
         lines = pipe.read_until("bestmove", 60)
         assert any(line.startswith(SEARCH_FAILED) for line in lines), lines
         assert chess.Move.from_uci(lines[-1].split()[1]) in chess.Board().legal_moves
-        assert pipe.ready()   # still running, still answering
+        assert pipe.ready()  # still running, still answering
     finally:
         assert pipe.close() == 0

@@ -12,8 +12,15 @@ import pytest
 from tests.uci.conftest import ENGINE_COMMAND, REPO
 from tests.uci.selfplay import self_play
 
-RULE_ENDINGS = {"CHECKMATE", "STALEMATE", "INSUFFICIENT_MATERIAL", "THREEFOLD_REPETITION",
-                "FIFTY_MOVES", "FIVEFOLD_REPETITION", "SEVENTYFIVE_MOVES"}
+RULE_ENDINGS = {
+    "CHECKMATE",
+    "STALEMATE",
+    "INSUFFICIENT_MATERIAL",
+    "THREEFOLD_REPETITION",
+    "FIFTY_MOVES",
+    "FIVEFOLD_REPETITION",
+    "SEVENTYFIVE_MOVES",
+}
 
 
 def check(summary, games):

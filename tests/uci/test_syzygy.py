@@ -61,8 +61,11 @@ def test_the_root_keeps_the_win_and_reports_a_tablebase_score(engine):
     engine.send("go depth 6")
     lines = engine.read_until("bestmove", 60)
     assert lines[-1].split()[1] in winning
-    scores = [line.split()[line.split().index("score") + 1:line.split().index("score") + 3]
-              for line in lines if " score " in line]
+    scores = [
+        line.split()[line.split().index("score") + 1 : line.split().index("score") + 3]
+        for line in lines
+        if " score " in line
+    ]
     assert scores[-1] == ["cp", "31743"] or scores[-1][0] == "mate", scores
 
 
@@ -76,7 +79,7 @@ def test_the_search_probes_after_captures_into_the_tables(engine):
     engine.send(f"position fen {fen}")
     engine.send("go depth 8")
     lines = engine.read_until("bestmove", 60)
-    assert _tbhits(lines) == []                      # no tables, no tbhits field
+    assert _tbhits(lines) == []  # no tables, no tbhits field
     engine.send(f"setoption name SyzygyPath value {TABLE_FOLDER}")
     engine.ready()
     engine.send("ucinewgame")

@@ -6,7 +6,11 @@ import pytest
 
 from jitfish.search.params import TM_MOVES_TO_GO, default_params, params_from_dict
 from jitfish.search.timeman import (
-    MIN_THINK, StopRule, TimeLimits, ponderhit_limits, time_limits,
+    MIN_THINK,
+    StopRule,
+    TimeLimits,
+    ponderhit_limits,
+    time_limits,
 )
 
 
@@ -17,14 +21,15 @@ def test_even_share_of_the_clock_without_increment():
 
 
 def test_time_factors_come_from_the_parameter_array():
-    params = params_from_dict({"TM_MOVES_TO_GO": 20, "TM_HARD_TO_SOFT_PCT": 250, "TM_MAX_CLOCK_PCT": 50},
-                              base=default_params())
+    params = params_from_dict(
+        {"TM_MOVES_TO_GO": 20, "TM_HARD_TO_SOFT_PCT": 250, "TM_MAX_CLOCK_PCT": 50}, base=default_params()
+    )
     assert time_limits(60_000, 0, None, 0, params) == TimeLimits(soft=3.0, hard=7.5)
     assert time_limits(60_000, 0, None, 0) == TimeLimits(soft=2.0, hard=8.0)
     stable = params_from_dict({"TM_UNSTABLE_PCT": 100, "TM_STABLE_STEP_PCT": 40}, base=default_params())
     rule = StopRule(1.0, stable)
     assert not rule.after_iteration("e2e4", 0.55)
-    assert rule.after_iteration("e2e4", 0.65)   # unchanged once: stop at 0.6 of the soft limit
+    assert rule.after_iteration("e2e4", 0.65)  # unchanged once: stop at 0.6 of the soft limit
 
 
 # Worked by hand from the formula in jitfish/search/timeman.py with the shipped factors (30 moves to go;
@@ -32,14 +37,14 @@ def test_time_factors_come_from_the_parameter_array():
 #   budget = clock + increment * (moves - 1) - overhead * (moves + 2),  soft = budget / moves.
 HAND_WORKED = [
     # clock, increment, movestogo, overhead (ms)   soft, hard (s)
-    ((60_000, 0, None, 0), 2.0, 8.0),                 # 60 / 30; 4 * 2 = 8 < 24
+    ((60_000, 0, None, 0), 2.0, 8.0),  # 60 / 30; 4 * 2 = 8 < 24
     ((30_000, 2_000, None, 0), 2.933333, 11.733333),  # (30 + 2 * 29) / 30 = 88 / 30; 4x < 12
-    ((90_000, 500, None, 0), 3.483333, 13.933333),    # (90 + 0.5 * 29) / 30 = 104.5 / 30; 4x < 36
-    ((10_000, 0, None, 100), 0.226667, 0.906667),     # (10 - 0.1 * 32) / 30 = 6.8 / 30; 4x < 0.4 * 9.9
-    ((2_000, 3_000, None, 0), 0.8, 0.8),              # (2 + 87) / 30 = 2.97, but both capped at 0.4 * 2
-    ((5_000, 0, 1, 50), 3.96, 3.96),                  # last move: 5 - 0.05 * 3 = 4.85, capped at 0.8 * 4.95
-    ((20_000, 1_000, 10, 0), 2.9, 8.0),               # (20 + 1 * 9) / 10; 4x = 11.6 capped at 0.4 * 20
-    ((100_000, 0, 1000, 0), 2.0, 8.0),                # movestogo capped at 50: 100 / 50; 4x < 40
+    ((90_000, 500, None, 0), 3.483333, 13.933333),  # (90 + 0.5 * 29) / 30 = 104.5 / 30; 4x < 36
+    ((10_000, 0, None, 100), 0.226667, 0.906667),  # (10 - 0.1 * 32) / 30 = 6.8 / 30; 4x < 0.4 * 9.9
+    ((2_000, 3_000, None, 0), 0.8, 0.8),  # (2 + 87) / 30 = 2.97, but both capped at 0.4 * 2
+    ((5_000, 0, 1, 50), 3.96, 3.96),  # last move: 5 - 0.05 * 3 = 4.85, capped at 0.8 * 4.95
+    ((20_000, 1_000, 10, 0), 2.9, 8.0),  # (20 + 1 * 9) / 10; 4x = 11.6 capped at 0.4 * 20
+    ((100_000, 0, 1000, 0), 2.0, 8.0),  # movestogo capped at 50: 100 / 50; 4x < 40
 ]
 
 
@@ -48,10 +53,20 @@ def test_limits_are_the_hand_worked_values(args, soft, hard):
     assert time_limits(*args) == TimeLimits(soft=soft, hard=hard), f"time_limits{args}"
 
 
-@pytest.mark.parametrize("time_left, inc, mtg, overhead", [
-    (1_000, 10, None, 30), (100, 0, None, 30), (50, 0, 1, 10), (10, 10, None, 30), (0, 0, None, 30),
-    (-500, 0, None, 30), (300_000, 3_000, 40, 30), (5_000, 0, 1, 30), (2_000, 5_000, None, 30),
-])
+@pytest.mark.parametrize(
+    "time_left, inc, mtg, overhead",
+    [
+        (1_000, 10, None, 30),
+        (100, 0, None, 30),
+        (50, 0, 1, 10),
+        (10, 10, None, 30),
+        (0, 0, None, 30),
+        (-500, 0, None, 30),
+        (300_000, 3_000, 40, 30),
+        (5_000, 0, 1, 30),
+        (2_000, 5_000, None, 30),
+    ],
+)
 def test_hard_limit_never_exceeds_the_clock(time_left, inc, mtg, overhead):
     limits = time_limits(time_left, inc, mtg, overhead)
     available = max(time_left - overhead, 0) / 1000
@@ -98,7 +113,7 @@ def test_a_new_best_move_resets_the_scale():
     for index, move in enumerate(["e2e4", "e2e4", "e2e4", "d2d4"]):
         rule.after_iteration(move, 0.1 * index)
     assert rule.stable_iterations == 0 and rule.scale() == pytest.approx(1.25)
-    assert not rule.after_iteration("c2c4", 1.2)   # past the soft limit, but the move keeps changing
+    assert not rule.after_iteration("c2c4", 1.2)  # past the soft limit, but the move keeps changing
     assert rule.after_iteration("c2c4", 1.2)
 
 
@@ -111,8 +126,10 @@ def test_the_best_moves_share_of_the_nodes_scales_the_limit(share, factor):
     assert rule.scale(None) == pytest.approx(0.95)
 
 
-@pytest.mark.parametrize("scores, factor", [((30, 30, 30), 1.0), ((30, 20, 0), 1.3), ((30, 0, -170), 1.5),
-                                            ((0, 10, 20), 0.8), ((0, 100, 200), 0.75)])
+@pytest.mark.parametrize(
+    "scores, factor",
+    [((30, 30, 30), 1.0), ((30, 20, 0), 1.3), ((30, 0, -170), 1.5), ((0, 10, 20), 0.8), ((0, 100, 200), 0.75)],
+)
 def test_a_falling_score_asks_for_more_time(scores, factor):
     rule = StopRule(soft=1.0)
     for score in scores:
@@ -124,4 +141,4 @@ def test_the_scale_is_capped():
     rule = StopRule(soft=1.0)
     for score in (0, -500, -1000):
         rule.after_iteration("e2e4", 0.0, score)
-    assert rule.scale(0.0) == pytest.approx(2.0)   # 1.05 * 2 * 1.5 = 3.15, capped
+    assert rule.scale(0.0) == pytest.approx(2.0)  # 1.05 * 2 * 1.5 = 3.15, capped

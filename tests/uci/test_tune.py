@@ -21,8 +21,7 @@ def test_every_search_parameter_is_a_spin_option_with_its_range():
     lines = [uci_line(spec) for spec in OptionTable(tune=True)]
     defaults = default_params()
     for index, field in enumerate(FIELDS):
-        assert (f"option name {field.name} type spin default {defaults[index]} min {field.low} max {field.high}"
-                in lines)
+        assert f"option name {field.name} type spin default {defaults[index]} min {field.low} max {field.high}" in lines
     assert "option name RFP_MARGIN type spin default 80 min 20 max 250" in lines
 
 
@@ -49,11 +48,14 @@ def test_tune_mode_lists_the_parameters_and_the_plain_engine_does_not(tuned, war
     assert not [line for line in lines if any(f"name {field.name} " in line for field in FIELDS)]
 
 
-@pytest.mark.parametrize("command, error", [
-    ("setoption name RFP_MARGIN value 5000", "out of range [20, 250]"),
-    ("setoption name RFP_MARGIN value wide", "takes an integer"),
-    ("setoption name NO_SUCH_MARGIN value 3", "unknown option"),
-])
+@pytest.mark.parametrize(
+    "command, error",
+    [
+        ("setoption name RFP_MARGIN value 5000", "out of range [20, 250]"),
+        ("setoption name RFP_MARGIN value wide", "takes an integer"),
+        ("setoption name NO_SUCH_MARGIN value 3", "unknown option"),
+    ],
+)
 def test_bad_values_are_reported_and_the_engine_keeps_running(tuned, command, error):
     tuned.send(command)
     lines = tuned.ready()
@@ -99,11 +101,11 @@ def test_setoption_changes_a_fixed_depth_search_without_recompiling(warm_cache):
 
     session = _Session()
     session.protocol.handle("uci")
-    session.protocol.handle("isready")   # answers once the engine is loaded
+    session.protocol.handle("isready")  # answers once the engine is loaded
     assert "readyok" in session.lines
     default_nodes = session.nodes_at_depth(7)
     compiled = dict(negamax.overloads)
-    assert session.nodes_at_depth(7) == default_nodes   # deterministic after ucinewgame
+    assert session.nodes_at_depth(7) == default_nodes  # deterministic after ucinewgame
     session.protocol.handle(f"setoption name RFP_MARGIN value {BY_NAME['RFP_MARGIN'].high}")
     session.protocol.handle(f"setoption name NMP_BASE_REDUCTION value {BY_NAME['NMP_BASE_REDUCTION'].low}")
     changed_nodes = session.nodes_at_depth(7)

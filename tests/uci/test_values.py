@@ -18,8 +18,8 @@ from tests.uci.conftest import UciPipe
 
 BLACK_QUEEN_UP = "3qk3/8/8/8/8/8/8/4K3 b - - 0 1"
 BLACK_QUEEN_DOWN = "4k3/8/8/8/8/8/8/3QK3 b - - 0 1"
-BLACK_MATES_IN_2 = "r7/8/8/8/8/1p6/PP6/KBk5 b - - 0 1"     # 1...Ra3 2.bxa3 b2#; the colour mirror of a known one
-BLACK_IS_MATED_IN_1 = "kbK5/pp6/RP6/8/8/8/8/8 b - - 0 1"   # whatever Black plays, 2.b7# or 2.Rxa7#
+BLACK_MATES_IN_2 = "r7/8/8/8/8/1p6/PP6/KBk5 b - - 0 1"  # 1...Ra3 2.bxa3 b2#; the colour mirror of a known one
+BLACK_IS_MATED_IN_1 = "kbK5/pp6/RP6/8/8/8/8/8 b - - 0 1"  # whatever Black plays, 2.b7# or 2.Rxa7#
 # Openings with many replies (no book: OwnBook is off by default), Black and White to move.
 BLACK_TO_MOVE = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 5 4"
 WHITE_TO_MOVE = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
@@ -32,9 +32,14 @@ def mates_in(board: chess.Board, plies_left: int) -> chess.Move | None:
         try:
             if board.is_checkmate():
                 return move
-            if plies_left > 1 and not board.is_game_over() and all(
+            if (
+                plies_left > 1
+                and not board.is_game_over()
+                and all(
                     _after(board, reply, lambda b: mates_in(b, plies_left - 1) is not None)
-                    for reply in list(board.legal_moves)):
+                    for reply in list(board.legal_moves)
+                )
+            ):
                 return move
         finally:
             board.pop()
@@ -128,12 +133,16 @@ def debug_limits(uci: UciPipe, fen: str, go: str) -> tuple[float, float]:
 # White, wtime 90 s, winc 0.5 s: budget = 90 + 14.5 - 0.64 = 103.86, soft 3.462, hard min(13.848, 35.992).
 # Black, btime 2 s, binc 3 s: budget = 2 + 87 - 0.64 = 88.36, ideal 2.945333; the clock caps both
 #   at 0.4 * 1.98 = 0.792.
-@pytest.mark.parametrize("fen,go,soft,hard", [
-    (BLACK_TO_MOVE, "go wtime 90000 btime 30000 winc 500 binc 2000", 2.912, 11.648),
-    (WHITE_TO_MOVE, "go wtime 90000 btime 30000 winc 500 binc 2000", 3.462, 13.848),
-    (BLACK_TO_MOVE, "go wtime 90000 btime 2000 winc 500 binc 3000", 0.792, 0.792),
-])
+@pytest.mark.parametrize(
+    "fen,go,soft,hard",
+    [
+        (BLACK_TO_MOVE, "go wtime 90000 btime 30000 winc 500 binc 2000", 2.912, 11.648),
+        (WHITE_TO_MOVE, "go wtime 90000 btime 30000 winc 500 binc 2000", 3.462, 13.848),
+        (BLACK_TO_MOVE, "go wtime 90000 btime 2000 winc 500 binc 3000", 0.792, 0.792),
+    ],
+)
 def test_asymmetric_clocks_give_the_side_to_move_its_own_limits(uci, fen, go, soft, hard):
     side = "White" if " w " in fen else "Black"
-    assert debug_limits(uci, fen, go) == (pytest.approx(soft, abs=1e-6), pytest.approx(hard, abs=1e-6)), \
+    assert debug_limits(uci, fen, go) == (pytest.approx(soft, abs=1e-6), pytest.approx(hard, abs=1e-6)), (
         f"{go} with {side} to move: expected soft {soft} hard {hard}"
+    )

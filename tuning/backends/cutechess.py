@@ -23,12 +23,8 @@ from tuning.results import FaultKind, GameRecord, GameResult
 
 _FINISHED = re.compile(r"^Finished game (\d+) \((.+)\): (1-0|0-1|1/2-1/2|\*) \{(.*)\}\s*$")
 _SCORE = re.compile(r"^Score of (.+): (\d+) - (\d+) - (\d+)\s+\[([-\d.]+|nan)\] (\d+)\s*$")
-_ELO = re.compile(
-    r"^Elo difference: (\S+) \+/- (\S+?)(?:, LOS: (\S+) %, DrawRatio: (\S+) %)?\s*$"
-)
-_SPRT = re.compile(
-    r"^SPRT: llr (\S+) \((\S+)%\), lbound (\S+), ubound (\S+)(?: - (H0|H1) was accepted)?\s*$"
-)
+_ELO = re.compile(r"^Elo difference: (\S+) \+/- (\S+?)(?:, LOS: (\S+) %, DrawRatio: (\S+) %)?\s*$")
+_SPRT = re.compile(r"^SPRT: llr (\S+) \((\S+)%\), lbound (\S+), ubound (\S+)(?: - (H0|H1) was accepted)?\s*$")
 _FAULT_WORDS: tuple[tuple[str, FaultKind], ...] = (
     ("loses on time", "time_loss"),
     ("makes an illegal move", "illegal_move"),
@@ -64,16 +60,25 @@ def build_command(config: MatchConfig, program: str = CUTECHESS_PROGRAM) -> list
     if len(config.engines) > 2:
         command += ["-tournament", config.tournament]
     if config.openings_file:
-        command += ["-openings", f"file={config.openings_file}", f"format={opening_format(config.openings_file)}",
-                    f"order={config.opening_order}"]
+        command += [
+            "-openings",
+            f"file={config.openings_file}",
+            f"format={opening_format(config.openings_file)}",
+            f"order={config.opening_order}",
+        ]
         if config.opening_plies is not None:
             command.append(f"plies={config.opening_plies}")
     command += ["-repeat", "-games", str(GAMES_PER_ENCOUNTER), "-rounds", str(config.rounds)]
     command += ["-concurrency", str(config.concurrency)]
     if config.sprt is not None:
         sprt = config.sprt
-        command += ["-sprt", f"elo0={_format(sprt.elo0)}", f"elo1={_format(sprt.elo1)}",
-                    f"alpha={_format(sprt.alpha)}", f"beta={_format(sprt.beta)}"]
+        command += [
+            "-sprt",
+            f"elo0={_format(sprt.elo0)}",
+            f"elo1={_format(sprt.elo1)}",
+            f"alpha={_format(sprt.alpha)}",
+            f"beta={_format(sprt.beta)}",
+        ]
     if config.draw is not None:
         command += ["-draw", *config.draw.cutechess_tokens()]
     if config.resign is not None:
@@ -91,8 +96,8 @@ def build_command(config: MatchConfig, program: str = CUTECHESS_PROGRAM) -> list
 def _split_players(text: str, names: Sequence[str]) -> tuple[str, str]:
     """``"A vs B"`` into its two names, using the known names when a name itself contains " vs "."""
     for white in names:
-        if text.startswith(white + " vs ") and text[len(white) + 4:] in names:
-            return white, text[len(white) + 4:]
+        if text.startswith(white + " vs ") and text[len(white) + 4 :] in names:
+            return white, text[len(white) + 4 :]
     white, separator, black = text.partition(" vs ")
     if not separator:
         raise ValueError(f"no ' vs ' in {text!r}")
@@ -127,15 +132,28 @@ class CutechessOutputParser:
             faulty = None
             if fault is not None and result in ("1-0", "0-1"):
                 faulty = black if result == "1-0" else white
-            record = GameRecord(number, (number - 1) // GAMES_PER_ENCOUNTER, white, black, result, reason,
-                                fault if faulty else None, faulty)
+            record = GameRecord(
+                number,
+                (number - 1) // GAMES_PER_ENCOUNTER,
+                white,
+                black,
+                result,
+                reason,
+                fault if faulty else None,
+                faulty,
+            )
             self.records.append(record)
             return record
         if match := _SCORE.match(line):
             first, second = _split_players(match[1], self.names)
             self.reported["score"] = {
-                "first": first, "second": second, "wins": int(match[2]), "losses": int(match[3]),
-                "draws": int(match[4]), "score": _number(match[5]), "games": int(match[6]),
+                "first": first,
+                "second": second,
+                "wins": int(match[2]),
+                "losses": int(match[3]),
+                "draws": int(match[4]),
+                "score": _number(match[5]),
+                "games": int(match[6]),
             }
         elif match := _ELO.match(line):
             self.reported["elo"] = {"elo": _number(match[1]), "margin": _number(match[2])}
@@ -143,7 +161,9 @@ class CutechessOutputParser:
                 self.reported["elo"].update(los=_number(match[3]) / 100, draw_ratio=_number(match[4]) / 100)
         elif match := _SPRT.match(line):
             self.reported["sprt"] = {
-                "llr": _number(match[1]), "lower_bound": _number(match[3]), "upper_bound": _number(match[4]),
+                "llr": _number(match[1]),
+                "lower_bound": _number(match[3]),
+                "upper_bound": _number(match[4]),
                 "decision": match[5],
             }
         elif line.startswith("Finished match"):
@@ -170,8 +190,9 @@ class CutechessBackend:
     def run(self, config: MatchConfig, on_game: GameCallback, should_stop: StopPredicate) -> MatchOutcome:
         parser = CutechessOutputParser([engine.name for engine in config.engines])
         tail: deque[str] = deque(maxlen=20)
-        with subprocess.Popen(build_command(config, self.program), stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, bufsize=1) as process:
+        with subprocess.Popen(
+            build_command(config, self.program), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+        ) as process:
             assert process.stdout is not None
             for line in process.stdout:
                 tail.append(line.rstrip())
@@ -182,5 +203,6 @@ class CutechessBackend:
             raise RuntimeError(f"cutechess-cli failed with exit code {returncode}:\n" + "\n".join(tail))
         records = sorted(parser.records, key=lambda record: record.number)
         decided = bool(parser.reported.get("sprt", {}).get("decision"))
-        return MatchOutcome(records, stopped_early=decided and len(records) < config.total_games,
-                            reported=parser.reported)
+        return MatchOutcome(
+            records, stopped_early=decided and len(records) < config.total_games, reported=parser.reported
+        )

@@ -242,8 +242,7 @@ def _move_comment(info: chess.engine.InfoDict, side: chess.Color, elapsed: float
     if score is not None:
         pov = score.pov(side)
         mate = pov.mate()
-        text = (f"{'+' if mate > 0 else '-'}M{abs(mate)}" if mate is not None
-                else f"{(pov.score() or 0) / 100:+.2f}")
+        text = f"{'+' if mate > 0 else '-'}M{abs(mate)}" if mate is not None else f"{(pov.score() or 0) / 100:+.2f}"
         if "depth" in info:
             text += f"/{info['depth']}"
         text += " "
@@ -263,16 +262,17 @@ class _Adjudicator:
     def verdict(self, board: chess.Board, moved: chess.Color, engine_moves: int) -> _GameEnd | None:
         resign = self.config.resign
         if resign is not None:
-            own = self.scores[moved][-resign.move_count:]
-            other = self.scores[not moved][-resign.move_count:]
+            own = self.scores[moved][-resign.move_count :]
+            other = self.scores[not moved][-resign.move_count :]
             losing = len(own) == resign.move_count and all(s is not None and s <= -resign.score for s in own)
             agreed = (not resign.two_sided) or (
-                len(other) == resign.move_count and all(s is not None and s >= resign.score for s in other))
+                len(other) == resign.move_count and all(s is not None and s >= resign.score for s in other)
+            )
             if losing and agreed:
                 return _win_for(not moved, f"{_side_name(not moved)} wins by adjudication", "adjudication")
         draw = self.config.draw
         if draw is not None and board.fullmove_number > draw.move_number:
-            recent = self.scores[chess.WHITE][-draw.move_count:] + self.scores[chess.BLACK][-draw.move_count:]
+            recent = self.scores[chess.WHITE][-draw.move_count :] + self.scores[chess.BLACK][-draw.move_count :]
             if len(recent) == 2 * draw.move_count and all(s is not None and abs(s) <= draw.score for s in recent):
                 return _GameEnd("1/2-1/2", "Draw by adjudication", termination="adjudication")
         if self.config.max_moves is not None and engine_moves >= 2 * self.config.max_moves:
@@ -457,8 +457,9 @@ class PythonChessBackend:
         finally:
             await pool.close()
         records.sort(key=lambda record: record.number)
-        return MatchOutcome(records, stopped_early=progress.stopping and len(records) < len(jobs),
-                            restarts=dict(pool.restarts))
+        return MatchOutcome(
+            records, stopped_early=progress.stopping and len(records) < len(jobs), restarts=dict(pool.restarts)
+        )
 
     def play_pair(self, config: MatchConfig, encounter: Encounter) -> list[GameRecord]:
         """Both games of one encounter on engines started for them, numbered as :meth:`run` numbers them (a
@@ -469,8 +470,10 @@ class PythonChessBackend:
     async def _play_pair(self, config: MatchConfig, encounter: Encounter) -> list[GameRecord]:
         pool = _EnginePool(config.engines, config.startup_timeout)
         try:
-            return [await self._play_job(pool, config, encounter, game_index, 2 * encounter.number + game_index + 1)
-                    for game_index in (0, 1)]
+            return [
+                await self._play_job(pool, config, encounter, game_index, 2 * encounter.number + game_index + 1)
+                for game_index in (0, 1)
+            ]
         finally:
             await pool.close()
 
@@ -478,7 +481,8 @@ class PythonChessBackend:
         self, pool: _EnginePool, config: MatchConfig, encounter: Encounter, game_index: int, number: int
     ) -> GameRecord:
         white_index, black_index = (
-            (encounter.first, encounter.second) if game_index == 0 else (encounter.second, encounter.first))
+            (encounter.first, encounter.second) if game_index == 0 else (encounter.second, encounter.first)
+        )
         white_name, black_name = config.engines[white_index].name, config.engines[black_index].name
         game = _new_pgn(config, encounter, white_name, black_name, number)
         players: dict[chess.Color, _EngineProcess] = {}
@@ -505,5 +509,6 @@ class PythonChessBackend:
         faulty = None
         if end.faulty_side is not None:
             faulty = white_name if end.faulty_side == chess.WHITE else black_name
-        return GameRecord(number, encounter.number, white_name, black_name, end.result, end.reason, end.fault,
-                          faulty, plies)
+        return GameRecord(
+            number, encounter.number, white_name, black_name, end.result, end.reason, end.fault, faulty, plies
+        )

@@ -38,56 +38,87 @@ def _positive(text: str) -> int:
 
 def _search_options(parser: argparse.ArgumentParser, nodes_help: str) -> None:
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODES, help=nodes_help)
-    parser.add_argument("--depth-cap", type=_positive, default=DEFAULT_DEPTH_CAP,
-                        help=f"deepest iteration of a search (default {DEFAULT_DEPTH_CAP})")
+    parser.add_argument(
+        "--depth-cap",
+        type=_positive,
+        default=DEFAULT_DEPTH_CAP,
+        help=f"deepest iteration of a search (default {DEFAULT_DEPTH_CAP})",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def selfplay_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tuning.datagen",
-                                     description="Self-play training data: quiet positions, scores, results.",
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser = argparse.ArgumentParser(
+        prog="python -m tuning.datagen",
+        description="Self-play training data: quiet positions, scores, results.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1],
+    )
     amount = parser.add_mutually_exclusive_group(required=True)
     amount.add_argument("--positions", type=_positive, help="play whole chunks until this many positions")
     amount.add_argument("--games", type=_positive, help="play this many games")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--output", type=Path,
-                       help="the game file to write (default ~/.cache/jitfish/data/selfplay-seedS-nodesN.bin)")
-    where.add_argument("--data-dir", type=Path,
-                       help="write into this data set (e.g. data/nnue): its file and manifest row are rewritten "
-                            "after every finished chunk; the chunks for resuming are kept beside it in FILE.parts/")
-    parser.add_argument("--eval", default="default", metavar="FILE",
-                        help="the teacher: a network file, 'default' (the shipped network, the default) or "
-                             "'hce' (the hand-written evaluation)")
+    where.add_argument(
+        "--output", type=Path, help="the game file to write (default ~/.cache/jitfish/data/selfplay-seedS-nodesN.bin)"
+    )
+    where.add_argument(
+        "--data-dir",
+        type=Path,
+        help="write into this data set (e.g. data/nnue): its file and manifest row are rewritten "
+        "after every finished chunk; the chunks for resuming are kept beside it in FILE.parts/",
+    )
+    parser.add_argument(
+        "--eval",
+        default="default",
+        metavar="FILE",
+        help="the teacher: a network file, 'default' (the shipped network, the default) or "
+        "'hce' (the hand-written evaluation)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="the run's seed: same seed, same games (default 1)")
-    parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1,
-                        help="worker processes, one search each (default: every core)")
-    parser.add_argument("--cluster", metavar="ADDRESS",
-                        help="play the chunks on a Dask cluster: a scheduler (tcp://host:8786) or local:N "
-                             "(N worker processes here); see docs/cluster.md")
-    parser.add_argument("--chunk-games", type=_positive, default=CHUNK_GAMES,
-                        help=f"games per chunk, the unit of resuming (default {CHUNK_GAMES})")
-    parser.add_argument("--keep-parts", action="store_true",
-                        help="keep OUTPUT.parts/ after writing OUTPUT, to extend the run later")
+    parser.add_argument(
+        "--workers",
+        type=_positive,
+        default=os.cpu_count() or 1,
+        help="worker processes, one search each (default: every core)",
+    )
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the chunks on a Dask cluster: a scheduler (tcp://host:8786) or local:N "
+        "(N worker processes here); see docs/cluster.md",
+    )
+    parser.add_argument(
+        "--chunk-games",
+        type=_positive,
+        default=CHUNK_GAMES,
+        help=f"games per chunk, the unit of resuming (default {CHUNK_GAMES})",
+    )
+    parser.add_argument(
+        "--keep-parts", action="store_true", help="keep OUTPUT.parts/ after writing OUTPUT, to extend the run later"
+    )
     _search_options(parser, f"soft node limit per move (default {DEFAULT_NODES})")
     return parser
 
 
 def pgn_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tuning.datagen pgn",
-                                     description="Label the quiet positions of PGN games with their results.")
+    parser = argparse.ArgumentParser(
+        prog="python -m tuning.datagen pgn", description="Label the quiet positions of PGN games with their results."
+    )
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="PGN files")
     parser.add_argument("--output", type=Path, required=True, help="the .gz file to write")
-    _search_options(parser, f"soft node limit of the search that scores a position without an [%%eval] "
-                            f"comment; 0 skips such positions (default {DEFAULT_NODES})")
+    _search_options(
+        parser,
+        f"soft node limit of the search that scores a position without an [%%eval] "
+        f"comment; 0 skips such positions (default {DEFAULT_NODES})",
+    )
     return parser
 
 
 def convert_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tuning.datagen convert",
-                                     description="Convert FEN | score | result text (.gz) to a game file (.bin) "
-                                                 "or back.")
+    parser = argparse.ArgumentParser(
+        prog="python -m tuning.datagen convert",
+        description="Convert FEN | score | result text (.gz) to a game file (.bin) or back.",
+    )
     parser.add_argument("source", type=Path, help="the file to read")
     parser.add_argument("target", type=Path, help="the file to write: .bin for games, .gz for text")
     return parser
@@ -110,9 +141,18 @@ def _self_play(args: argparse.Namespace) -> tuple[Path, Summary]:
     network = teacher_network(args.eval)
     teacher = dataset.teacher_name(network)
     settings = GameSettings(args.nodes, args.depth_cap)
-    common = dict(seed=args.seed, settings=settings, games=args.games, positions=args.positions,
-                  workers=args.workers, chunk_games=args.chunk_games, keep_parts=args.keep_parts,
-                  progress=not args.quiet, network=network, cluster=args.cluster)
+    common = dict(
+        seed=args.seed,
+        settings=settings,
+        games=args.games,
+        positions=args.positions,
+        workers=args.workers,
+        chunk_games=args.chunk_games,
+        keep_parts=args.keep_parts,
+        progress=not args.quiet,
+        network=network,
+        cluster=args.cluster,
+    )
     if args.data_dir is None:
         output = args.output or default_output(args.seed, args.nodes)
         return output, generate(output, **common)
@@ -122,15 +162,30 @@ def _self_play(args: argparse.Namespace) -> tuple[Path, Summary]:
 
     def published(summary: Summary) -> None:
         white, draws, black = summary.results
-        dataset.write_row(args.data_dir, dataset.FileRow(
-            output.name, summary.positions, summary.games, white, draws, black, args.seed, commit, teacher,
-            args.nodes, args.depth_cap))
+        dataset.write_row(
+            args.data_dir,
+            dataset.FileRow(
+                output.name,
+                summary.positions,
+                summary.games,
+                white,
+                draws,
+                black,
+                args.seed,
+                commit,
+                teacher,
+                args.nodes,
+                args.depth_cap,
+            ),
+        )
 
     held = {row.file: row.games for row in dataset.read_manifest(args.data_dir)}.get(output.name, 0)
     parts = parts_dir(output)
     if held and not parts.is_dir():
-        raise ValueError(f"{output} holds {held} games whose chunks are not in {parts}: "
-                         f"start another seed rather than play them again")
+        raise ValueError(
+            f"{output} holds {held} games whose chunks are not in {parts}: "
+            f"start another seed rather than play them again"
+        )
     return output, generate(output, published=published, **{**common, "keep_parts": True})
 
 
@@ -156,8 +211,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if argv[:1] == ["pgn"]:
             args = pgn_parser().parse_args(argv[1:])
-            summary = import_pgn(args.files, args.output, nodes=args.nodes, depth_cap=args.depth_cap,
-                                 progress=not args.quiet)
+            summary = import_pgn(
+                args.files, args.output, nodes=args.nodes, depth_cap=args.depth_cap, progress=not args.quiet
+            )
             print(f"wrote {args.output}")
         else:
             output, summary = _self_play(selfplay_parser().parse_args(argv))

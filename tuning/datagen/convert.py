@@ -24,11 +24,18 @@ from jitfish.board.tables import lookup_tables
 from tuning.datagen.kernels import find_line, move_number, sorted_legal_moves
 from tuning.datagen.lines import format_line, read_data, write_atomically, write_data
 from tuning.datagen.records import (
-    POSITION, data_files, encode_game, game_positions, is_game_file, pack, read_games, unpack,
+    POSITION,
+    data_files,
+    encode_game,
+    game_positions,
+    is_game_file,
+    pack,
+    read_games,
+    unpack,
     write_games,
 )
 
-MAX_LINK = 4   # most plies between two lines of one game that the converter searches for
+MAX_LINK = 4  # most plies between two lines of one game that the converter searches for
 
 
 class _Segment:
@@ -59,7 +66,7 @@ class _Segment:
         for move in line[:depth]:
             numbers.append(int(move_number(sorted_legal_moves(reached.bbs, reached.state, tables), move)))
             make_move(reached.bbs, reached.state, reached.undo, reached.key_history, tables, int(move))
-        if reached.fen() != fen:   # the same pieces and rights, other move counters
+        if reached.fen() != fen:  # the same pieces and rights, other move counters
             return False
         self.numbers += numbers
         self.scores += [self.scores[-1]] * (depth - 1) + [score]
@@ -121,7 +128,7 @@ def convert(source: Path, target: Path) -> int:
 
         def counted() -> Iterator[tuple[str, int, float]]:
             nonlocal count
-            for line in read_data(source, check_position=False):   # Position.from_fen checks each FEN
+            for line in read_data(source, check_position=False):  # Position.from_fen checks each FEN
                 count += 1
                 yield line
 

@@ -38,16 +38,16 @@ DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "nnue"
 class FileRow:
     """What the manifest says of one game file."""
 
-    file: str          # the file's name, in the manifest's folder
-    positions: int     # labelled positions
+    file: str  # the file's name, in the manifest's folder
+    positions: int  # labelled positions
     games: int
     white_wins: int
     draws: int
     black_wins: int
     seed: int
-    commit: str        # the generator's build
-    teacher: str       # "hce" or "nnue-<sha256 prefix>"
-    nodes: int         # soft node limit per move
+    commit: str  # the generator's build
+    teacher: str  # "hce" or "nnue-<sha256 prefix>"
+    nodes: int  # soft node limit per move
     depth_cap: int
 
 
@@ -68,10 +68,16 @@ def build_commit() -> str:
     when its tracked files have changes."""
     root = Path(__file__).resolve().parents[2]
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
-                                text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "jitfish", "tuning"],
-                               cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", "jitfish", "tuning"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return commit + ("+" if dirty else "")
@@ -95,7 +101,7 @@ def write_row(folder: str | Path, row: FileRow) -> None:
     rows = {r.file: r for r in read_manifest(folder)}
     rows[row.file] = row
     lines = ",\n".join(" " + json.dumps(asdict(rows[name])) for name in sorted(rows))
-    text = '{"files": [\n' + lines + "\n]}\n"   # JSON with a line per row
+    text = '{"files": [\n' + lines + "\n]}\n"  # JSON with a line per row
     write_atomically(folder / MANIFEST, lambda path: path.write_text(text))
 
 
@@ -124,14 +130,20 @@ def check(folder: str | Path) -> list[str]:
             problems.append(f"{row.file}: in the manifest, but no such file")
             continue
         found = count(path)
-        wrong = [f"{name} {getattr(row, name)} in the manifest, {found[name]} in the file"
-                 for name in counted if getattr(row, name) != found[name]]
+        wrong = [
+            f"{name} {getattr(row, name)} in the manifest, {found[name]} in the file"
+            for name in counted
+            if getattr(row, name) != found[name]
+        ]
         if row.games != row.white_wins + row.draws + row.black_wins:
             wrong.append("its results do not add up to its games")
         problems += [f"{row.file}: {problem}" for problem in wrong]
     listed = {row.file for row in rows}
-    problems += [f"{path.name}: a game file with no row in the manifest"
-                 for path in sorted(folder.glob(f"*{GAME_SUFFIX}")) if path.name not in listed]
+    problems += [
+        f"{path.name}: a game file with no row in the manifest"
+        for path in sorted(folder.glob(f"*{GAME_SUFFIX}"))
+        if path.name not in listed
+    ]
     return problems
 
 
@@ -142,4 +154,3 @@ def totals(folder: str | Path) -> dict[str, int]:
     for row in rows:
         result[f"positions by {row.teacher}"] = result.get(f"positions by {row.teacher}", 0) + row.positions
     return result
-

@@ -25,7 +25,13 @@ from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, generate_moves, is_in_check
 from jitfish.board.moves import (
-    MAX_MOVES, MOVE_CASTLING, MOVE_EN_PASSANT, move_from_to, move_kind, move_promotion, move_to,
+    MAX_MOVES,
+    MOVE_CASTLING,
+    MOVE_EN_PASSANT,
+    move_from_to,
+    move_kind,
+    move_promotion,
+    move_to,
 )
 from jitfish.board.bitops import popcount
 from jitfish.board.squares import BISHOP, KING, KNIGHT, NO_PIECE, NO_SQUARE, PAWN, QUEEN, ROOK
@@ -129,7 +135,7 @@ def play_move(bbs, state, undo, key_history, tables, move, score):
     promotion, the score not a mate.
     """
     number = move_number(sorted_legal_moves(bbs, state, tables), move)
-    quiet = (not is_in_check(bbs, state, tables) and is_quiet_move(state, move) and abs(score) < MATE_BOUND)
+    quiet = not is_in_check(bbs, state, tables) and is_quiet_move(state, move) and abs(score) < MATE_BOUND
     make_move(bbs, state, undo, key_history, tables, move)
     return number, quiet, ending(bbs, state, key_history, tables)
 

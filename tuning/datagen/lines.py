@@ -88,6 +88,7 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
 
 def write_data(path: Path, lines: Iterable[str]) -> None:
     """Write ``lines`` (without newlines), gzip-compressed, to ``path`` atomically."""
+
     def write(temporary: Path) -> None:
         with gzip.open(temporary, "wt", encoding="ascii") as handle:
             for line in lines:

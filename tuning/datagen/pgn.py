@@ -31,17 +31,19 @@ from tuning.datagen.selfplay import DEFAULT_DEPTH_CAP, DEFAULT_NODES, HASH_MB, G
 
 @dataclass
 class PgnSummary:
-    games: int = 0            # games read
-    skipped: int = 0          # of which without a result, of a variant, or with errors in their moves
-    positions: int = 0        # lines written
-    from_eval: int = 0        # of which scored by an [%eval] comment
+    games: int = 0  # games read
+    skipped: int = 0  # of which without a result, of a variant, or with errors in their moves
+    positions: int = 0  # lines written
+    from_eval: int = 0  # of which scored by an [%eval] comment
     elapsed: float = 0.0
 
     def report(self) -> str:
         rate = self.positions / self.elapsed if self.elapsed > 0 else 0.0
-        return (f"games {self.games} ({self.skipped} skipped), positions {self.positions} "
-                f"({self.from_eval} scored by [%eval], {self.positions - self.from_eval} by search) "
-                f"in {self.elapsed:.1f} s, {rate:.1f} positions/s")
+        return (
+            f"games {self.games} ({self.skipped} skipped), positions {self.positions} "
+            f"({self.from_eval} scored by [%eval], {self.positions - self.from_eval} by search) "
+            f"in {self.elapsed:.1f} s, {rate:.1f} positions/s"
+        )
 
 
 def _eval_score(node: chess.pgn.GameNode) -> int | None:
@@ -51,8 +53,7 @@ def _eval_score(node: chess.pgn.GameNode) -> int | None:
     return None if evaluation is None else evaluation.white().score(mate_score=MATE)
 
 
-def game_lines(game: chess.pgn.Game, searcher: Searcher | None,
-               settings: GameSettings) -> Iterator[tuple[str, bool]]:
+def game_lines(game: chess.pgn.Game, searcher: Searcher | None, settings: GameSettings) -> Iterator[tuple[str, bool]]:
     """``(line, scored_by_eval)`` for each kept position of ``game`` (which has a result)."""
     result = PGN_RESULTS[game.headers["Result"]]
     board = game.board()
@@ -83,8 +84,14 @@ def _games(paths: Iterable[str | Path]) -> Iterator[chess.pgn.Game]:
                 yield game
 
 
-def import_pgn(paths: Iterable[str | Path], output: str | Path, *, nodes: int = DEFAULT_NODES,
-               depth_cap: int = DEFAULT_DEPTH_CAP, progress: bool = True) -> PgnSummary:
+def import_pgn(
+    paths: Iterable[str | Path],
+    output: str | Path,
+    *,
+    nodes: int = DEFAULT_NODES,
+    depth_cap: int = DEFAULT_DEPTH_CAP,
+    progress: bool = True,
+) -> PgnSummary:
     """Write the kept positions of every game in ``paths`` to ``output`` (gzip); ``ValueError`` for a
     missing file."""
     paths = [Path(p) for p in paths]
@@ -99,8 +106,7 @@ def import_pgn(paths: Iterable[str | Path], output: str | Path, *, nodes: int = 
     def lines() -> Iterator[str]:
         for game in tqdm(_games(paths), unit=" games", disable=not progress, dynamic_ncols=True):
             summary.games += 1
-            if (game.headers.get("Result") not in PGN_RESULTS or game.errors
-                    or type(game.board()) is not chess.Board):
+            if game.headers.get("Result") not in PGN_RESULTS or game.errors or type(game.board()) is not chess.Board:
                 summary.skipped += 1
                 continue
             for line, from_eval in game_lines(game, searcher, settings):

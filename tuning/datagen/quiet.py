@@ -18,5 +18,9 @@ from jitfish.types import MATE_BOUND
 def is_quiet(board: chess.Board, best_move: chess.Move, score: int) -> bool:
     """Whether ``board`` is worth a line: not in check, ``best_move`` quiet, ``score`` (centipawns, or
     Jitfish's ``MATE - ply`` for mates, either side's view) not a mate."""
-    return (not board.is_check() and not board.is_capture(best_move) and best_move.promotion is None
-            and abs(score) < MATE_BOUND)
+    return (
+        not board.is_check()
+        and not board.is_capture(best_move)
+        and best_move.promotion is None
+        and abs(score) < MATE_BOUND
+    )

@@ -56,13 +56,23 @@ from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN
 if TYPE_CHECKING:
     from jitfish.board.position import Position
 
-POSITION = np.dtype([("occupied", "<u8"), ("pieces", "u1", 16), ("flags", "u1"), ("en_passant", "u1"),
-                     ("halfmove", "u1"), ("result", "u1"), ("fullmove", "<u2"), ("score", "<i2")])
+POSITION = np.dtype(
+    [
+        ("occupied", "<u8"),
+        ("pieces", "u1", 16),
+        ("flags", "u1"),
+        ("en_passant", "u1"),
+        ("halfmove", "u1"),
+        ("result", "u1"),
+        ("fullmove", "<u2"),
+        ("score", "<i2"),
+    ]
+)
 assert POSITION.itemsize == 32
-SCORE_LIMIT = 32767                           # scores are int16; -32768 is left out so that -score fits
+SCORE_LIMIT = 32767  # scores are int16; -32768 is left out so that -score fits
 RESULT_CODES = {BLACK_WIN: 0, DRAW: 1, WHITE_WIN: 2}
-RESULTS = (BLACK_WIN, DRAW, WHITE_WIN)        # by code
-CASTLING_LETTERS = "KQkq"                     # bits 1-4 of flags, as the engine's rights 0-3
+RESULTS = (BLACK_WIN, DRAW, WHITE_WIN)  # by code
+CASTLING_LETTERS = "KQkq"  # bits 1-4 of flags, as the engine's rights 0-3
 MAGIC = b"JFGAMES1"
 MAX_MOVES_PER_GAME = int.from_bytes(MAGIC[:2], "little") - 1
 GAME_SUFFIX = ".bin"
@@ -72,6 +82,7 @@ def pack(position: Position, score: int, result: float) -> np.ndarray:
     """A packed position (a 0-d ``POSITION`` array) of an engine position, its score and its result."""
     from jitfish.board.tables import lookup_tables
     from tuning.datagen.kernels import pack_position
+
     if int(position.state[L.HALFMOVE_CLOCK]) > 255 or int(position.state[L.FULLMOVE_NUMBER]) > 65535:
         raise ValueError(f"move counters too large to pack in {position.fen()!r}")
     if position.chess960:
@@ -88,14 +99,16 @@ def pack(position: Position, score: int, result: float) -> np.ndarray:
 def pack_fen(fen: str, score: int, result: float) -> np.ndarray:
     """:func:`pack` of a FEN; ``ValueError`` for a bad one."""
     from jitfish.board.position import Position
+
     return pack(Position.from_fen(fen), score, result)
 
 
 def pieces(records: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(record number, square, piece)`` of every piece of packed positions, by record then square."""
     records = np.asarray(records, dtype=POSITION).reshape(-1)
-    bits = np.unpackbits(records["occupied"].astype("<u8").view(np.uint8).reshape(-1, 8), axis=1,
-                         bitorder="little").astype(bool)
+    bits = np.unpackbits(
+        records["occupied"].astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little"
+    ).astype(bool)
     nibbles = np.empty((len(records), 32), dtype=np.uint8)
     nibbles[:, 0::2] = records["pieces"] & 0xF
     nibbles[:, 1::2] = records["pieces"] >> 4
@@ -112,7 +125,7 @@ def unpack_fen(record: np.ndarray) -> str:
     rows = []
     for rank in range(7, -1, -1):
         row, empty = "", 0
-        for piece in mailbox[rank * 8:rank * 8 + 8]:
+        for piece in mailbox[rank * 8 : rank * 8 + 8]:
             if piece is None:
                 empty += 1
                 continue
@@ -122,9 +135,11 @@ def unpack_fen(record: np.ndarray) -> str:
     flags = int(record["flags"])
     castling = "".join(letter for right, letter in enumerate(CASTLING_LETTERS) if flags >> (right + 1) & 1) or "-"
     en_passant = int(record["en_passant"])
-    return (f"{'/'.join(rows)} {'b' if flags & 1 else 'w'} {castling} "
-            f"{SQUARE_NAMES[en_passant] if en_passant != NO_SQUARE else '-'} "
-            f"{int(record['halfmove'])} {int(record['fullmove'])}")
+    return (
+        f"{'/'.join(rows)} {'b' if flags & 1 else 'w'} {castling} "
+        f"{SQUARE_NAMES[en_passant] if en_passant != NO_SQUARE else '-'} "
+        f"{int(record['halfmove'])} {int(record['fullmove'])}"
+    )
 
 
 def unpack(record: np.ndarray) -> tuple[str, int, float]:
@@ -135,27 +150,33 @@ def unpack(record: np.ndarray) -> tuple[str, int, float]:
 def position_of(record: np.ndarray) -> Position:
     """The engine position of a packed position."""
     from jitfish.board.position import Position
+
     return Position.from_fen(unpack_fen(record))
 
 
 # --- game records -------------------------------------------------------------
-def encode_game(start: np.ndarray, numbers: Iterable[int], scores: Iterable[int],
-                labelled: Iterable[bool]) -> bytes:
+def encode_game(start: np.ndarray, numbers: Iterable[int], scores: Iterable[int], labelled: Iterable[bool]) -> bytes:
     """One game record: ``start`` (a packed position holding the result), the moves' numbers, and the
     scores of every position (one more than the moves) and whether each is a label."""
     numbers = np.asarray(list(numbers), dtype=np.uint8)
     scores = np.asarray(list(scores), dtype=np.int64)
     labelled = np.asarray(list(labelled), dtype=bool)
     if not len(scores) == len(labelled) == len(numbers) + 1 or len(numbers) > MAX_MOVES_PER_GAME:
-        raise ValueError(f"a game record needs a score and a label flag more than its {len(numbers)} moves, "
-                         f"got {len(scores)} and {len(labelled)}")
+        raise ValueError(
+            f"a game record needs a score and a label flag more than its {len(numbers)} moves, "
+            f"got {len(scores)} and {len(labelled)}"
+        )
     if np.any(np.abs(scores) > SCORE_LIMIT):
         raise ValueError(f"scores must lie within ±{SCORE_LIMIT}")
     differences = np.diff(scores, prepend=0).astype(np.int16)
     zigzag = ((differences.astype(np.int32) << 1) ^ (differences.astype(np.int32) >> 15)).astype("<u2")
-    return (np.uint16(len(numbers)).astype("<u2").tobytes() + np.asarray(start, POSITION).tobytes()
-            + numbers.tobytes() + np.packbits(labelled, bitorder="little").tobytes()
-            + zigzag.view(np.uint8).reshape(-1, 2).T.tobytes())
+    return (
+        np.uint16(len(numbers)).astype("<u2").tobytes()
+        + np.asarray(start, POSITION).tobytes()
+        + numbers.tobytes()
+        + np.packbits(labelled, bitorder="little").tobytes()
+        + zigzag.view(np.uint8).reshape(-1, 2).T.tobytes()
+    )
 
 
 def _decode_scores(planes: bytes) -> np.ndarray:
@@ -171,8 +192,10 @@ def write_games(path: Path, records: Iterable[bytes], append: bool = False) -> N
 
     The member's header records no time and no file name, so the same games make the same bytes, whenever
     and wherever (a local pool, a cluster's worker) they were written."""
-    with open(path, "ab" if append else "wb") as raw, \
-            gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as handle:
+    with (
+        open(path, "ab" if append else "wb") as raw,
+        gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as handle,
+    ):
         handle.write(MAGIC)
         for record in records:
             handle.write(record)
@@ -214,8 +237,11 @@ def data_files(paths: Iterable[str | Path]) -> list[Path]:
     files: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in (GAME_SUFFIX, ".gz")
-                            and not p.name.endswith(".tmp"))
+            files += sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file() and p.suffix in (GAME_SUFFIX, ".gz") and not p.name.endswith(".tmp")
+            )
         elif path.is_file():
             files.append(path)
         else:
@@ -233,11 +259,21 @@ def game_positions(start: np.ndarray, numbers: np.ndarray, scores: np.ndarray, l
     """The labelled positions of a game record, packed (``POSITION`` array, in game order)."""
     from jitfish.board.tables import lookup_tables
     from tuning.datagen.kernels import replay_game
+
     position = position_of(start)
     out = np.zeros(int(np.count_nonzero(labelled)), dtype=POSITION)
-    written = replay_game(position.bbs, position.state, position.undo, position.key_history, lookup_tables(),
-                          numbers.astype(np.int64), scores.astype(np.int64), labelled.astype(np.bool_),
-                          int(start["result"]), out.view(np.uint8).reshape(-1, 32))
+    written = replay_game(
+        position.bbs,
+        position.state,
+        position.undo,
+        position.key_history,
+        lookup_tables(),
+        numbers.astype(np.int64),
+        scores.astype(np.int64),
+        labelled.astype(np.bool_),
+        int(start["result"]),
+        out.view(np.uint8).reshape(-1, 32),
+    )
     if written != len(out):
         raise ValueError(f"a game from {unpack_fen(start)!r} has a move number that is no legal move's")
     return out

@@ -67,19 +67,21 @@ class Chunk:
 
 @dataclass
 class Summary:
-    games: int                # in the output
-    positions: int            # labelled positions in the output
-    results: tuple[int, int, int]   # white wins, draws, black wins among the output's games
-    new_games: int            # played by this call (the rest were resumed)
+    games: int  # in the output
+    positions: int  # labelled positions in the output
+    results: tuple[int, int, int]  # white wins, draws, black wins among the output's games
+    new_games: int  # played by this call (the rest were resumed)
     new_positions: int
-    elapsed: float            # seconds, this call
+    elapsed: float  # seconds, this call
 
     def report(self) -> str:
         rate = self.new_positions / self.elapsed if self.elapsed > 0 else 0.0
         white, draws, black = self.results
-        return (f"games {self.games} (+{white} ={draws} -{black}), positions {self.positions}; "
-                f"this run: {self.new_games} games, {self.new_positions} positions in {self.elapsed:.1f} s, "
-                f"{rate:.1f} positions/s")
+        return (
+            f"games {self.games} (+{white} ={draws} -{black}), positions {self.positions}; "
+            f"this run: {self.new_games} games, {self.new_positions} positions in {self.elapsed:.1f} s, "
+            f"{rate:.1f} positions/s"
+        )
 
 
 def engine_identity() -> str:
@@ -111,10 +113,10 @@ def _start_worker(parts: Path, seed: int, settings: GameSettings, network: Path 
 
 def _play_chunk(start: int, stop: int) -> Chunk:
     """Play games ``start … stop - 1`` and write their records as one chunk file."""
-    games = [_worker["player"].play_game(_worker["seed"], index, _worker["settings"])
-             for index in range(start, stop)]
-    write_atomically(_worker["parts"] / chunk_name(start, stop),
-                     lambda path: write_games(path, [game.record() for game in games]))
+    games = [_worker["player"].play_game(_worker["seed"], index, _worker["settings"]) for index in range(start, stop)]
+    write_atomically(
+        _worker["parts"] / chunk_name(start, stop), lambda path: write_games(path, [game.record() for game in games])
+    )
     counts = {name: sum(game.result == result for game in games) for result, name in RESULT_NAMES.items()}
     return Chunk(start, stop, sum(game.positions for game in games), **counts)
 
@@ -183,8 +185,10 @@ def _load_manifest(parts: Path, settings: dict) -> dict[int, Chunk]:
         return {}
     manifest = json.loads(path.read_text())
     if manifest["settings"] != settings:
-        raise ValueError(f"{parts} holds a run with settings {manifest['settings']}, not {settings}: "
-                         f"give another --output, or delete {parts} to start again")
+        raise ValueError(
+            f"{parts} holds a run with settings {manifest['settings']}, not {settings}: "
+            f"give another --output, or delete {parts} to start again"
+        )
     chunks = (Chunk(**record) for record in manifest["chunks"])
     return {chunk.start // settings["chunk_games"]: chunk for chunk in chunks if (parts / chunk.name).exists()}
 
@@ -196,6 +200,7 @@ def _save_manifest(parts: Path, settings: dict, done: dict[int, Chunk]) -> None:
 
 def _merge(parts: Path, chunks: list[Chunk], output: Path) -> None:
     """Write the chunks' games to ``output``, one chunk file after the other."""
+
     def write(temporary: Path) -> None:
         with open(temporary, "wb") as merged:
             for chunk in chunks:
@@ -205,8 +210,9 @@ def _merge(parts: Path, chunks: list[Chunk], output: Path) -> None:
     write_atomically(output, write)
 
 
-def _executor(workers: int, cluster: str | None, parts: Path, seed: int, settings: GameSettings,
-              network: Path | None) -> tuple[Executor, int]:
+def _executor(
+    workers: int, cluster: str | None, parts: Path, seed: int, settings: GameSettings, network: Path | None
+) -> tuple[Executor, int]:
     """Where chunks are played, and how many at once: the Dask cluster at ``cluster`` (its worker threads;
     :mod:`tuning.cluster`), this process for one worker, else a pool of ``workers`` processes, each
     started by :func:`_start_worker`."""
@@ -220,14 +226,26 @@ def _executor(workers: int, cluster: str | None, parts: Path, seed: int, setting
     if workers == 1:
         return _InProcess(_start_worker, initargs), 1
     warm_up(network)  # compile (or load) once here, so that the workers only load the cache
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
-                               initargs=initargs), workers
+    return ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=initargs
+    ), workers
 
 
-def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSettings(),  # noqa: B008 (frozen)
-             games: int | None = None, positions: int | None = None, workers: int = 1, chunk_games: int = CHUNK_GAMES,
-             keep_parts: bool = False, progress: bool = True, network: str | Path | None = None,
-             published: Callable[[Summary], None] | None = None, cluster: str | None = None) -> Summary:
+def generate(
+    output: str | Path,
+    *,
+    seed: int,
+    settings: GameSettings = GameSettings(),  # noqa: B008 (frozen)
+    games: int | None = None,
+    positions: int | None = None,
+    workers: int = 1,
+    chunk_games: int = CHUNK_GAMES,
+    keep_parts: bool = False,
+    progress: bool = True,
+    network: str | Path | None = None,
+    published: Callable[[Summary], None] | None = None,
+    cluster: str | None = None,
+) -> Summary:
     """Play (or resume) the run and write its games to ``output``; ``games`` or ``positions`` says how much.
 
     ``network`` is the teacher (a network file; ``None``: the hand-written evaluation), recorded in the
@@ -245,13 +263,23 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
     parts = parts_dir(output)
     parts.mkdir(parents=True, exist_ok=True)
     network = None if network is None else Path(network).resolve()
-    recorded = {"seed": seed, **asdict(settings), "chunk_games": chunk_games, "engine": engine_identity(),
-                "teacher": teacher_name(network)}
+    recorded = {
+        "seed": seed,
+        **asdict(settings),
+        "chunk_games": chunk_games,
+        "engine": engine_identity(),
+        "teacher": teacher_name(network),
+    }
     plan = _Plan(chunk_games, games, positions, _load_manifest(parts, recorded))
     new_games = new_positions = 0
     pool, slots = _executor(workers, cluster, parts, seed, settings, network)
-    bar = tqdm(total=games or positions, initial=plan.progress(), unit=" games" if games else " positions",
-               disable=not progress, dynamic_ncols=True)
+    bar = tqdm(
+        total=games or positions,
+        initial=plan.progress(),
+        unit=" games" if games else " positions",
+        disable=not progress,
+        dynamic_ncols=True,
+    )
     written_chunks = plan.output_chunks()
     with pool, bar:
         playing: dict[Future, int] = {}
@@ -288,5 +316,11 @@ def generate(output: str | Path, *, seed: int, settings: GameSettings = GameSett
 def _summary(chunks: list[Chunk], new_games: int, new_positions: int, started: float) -> Summary:
     """The summary of an output holding ``chunks``."""
     results = tuple(sum(getattr(c, name) for c in chunks) for name in RESULT_NAMES.values())
-    return Summary(sum(c.stop - c.start for c in chunks), sum(c.positions for c in chunks), results,
-                   new_games, new_positions, time.perf_counter() - started)
+    return Summary(
+        sum(c.stop - c.start for c in chunks),
+        sum(c.positions for c in chunks),
+        results,
+        new_games,
+        new_positions,
+        time.perf_counter() - started,
+    )

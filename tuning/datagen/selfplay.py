@@ -75,7 +75,7 @@ DEFAULT_DEPTH_CAP = 16
 
 @dataclass(frozen=True)
 class GameSettings:
-    nodes: int = DEFAULT_NODES          # soft node limit per move
+    nodes: int = DEFAULT_NODES  # soft node limit per move
     depth_cap: int = DEFAULT_DEPTH_CAP  # deepest iteration per move
 
     def limits(self, nodes: int | None = None) -> SearchLimits:
@@ -89,12 +89,12 @@ class Game:
     which positions are kept (quiet), the ending and the result."""
 
     index: int
-    opening: list[int]                                  # the random plies, encoded moves
-    start: Position                                     # the position after them (a copy)
-    moves: list[int] = field(default_factory=list)      # encoded moves from ``start``
-    numbers: list[int] = field(default_factory=list)    # each move's number among the sorted legal moves
-    scores: list[int] = field(default_factory=list)     # white's view, one per searched position
-    quiet: list[bool] = field(default_factory=list)     # whether that position is kept
+    opening: list[int]  # the random plies, encoded moves
+    start: Position  # the position after them (a copy)
+    moves: list[int] = field(default_factory=list)  # encoded moves from ``start``
+    numbers: list[int] = field(default_factory=list)  # each move's number among the sorted legal moves
+    scores: list[int] = field(default_factory=list)  # white's view, one per searched position
+    quiet: list[bool] = field(default_factory=list)  # whether that position is kept
     ending: str = ""
     result: float = DRAW
 
@@ -106,8 +106,9 @@ class Game:
     def record(self) -> bytes:
         """The game as a record of a game file: the quiet positions are labelled; the final position,
         never searched, is stored with the last score."""
-        return encode_game(pack(self.start, 0, self.result), self.numbers, self.scores + self.scores[-1:],
-                           self.quiet + [False])
+        return encode_game(
+            pack(self.start, 0, self.result), self.numbers, self.scores + self.scores[-1:], self.quiet + [False]
+        )
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -174,7 +175,7 @@ class SelfPlayer:
         self.age = (self.age + 1) & AGE_MASK
         self.worker.prepare(p, self.age, soft_nodes * HARD_NODES_FACTOR, [])
         best_move, score = self.worker.iterate_nodes(self.tt, self.weights, self.params, soft_nodes, depth_cap)
-        if best_move == 0:   # no iteration left a PV: the driver's fallback, the first legal move
+        if best_move == 0:  # no iteration left a PV: the driver's fallback, the first legal move
             best_move = int(p.legal_moves()[0])
         return best_move, score
 

@@ -32,7 +32,15 @@ from jitfish.nnue.format import ACTIVATION_NAMES, DEFAULT_QA, DEFAULT_QB, write_
 from tuning.nnue.check import CHECK_POSITIONS, DEFAULT_SIGMAS, check_network
 from tuning.nnue.model import NnueModel, quantise
 from tuning.nnue.train import (
-    OPTIMISERS, SCHEDULES, Run, TrainSettings, best_checkpoint, default_out_dir, load_run, resolve_device, train,
+    OPTIMISERS,
+    SCHEDULES,
+    Run,
+    TrainSettings,
+    best_checkpoint,
+    default_out_dir,
+    load_run,
+    resolve_device,
+    train,
 )
 
 NETWORK_NAME = "network.nnue"
@@ -44,68 +52,132 @@ def _positive(kind: type) -> Callable[[str], int | float]:
         if value <= 0:
             raise argparse.ArgumentTypeError(f"must be positive, not {text}")
         return value
+
     return parse
 
 
 def _check_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--positions", type=_positive(int), default=CHECK_POSITIONS,
-                        help=f"positions the check compares (default {CHECK_POSITIONS})")
-    parser.add_argument("--sigmas", type=_positive(float), default=DEFAULT_SIGMAS,
-                        help="most standard deviations of its rounding error a position's integer score may "
-                             f"differ from the float one by (default {DEFAULT_SIGMAS:g})")
+    parser.add_argument(
+        "--positions",
+        type=_positive(int),
+        default=CHECK_POSITIONS,
+        help=f"positions the check compares (default {CHECK_POSITIONS})",
+    )
+    parser.add_argument(
+        "--sigmas",
+        type=_positive(float),
+        default=DEFAULT_SIGMAS,
+        help="most standard deviations of its rounding error a position's integer score may "
+        f"differ from the float one by (default {DEFAULT_SIGMAS:g})",
+    )
 
 
 def parser() -> argparse.ArgumentParser:
     defaults = TrainSettings()
-    main = argparse.ArgumentParser(prog="python -m tuning.nnue", description=__doc__.split("\n\n")[0],
-                                   formatter_class=argparse.RawDescriptionHelpFormatter,
-                                   epilog=__doc__.split("\n\n", 1)[1])
+    main = argparse.ArgumentParser(
+        prog="python -m tuning.nnue",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1],
+    )
     commands = main.add_subparsers(dest="command", required=True)
 
     fit = commands.add_parser("train", help="train (or resume) a network on FEN | score | result data")
-    fit.add_argument("data", type=Path, nargs="+",
-                     help="game files (.bin), text files ('FEN | score | result', .gz) or directories of them, "
-                          "one data set (python -m tuning.datagen)")
+    fit.add_argument(
+        "data",
+        type=Path,
+        nargs="+",
+        help="game files (.bin), text files ('FEN | score | result', .gz) or directories of them, "
+        "one data set (python -m tuning.datagen)",
+    )
     fit.add_argument("--hidden", type=_positive(int), default=defaults.hidden, help="hidden neurons (128 or 256)")
     fit.add_argument("--activation", choices=ACTIVATION_NAMES, default=defaults.activation)
     fit.add_argument("--epochs", type=_positive(int), default=10, help="train until this many epochs are done")
     fit.add_argument("--batch-size", type=_positive(int), default=defaults.batch_size)
-    fit.add_argument("--buckets", type=_positive(int), default=defaults.buckets,
-                     help="output buckets by piece count: 8 is (pieces - 2) // 4 (default 1)")
+    fit.add_argument(
+        "--buckets",
+        type=_positive(int),
+        default=defaults.buckets,
+        help="output buckets by piece count: 8 is (pieces - 2) // 4 (default 1)",
+    )
     fit.add_argument("--optimiser", choices=OPTIMISERS, default=defaults.optimiser)
-    fit.add_argument("--weight-decay", type=float, default=defaults.weight_decay,
-                     help="AdamW's decoupled weight decay (needs --optimiser adamw; default 0)")
+    fit.add_argument(
+        "--weight-decay",
+        type=float,
+        default=defaults.weight_decay,
+        help="AdamW's decoupled weight decay (needs --optimiser adamw; default 0)",
+    )
     fit.add_argument("--lr", type=_positive(float), default=defaults.lr, help="the (first) step size")
-    fit.add_argument("--schedule", choices=SCHEDULES, default=defaults.schedule,
-                     help="step: --lr-decay every --lr-step epochs; cosine: down to --lr times --lr-end over "
-                          "--schedule-epochs")
-    fit.add_argument("--lr-decay", type=_positive(float), default=defaults.lr_decay,
-                     help="multiply the step size by this every --lr-step epochs (default 1: constant)")
+    fit.add_argument(
+        "--schedule",
+        choices=SCHEDULES,
+        default=defaults.schedule,
+        help="step: --lr-decay every --lr-step epochs; cosine: down to --lr times --lr-end over --schedule-epochs",
+    )
+    fit.add_argument(
+        "--lr-decay",
+        type=_positive(float),
+        default=defaults.lr_decay,
+        help="multiply the step size by this every --lr-step epochs (default 1: constant)",
+    )
     fit.add_argument("--lr-step", type=_positive(int), default=defaults.lr_step, help="epochs between decays")
-    fit.add_argument("--lr-end", type=_positive(float), default=defaults.lr_end,
-                     help=f"the cosine's last step size, a share of --lr (default {defaults.lr_end:g})")
-    fit.add_argument("--schedule-epochs", type=_positive(int),
-                     help="the cosine's length in epochs (default --epochs; give it again to extend a run)")
+    fit.add_argument(
+        "--lr-end",
+        type=_positive(float),
+        default=defaults.lr_end,
+        help=f"the cosine's last step size, a share of --lr (default {defaults.lr_end:g})",
+    )
+    fit.add_argument(
+        "--schedule-epochs",
+        type=_positive(int),
+        help="the cosine's length in epochs (default --epochs; give it again to extend a run)",
+    )
     target = fit.add_mutually_exclusive_group()
-    target.add_argument("--blend", type=float, default=defaults.blend,
-                        help=f"weight of the search score in the target, 0 (results only) to 1 "
-                             f"(default {defaults.blend})")
-    target.add_argument("--wdl", type=float, metavar="LAMBDA",
-                        help="weight of the game result in the target (lambda): the same as --blend 1-LAMBDA")
-    fit.add_argument("--wdl-scale", type=_positive(float), default=defaults.wdl_scale,
-                     help="centipawns per unit of the sigmoid that turns scores into expected results")
-    fit.add_argument("--scale", type=_positive(int), default=defaults.scale,
-                     help="centipawns per unit of the network's output (stored in the file)")
-    fit.add_argument("--validation", type=float, default=defaults.validation,
-                     help="share of positions, the file's last (whole games), held out to measure the loss on")
-    fit.add_argument("--mirror", action="store_true",
-                     help="also train on each training position mirrored left to right (files a <-> h)")
+    target.add_argument(
+        "--blend",
+        type=float,
+        default=defaults.blend,
+        help=f"weight of the search score in the target, 0 (results only) to 1 (default {defaults.blend})",
+    )
+    target.add_argument(
+        "--wdl",
+        type=float,
+        metavar="LAMBDA",
+        help="weight of the game result in the target (lambda): the same as --blend 1-LAMBDA",
+    )
+    fit.add_argument(
+        "--wdl-scale",
+        type=_positive(float),
+        default=defaults.wdl_scale,
+        help="centipawns per unit of the sigmoid that turns scores into expected results",
+    )
+    fit.add_argument(
+        "--scale",
+        type=_positive(int),
+        default=defaults.scale,
+        help="centipawns per unit of the network's output (stored in the file)",
+    )
+    fit.add_argument(
+        "--validation",
+        type=float,
+        default=defaults.validation,
+        help="share of positions, the file's last (whole games), held out to measure the loss on",
+    )
+    fit.add_argument(
+        "--mirror",
+        action="store_true",
+        help="also train on each training position mirrored left to right (files a <-> h)",
+    )
     fit.add_argument("--seed", type=int, default=defaults.seed)
-    fit.add_argument("--out", type=Path, help="checkpoints, loss.png and network.nnue "
-                                              "(default ~/.cache/jitfish/nnue/DATA-ACTIVATIONHIDDEN-seedS)")
+    fit.add_argument(
+        "--out",
+        type=Path,
+        help="checkpoints, loss.png and network.nnue (default ~/.cache/jitfish/nnue/DATA-ACTIVATIONHIDDEN-seedS)",
+    )
     fit.add_argument("--threads", type=_positive(int), help="PyTorch threads (default: PyTorch's choice)")
-    fit.add_argument("--device", default="auto",
-                     help="auto (cuda when PyTorch sees a GPU, else cpu), cpu, cuda or cuda:N")
+    fit.add_argument(
+        "--device", default="auto", help="auto (cuda when PyTorch sees a GPU, else cpu), cpu, cuda or cuda:N"
+    )
     fit.add_argument("--quiet", action="store_true", help="no progress bar")
     _check_options(fit)
 
@@ -117,12 +189,15 @@ def parser() -> argparse.ArgumentParser:
     return main
 
 
-def export_and_check(model: NnueModel, scale: int, output: Path, data: Path | None, positions: int,
-                     sigmas: float) -> int:
+def export_and_check(
+    model: NnueModel, scale: int, output: Path, data: Path | None, positions: int, sigmas: float
+) -> int:
     net = quantise(model, DEFAULT_QA, DEFAULT_QB, scale)
     write_network(output, net)
-    print(f"wrote {output} ({net.activation_name}, hidden {net.hidden}, {net.buckets} output bucket"
-          f"{'s' if net.buckets > 1 else ''}, QA {net.qa}, QB {net.qb}, scale {net.scale})")
+    print(
+        f"wrote {output} ({net.activation_name}, hidden {net.hidden}, {net.buckets} output bucket"
+        f"{'s' if net.buckets > 1 else ''}, QA {net.qa}, QB {net.qb}, scale {net.scale})"
+    )
     if data is None:
         return 0
     report = check_network(model, net, data, positions, sigmas)
@@ -140,21 +215,33 @@ def run_train(args: argparse.Namespace) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     cosine = args.schedule == "cosine"
-    settings = TrainSettings(hidden=args.hidden, activation=args.activation, batch_size=args.batch_size,
-                             lr=args.lr, lr_decay=args.lr_decay, lr_step=args.lr_step, blend=args.blend,
-                             wdl_scale=args.wdl_scale, scale=args.scale,
-                             validation=args.validation, seed=args.seed, mirror=args.mirror,
-                             buckets=args.buckets, optimiser=args.optimiser, weight_decay=args.weight_decay,
-                             schedule=args.schedule, lr_end=args.lr_end,
-                             schedule_epochs=(args.schedule_epochs or args.epochs) if cosine else 0)
+    settings = TrainSettings(
+        hidden=args.hidden,
+        activation=args.activation,
+        batch_size=args.batch_size,
+        lr=args.lr,
+        lr_decay=args.lr_decay,
+        lr_step=args.lr_step,
+        blend=args.blend,
+        wdl_scale=args.wdl_scale,
+        scale=args.scale,
+        validation=args.validation,
+        seed=args.seed,
+        mirror=args.mirror,
+        buckets=args.buckets,
+        optimiser=args.optimiser,
+        weight_decay=args.weight_decay,
+        schedule=args.schedule,
+        lr_end=args.lr_end,
+        schedule_epochs=(args.schedule_epochs or args.epochs) if cosine else 0,
+    )
     device = resolve_device(args.device)
     out_dir = args.out or default_out_dir(args.data, settings)
 
     def report(run: Run) -> None:
         line = f"epoch {run.epochs_done:4d}  loss {run.losses[-1]:.6f}"
         if run.validation_losses:
-            line += (f"  validation {run.validation_losses[-1]:.6f}  held-out error "
-                     f"{run.held_out_errors[-1]:.2f} cp")
+            line += f"  validation {run.validation_losses[-1]:.6f}  held-out error {run.held_out_errors[-1]:.2f} cp"
         print(line, flush=True)
 
     print(f"training on {device}")
@@ -164,8 +251,7 @@ def run_train(args: argparse.Namespace) -> int:
         run, _ = load_run(best_checkpoint(out_dir))
     held_out = f", the best by held-out loss ({run.held_out_errors[-1]:.2f} cp)" if run.held_out_errors else ""
     print(f"{done} epochs in {out_dir} (loss per epoch: {out_dir / 'loss.png'}); exporting epoch {best}{held_out}")
-    return export_and_check(run.model, settings.scale, out_dir / NETWORK_NAME, args.data, args.positions,
-                            args.sigmas)
+    return export_and_check(run.model, settings.scale, out_dir / NETWORK_NAME, args.data, args.positions, args.sigmas)
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -30,7 +30,7 @@ from jitfish.board.squares import PIECE_TYPE_COUNT
 from jitfish.nnue.features import SQUARE_COUNT, VERTICAL_FLIP
 from tuning.datagen.records import RESULTS, data_files, pieces
 
-DataSet = Union[str, Path, Iterable[Union[str, Path]]]   # a file, a directory, or several
+DataSet = Union[str, Path, Iterable[Union[str, Path]]]  # a file, a directory, or several
 
 
 # square ^ 7 mirrors a square left to right (a1 <-> h1), and so a feature index.  Kept here rather than in
@@ -70,7 +70,7 @@ class Positions:
 
 def load_positions(data: DataSet, limit: int | None = None) -> Positions:
     """Every position of a data set (the first ``limit`` with ``limit``); ``ValueError`` for bad data."""
-    from tuning.datagen.convert import data_set_positions   # Numba, to replay games: only when parsing
+    from tuning.datagen.convert import data_set_positions  # Numba, to replay games: only when parsing
 
     blocks, count = [], 0
     for block in data_set_positions(_paths(data)):
@@ -104,9 +104,9 @@ def and_mirrors(rows: np.ndarray, count: int) -> np.ndarray:
 class Batch:
     """EmbeddingBag inputs for both views, and the labels, of some positions."""
 
-    us_features: np.ndarray       # int64, as EmbeddingBag wants
+    us_features: np.ndarray  # int64, as EmbeddingBag wants
     them_features: np.ndarray
-    offsets: np.ndarray           # int64 [b]: where each position's list starts in the two arrays
+    offsets: np.ndarray  # int64 [b]: where each position's list starts in the two arrays
     score: np.ndarray
     result: np.ndarray
 
@@ -129,9 +129,13 @@ def batch(positions: Positions, rows: np.ndarray) -> Batch:
     black = (records["flags"][number] & 1).astype(bool)
     counts = np.bincount(number, minlength=len(rows))
     labels = Positions(records)
-    return Batch(np.where(black, black_view, white_view).astype(np.int64),
-                 np.where(black, white_view, black_view).astype(np.int64),
-                 np.cumsum(counts) - counts, labels.score, labels.result)
+    return Batch(
+        np.where(black, black_view, white_view).astype(np.int64),
+        np.where(black, white_view, black_view).astype(np.int64),
+        np.cumsum(counts) - counts,
+        labels.score,
+        labels.result,
+    )
 
 
 def epoch_order(size: int, seed: int, epoch: int) -> np.ndarray:
@@ -139,12 +143,13 @@ def epoch_order(size: int, seed: int, epoch: int) -> np.ndarray:
     return np.random.default_rng([seed, epoch]).permutation(size)
 
 
-def batches(positions: Positions, rows: np.ndarray, batch_size: int, seed: int | None = None,
-            epoch: int = 0) -> Iterator[Batch]:
+def batches(
+    positions: Positions, rows: np.ndarray, batch_size: int, seed: int | None = None, epoch: int = 0
+) -> Iterator[Batch]:
     """The batches of ``rows``, shuffled by seed and epoch (in order with no seed); the last may be smaller."""
     order = rows if seed is None else rows[epoch_order(len(rows), seed, epoch)]
     for first in range(0, len(order), batch_size):
-        yield batch(positions, order[first:first + batch_size])
+        yield batch(positions, order[first : first + batch_size])
 
 
 def split(size: int, validation: float) -> tuple[np.ndarray, np.ndarray]:

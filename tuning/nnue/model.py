@@ -21,12 +21,18 @@ import torch
 
 from jitfish.nnue.features import FEATURE_COUNT
 from jitfish.nnue.format import (
-    ACTIVATION_NAMES, DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE, MAX_BUCKETS, Network, output_bucket,
+    ACTIVATION_NAMES,
+    DEFAULT_QA,
+    DEFAULT_QB,
+    DEFAULT_SCALE,
+    MAX_BUCKETS,
+    Network,
+    output_bucket,
 )
 from tuning.nnue.data import Batch
 
 WEIGHT_CLIP = 1.98
-MAX_ACTIVE_FEATURES = 32     # pieces on a legal board: sets the scale of the first layer's initial weights
+MAX_ACTIVE_FEATURES = 32  # pieces on a legal board: sets the scale of the first layer's initial weights
 
 
 class NnueModel(torch.nn.Module):
@@ -42,14 +48,15 @@ class NnueModel(torch.nn.Module):
         self.feature_weights = torch.nn.EmbeddingBag(FEATURE_COUNT, hidden, mode="sum")
         self.feature_bias = torch.nn.Parameter(torch.zeros(hidden))
         self.output = torch.nn.Linear(2 * hidden, buckets)
-        bound = 1.0 / MAX_ACTIVE_FEATURES ** 0.5
+        bound = 1.0 / MAX_ACTIVE_FEATURES**0.5
         torch.nn.init.uniform_(self.feature_weights.weight, -bound, bound)
 
     def accumulator(self, features: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
         return self.feature_weights(features, offsets) + self.feature_bias
 
-    def forward(self, us_features: torch.Tensor, them_features: torch.Tensor, offsets: torch.Tensor,
-                buckets: torch.Tensor) -> torch.Tensor:
+    def forward(
+        self, us_features: torch.Tensor, them_features: torch.Tensor, offsets: torch.Tensor, buckets: torch.Tensor
+    ) -> torch.Tensor:
         """``y`` of each position (the score is ``y * scale`` centipawns for the side to move), read from
         output ``buckets[i]`` for position ``i``."""
         hidden = torch.cat((self.accumulator(us_features, offsets), self.accumulator(them_features, offsets)), 1)
@@ -68,8 +75,10 @@ def model_inputs(model: NnueModel, inputs: Batch, device: torch.device | str | N
     """The arguments of ``model(...)`` for a batch, on ``device``: both views' features, where each
     position's list starts, and each position's output bucket."""
     buckets = output_bucket(inputs.pieces, model.buckets)
-    return tuple(torch.from_numpy(array).to(device) for array in (inputs.us_features, inputs.them_features,
-                                                                   inputs.offsets, buckets))
+    return tuple(
+        torch.from_numpy(array).to(device)
+        for array in (inputs.us_features, inputs.them_features, inputs.offsets, buckets)
+    )
 
 
 def _rounded(values: torch.Tensor, factor: float) -> np.ndarray:
@@ -78,11 +87,16 @@ def _rounded(values: torch.Tensor, factor: float) -> np.ndarray:
 
 def quantise(model: NnueModel, qa: int = DEFAULT_QA, qb: int = DEFAULT_QB, scale: int = DEFAULT_SCALE) -> Network:
     """The file's integer network nearest to ``model`` (``ValueError`` if a value does not fit its type)."""
-    return Network(feature_weights=_rounded(model.feature_weights.weight, qa),
-                   feature_bias=_rounded(model.feature_bias, qa),
-                   output_weights=_rounded(model.output.weight, qb),
-                   output_bias=_rounded(model.output.bias, qa * qb),
-                   activation=ACTIVATION_NAMES.index(model.activation), qa=qa, qb=qb, scale=scale)
+    return Network(
+        feature_weights=_rounded(model.feature_weights.weight, qa),
+        feature_bias=_rounded(model.feature_bias, qa),
+        output_weights=_rounded(model.output.weight, qb),
+        output_bias=_rounded(model.output.bias, qa * qb),
+        activation=ACTIVATION_NAMES.index(model.activation),
+        qa=qa,
+        qb=qb,
+        scale=scale,
+    )
 
 
 def dequantised(net: Network) -> NnueModel:
@@ -94,4 +108,3 @@ def dequantised(net: Network) -> NnueModel:
         model.output.weight.copy_(torch.from_numpy(net.output_weights / net.qb))
         model.output.bias.copy_(torch.from_numpy(net.output_bias / (net.qa * net.qb)))
     return model
-

@@ -47,14 +47,22 @@ from jitfish.extras import require
 from jitfish.jit import cache_root
 from jitfish.nnue.format import DEFAULT_SCALE
 from tuning.nnue.data import (
-    Batch, DataSet, Positions, and_mirrors, batches, data_digest, load_positions_cached, split, with_mirrors,
+    Batch,
+    DataSet,
+    Positions,
+    and_mirrors,
+    batches,
+    data_digest,
+    load_positions_cached,
+    split,
+    with_mirrors,
 )
 from tuning.nnue.model import NnueModel, model_inputs
 
 CHECKPOINT_GLOB = "epoch-*.pt"
 OPTIMISERS = ("adam", "adamw")
 SCHEDULES = ("step", "cosine")
-HELD_OUT_WITHIN = 600         # centipawns: the held-out positions whose error is reported (docs/nnue.md)
+HELD_OUT_WITHIN = 600  # centipawns: the held-out positions whose error is reported (docs/nnue.md)
 SCORING_BATCH = 8192
 
 
@@ -64,20 +72,20 @@ class TrainSettings:
     activation: str = "crelu"
     batch_size: int = 4096
     lr: float = 1e-3
-    lr_decay: float = 1.0         # the step size is multiplied by this every lr_step epochs
+    lr_decay: float = 1.0  # the step size is multiplied by this every lr_step epochs
     lr_step: int = 1
-    blend: float = 1.0            # weight of the search's score in the target, 0 (results only) to 1
-    wdl_scale: float = 400.0      # centipawns per unit of the sigmoid's argument
-    scale: int = DEFAULT_SCALE    # centipawns per unit of the model's output (stored in the file)
-    validation: float = 0.0       # share of positions, the file's last, held out to measure the loss on
+    blend: float = 1.0  # weight of the search's score in the target, 0 (results only) to 1
+    wdl_scale: float = 400.0  # centipawns per unit of the sigmoid's argument
+    scale: int = DEFAULT_SCALE  # centipawns per unit of the model's output (stored in the file)
+    validation: float = 0.0  # share of positions, the file's last, held out to measure the loss on
     seed: int = 1
-    mirror: bool = False          # also train on each training position mirrored left to right
-    buckets: int = 1              # output buckets by piece count (jitfish.nnue.format.output_bucket)
-    optimiser: str = "adam"       # or "adamw"
-    weight_decay: float = 0.0     # AdamW's decoupled weight decay (Adam: none)
-    schedule: str = "step"        # "step": lr_decay every lr_step epochs; "cosine": down to lr * lr_end
-    schedule_epochs: int = 0      # the cosine's length in epochs
-    lr_end: float = 0.01          # the cosine's last step size, as a share of lr
+    mirror: bool = False  # also train on each training position mirrored left to right
+    buckets: int = 1  # output buckets by piece count (jitfish.nnue.format.output_bucket)
+    optimiser: str = "adam"  # or "adamw"
+    weight_decay: float = 0.0  # AdamW's decoupled weight decay (Adam: none)
+    schedule: str = "step"  # "step": lr_decay every lr_step epochs; "cosine": down to lr * lr_end
+    schedule_epochs: int = 0  # the cosine's length in epochs
+    lr_end: float = 0.01  # the cosine's last step size, as a share of lr
 
     def __post_init__(self) -> None:
         if self.optimiser not in OPTIMISERS:
@@ -95,9 +103,9 @@ class Run:
     settings: TrainSettings
     model: NnueModel
     optimiser: torch.optim.Optimizer
-    losses: list[float]           # mean training loss of each finished epoch
+    losses: list[float]  # mean training loss of each finished epoch
     validation_losses: list[float]
-    held_out_errors: list[float] = field(default_factory=list)   # cp, each epoch, with validation
+    held_out_errors: list[float] = field(default_factory=list)  # cp, each epoch, with validation
 
     @property
     def epochs_done(self) -> int:
@@ -172,25 +180,34 @@ def load_run(path: Path, device: torch.device | str = "cpu") -> tuple[Run, str]:
 def save_run(run: Run, out_dir: Path, data_digest: str) -> Path:
     path = checkpoint_path(out_dir, run.epochs_done)
     temporary = path.with_name(path.name + ".tmp")
-    torch.save({"settings": dataclasses.asdict(run.settings), "model": run.model.state_dict(),
-                "optimiser": run.optimiser.state_dict(), "losses": run.losses,
-                "validation_losses": run.validation_losses, "held_out_errors": run.held_out_errors,
-                "data_digest": data_digest},
-               temporary)
+    torch.save(
+        {
+            "settings": dataclasses.asdict(run.settings),
+            "model": run.model.state_dict(),
+            "optimiser": run.optimiser.state_dict(),
+            "losses": run.losses,
+            "validation_losses": run.validation_losses,
+            "held_out_errors": run.held_out_errors,
+            "data_digest": data_digest,
+        },
+        temporary,
+    )
     temporary.replace(path)
     return path
 
 
-def start_or_resume(settings: TrainSettings, out_dir: Path, data_digest: str,
-                    device: torch.device | str = "cpu") -> Run:
+def start_or_resume(
+    settings: TrainSettings, out_dir: Path, data_digest: str, device: torch.device | str = "cpu"
+) -> Run:
     """A new run, or the one in ``out_dir`` if it has the same settings and data (``ValueError`` if not)."""
     checkpoint = last_checkpoint(out_dir)
     if checkpoint is None:
         return new_run(settings, device)
     run, digest = load_run(checkpoint, device)
     if run.settings != settings:
-        raise ValueError(f"{out_dir} holds a run with other settings ({run.settings}): "
-                         "use another --out or the same options")
+        raise ValueError(
+            f"{out_dir} holds a run with other settings ({run.settings}): use another --out or the same options"
+        )
     if digest != data_digest:
         raise ValueError(f"{out_dir} holds a run on other data (digest {digest}, this file's {data_digest})")
     return run
@@ -250,8 +267,10 @@ def train_epoch(run: Run, positions: Positions, rows: np.ndarray, quiet: bool) -
 @torch.no_grad()
 def mean_loss(run: Run, positions: Positions, rows: np.ndarray) -> float:
     run.model.eval()
-    total = sum(loss(run.settings, run.model, inputs).item() * len(inputs.score)
-                for inputs in batches(positions, rows, run.settings.batch_size))
+    total = sum(
+        loss(run.settings, run.model, inputs).item() * len(inputs.score)
+        for inputs in batches(positions, rows, run.settings.batch_size)
+    )
     return total / len(rows)
 
 
@@ -295,8 +314,15 @@ def plot_losses(run: Run, path: Path, title: str) -> None:
     plt.close(figure)
 
 
-def train(data: DataSet, settings: TrainSettings, epochs: int, out_dir: Path, quiet: bool = False,
-          report: Callable[[Run], None] | None = None, device: torch.device | str = "cpu") -> Run:
+def train(
+    data: DataSet,
+    settings: TrainSettings,
+    epochs: int,
+    out_dir: Path,
+    quiet: bool = False,
+    report: Callable[[Run], None] | None = None,
+    device: torch.device | str = "cpu",
+) -> Run:
     """Train (or resume) up to ``epochs`` epochs on a data set (a file, a directory or several) on
     ``device``, checkpointing and plotting after each one; the run's model ends on the CPU."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -306,8 +332,7 @@ def train(data: DataSet, settings: TrainSettings, epochs: int, out_dir: Path, qu
     training, validation = split(len(positions), settings.validation)
     scored = scored_rows(positions, validation)
     buckets = f" x {settings.buckets} buckets" if settings.buckets > 1 else ""
-    title = (f"NNUE (768 -> {settings.hidden}) x 2 -> 1{buckets}, {settings.activation}, "
-             f"{len(training)} positions")
+    title = f"NNUE (768 -> {settings.hidden}) x 2 -> 1{buckets}, {settings.activation}, {len(training)} positions"
     if settings.mirror:
         training = and_mirrors(training, len(positions))
         positions = with_mirrors(positions)
@@ -316,12 +341,12 @@ def train(data: DataSet, settings: TrainSettings, epochs: int, out_dir: Path, qu
         run.losses.append(train_epoch(run, positions, training, quiet))
         if len(validation):
             run.validation_losses.append(mean_loss(run, positions, validation))
-            run.held_out_errors.append(mean_error(run.model, settings.scale, positions, scored) if len(scored)
-                                       else math.nan)
+            run.held_out_errors.append(
+                mean_error(run.model, settings.scale, positions, scored) if len(scored) else math.nan
+            )
         save_run(run, out_dir, digest)
         plot_losses(run, out_dir / "loss.png", title)
         if report is not None:
             report(run)
     run.model.cpu()
     return run
-

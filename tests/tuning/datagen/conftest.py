@@ -7,6 +7,7 @@ import pytest
 from jitfish.search import Searcher
 from tuning.datagen.selfplay import GameSettings
 
+
 @pytest.fixture(scope="session")
 def searcher() -> Searcher:
     engine = Searcher(hash_mb=16)

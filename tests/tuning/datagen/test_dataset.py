@@ -20,7 +20,7 @@ DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "nnue"
 def test_the_repositorys_manifest_matches_its_files():
     assert dataset.check(DATA_DIR) == []
     totals = dataset.totals(DATA_DIR)
-    assert totals["positions"] >= 1_058_009          # the two files the set started with
+    assert totals["positions"] >= 1_058_009  # the two files the set started with
     assert totals["positions by hce"] == 1_058_009
 
 
@@ -29,11 +29,23 @@ def test_a_wrong_count_a_missing_file_and_a_file_without_a_row_are_reported(tmp_
     counts = dataset.count(tmp_path / "a.bin")
     assert counts["games"] == 2 and counts["positions"] > 0
     assert dataset.check(tmp_path) == ["a.bin: a game file with no row in the manifest"]
-    row = dataset.FileRow("a.bin", counts["positions"] + 1, 2, counts["white_wins"], counts["draws"],
-                          counts["black_wins"], 3, "abc", "hce", 200, 4)
+    row = dataset.FileRow(
+        "a.bin",
+        counts["positions"] + 1,
+        2,
+        counts["white_wins"],
+        counts["draws"],
+        counts["black_wins"],
+        3,
+        "abc",
+        "hce",
+        200,
+        4,
+    )
     dataset.write_row(tmp_path, row)
-    assert dataset.check(tmp_path) == [f"a.bin: positions {counts['positions'] + 1} in the manifest, "
-                                       f"{counts['positions']} in the file"]
+    assert dataset.check(tmp_path) == [
+        f"a.bin: positions {counts['positions'] + 1} in the manifest, {counts['positions']} in the file"
+    ]
     (tmp_path / "a.bin").unlink()
     assert dataset.check(tmp_path) == ["a.bin: in the manifest, but no such file"]
 
@@ -45,9 +57,22 @@ def _labels(path: Path) -> list[tuple[str, int, float]]:
 def test_the_network_teacher_is_recorded_by_its_hash_and_labels_otherwise(tmp_path):
     """Self-play into a data folder with the shipped network and with the hand-written evaluation: each
     file has its row, named by its teacher, and the same games' openings get other labels."""
-    common = ["--games", "2", "--nodes", "300", "--seed", "5", "--workers", "1", "--chunk-games", "1",
-              "--quiet", "--data-dir", str(tmp_path)]
-    assert main(common) == 0                       # the default teacher: the shipped network
+    common = [
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--seed",
+        "5",
+        "--workers",
+        "1",
+        "--chunk-games",
+        "1",
+        "--quiet",
+        "--data-dir",
+        str(tmp_path),
+    ]
+    assert main(common) == 0  # the default teacher: the shipped network
     assert main(common + ["--eval", "hce"]) == 0
     teacher = dataset.teacher_name(SHIPPED_NETWORK)
     assert teacher.startswith("nnue-") and len(teacher) == 17
@@ -57,15 +82,22 @@ def test_the_network_teacher_is_recorded_by_its_hash_and_labels_otherwise(tmp_pa
     assert (rows[teacher].nodes, rows[teacher].seed, rows[teacher].games) == (300, 5, 2)
     assert dataset.check(tmp_path) == []
     by_network, by_hce = (_labels(tmp_path / rows[name].file) for name in (teacher, "hce"))
-    assert by_network[0][0] == by_hce[0][0]        # the same first position (the same opening)...
-    assert by_network[0][1] != by_hce[0][1]        # ...scored by another evaluation
+    assert by_network[0][0] == by_hce[0][0]  # the same first position (the same opening)...
+    assert by_network[0][1] != by_hce[0][1]  # ...scored by another evaluation
     assert main(["check", str(tmp_path)]) == 0
 
 
 def test_a_data_folder_run_publishes_every_finished_chunk(tmp_path):
     seen = []
-    generate(tmp_path / "d.bin", seed=4, settings=GameSettings(nodes=200, depth_cap=4), games=3, chunk_games=1,
-             progress=False, published=lambda summary: seen.append((summary.games, dataset.count(tmp_path / "d.bin"))))
+    generate(
+        tmp_path / "d.bin",
+        seed=4,
+        settings=GameSettings(nodes=200, depth_cap=4),
+        games=3,
+        chunk_games=1,
+        progress=False,
+        published=lambda summary: seen.append((summary.games, dataset.count(tmp_path / "d.bin"))),
+    )
     assert [games for games, _ in seen] == [1, 2, 3, 3]
     assert all(counts["games"] == games for games, counts in seen)
 
@@ -87,8 +119,21 @@ def test_a_manifest_that_is_not_one_is_refused(tmp_path):
 def test_a_file_whose_chunks_are_gone_is_not_played_again(tmp_path, capsys):
     """On a fresh machine the chunks are gone but the file and its row are there: the same command must
     not start the run again from game 0 over the file."""
-    command = ["--games", "1", "--nodes", "200", "--seed", "6", "--workers", "1", "--quiet", "--eval", "hce",
-               "--data-dir", str(tmp_path)]
+    command = [
+        "--games",
+        "1",
+        "--nodes",
+        "200",
+        "--seed",
+        "6",
+        "--workers",
+        "1",
+        "--quiet",
+        "--eval",
+        "hce",
+        "--data-dir",
+        str(tmp_path),
+    ]
     assert main(command) == 0
     name = dataset.file_name(6, 200, "hce")
     for part in (tmp_path / (name + ".parts")).iterdir():

@@ -28,14 +28,17 @@ def test_a_bad_line_is_named_by_file_and_number(tmp_path):
         list(read_data(path))
 
 
-@pytest.mark.parametrize("line, problem", [
-    (f"{FEN} | 12", "expected"),
-    (f"{FEN} | 12 | 1.0 | 3", "expected"),
-    ("8/8/8/8/8/8/8/8 w - - 0 1 | 12 | 1.0", "bad FEN"),
-    (f"{FEN} | 12.5 | 1.0", "score"),
-    (f"{FEN} | 12 | 1", "result"),
-    (f"{FEN} | 12 | 0.7", "result"),
-])
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        (f"{FEN} | 12", "expected"),
+        (f"{FEN} | 12 | 1.0 | 3", "expected"),
+        ("8/8/8/8/8/8/8/8 w - - 0 1 | 12 | 1.0", "bad FEN"),
+        (f"{FEN} | 12.5 | 1.0", "score"),
+        (f"{FEN} | 12 | 1", "result"),
+        (f"{FEN} | 12 | 0.7", "result"),
+    ],
+)
 def test_a_malformed_line_is_rejected_with_a_reason(line, problem):
     with pytest.raises(ValueError, match=problem):
         parse_line(line)
@@ -50,4 +53,4 @@ def test_data_written_is_read_back(tmp_path):
     lines = [format_line(FEN, 5, 1.0), format_line(FEN, -5, 0.0)]
     write_data(tmp_path / "d.gz", lines)
     assert list(read_data(tmp_path / "d.gz")) == [(FEN, 5, 1.0), (FEN, -5, 0.0)]
-    assert [p.name for p in tmp_path.iterdir()] == ["d.gz"]   # no temporary left behind
+    assert [p.name for p in tmp_path.iterdir()] == ["d.gz"]  # no temporary left behind

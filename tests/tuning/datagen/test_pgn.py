@@ -46,7 +46,9 @@ def test_a_search_scores_positions_without_a_comment(tmp_path, searcher):
     assert [line for line in data if line[2] == 1.0][1:] == ANNOTATED
     fools_mate = [fen for fen, _, result in data if result == 0.0]
     # 1.f3 and 1...e5 are scored by search; before 2...Qh4# the best move mates, so that position is dropped.
-    assert fools_mate == ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                          "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1",
-                          "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2"]
+    assert fools_mate == [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2",
+    ]
     assert summary.positions == len(data) and summary.from_eval == 5

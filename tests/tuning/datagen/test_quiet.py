@@ -34,7 +34,7 @@ def test_a_promotion_is_rejected(move):
 
 
 def test_a_side_in_check_is_rejected():
-    assert not quiet("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "e1f1")   # a quiet king move out of check
+    assert not quiet("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "e1f1")  # a quiet king move out of check
 
 
 @pytest.mark.parametrize("score", [MATE - 3, -(MATE - 8)])

@@ -12,7 +12,14 @@ from tuning.datagen.__main__ import main
 from tuning.datagen.convert import convert, data_set_positions, text_to_games
 from tuning.datagen.lines import read_data
 from tuning.datagen.records import (
-    MAGIC, POSITION, data_files, encode_game, pack_fen, read_games, unpack, write_games,
+    MAGIC,
+    POSITION,
+    data_files,
+    encode_game,
+    pack_fen,
+    read_games,
+    unpack,
+    write_games,
 )
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "datagen_sample.gz"
@@ -31,8 +38,11 @@ def test_a_packed_position_keeps_every_field_of_a_line(lines):
 
 
 def test_packing_keeps_castling_en_passant_and_counters():
-    for fen in ["r3k2r/8/8/3pP3/8/8/8/R3K2R w Kq d6 0 41", "4k3/8/8/8/8/8/8/4K3 b - - 99 300",
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]:
+    for fen in [
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w Kq d6 0 41",
+        "4k3/8/8/8/8/8/8/4K3 b - - 99 300",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ]:
         assert unpack(pack_fen(fen, -123, 0.5)) == (fen, -123, 0.5)
     with pytest.raises(ValueError):
         pack_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 40000, 0.5)
@@ -46,7 +56,7 @@ def test_text_to_games_and_back_gives_the_same_lines_in_a_quarter_of_the_bytes(l
     assert convert(games, back) == len(lines)
     assert list(read_data(back)) == lines
     records = list(read_games(games))
-    assert len(records) < len(lines) / 20        # most lines joined their game's record
+    assert len(records) < len(lines) / 20  # most lines joined their game's record
 
 
 def test_game_files_append_and_directories_are_one_data_set(lines, tmp_path):

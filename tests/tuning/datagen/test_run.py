@@ -34,7 +34,7 @@ def test_a_run_writes_the_records_of_its_games_in_order(tmp_path, fast, played, 
     assert lines_of(tmp_path / "d.bin") == three_games
     assert (summary.games, summary.positions, summary.new_games) == (3, sum(g.positions for g in played), 3)
     assert sum(summary.results) == 3
-    assert not parts_dir(tmp_path / "d.bin").exists()   # removed once the output is written
+    assert not parts_dir(tmp_path / "d.bin").exists()  # removed once the output is written
 
 
 def test_a_resumed_run_plays_only_the_missing_games(tmp_path, fast, three_games):
@@ -50,7 +50,7 @@ def test_a_chunk_written_but_not_recorded_is_played_again(tmp_path, fast, three_
     generate(output, seed=3, settings=fast, games=3, chunk_games=1, keep_parts=True, progress=False)
     parts = parts_dir(output)
     manifest = json.loads((parts / MANIFEST).read_text())
-    manifest["chunks"] = manifest["chunks"][:1]             # killed before games 1 and 2 were recorded
+    manifest["chunks"] = manifest["chunks"][:1]  # killed before games 1 and 2 were recorded
     (parts / MANIFEST).write_text(json.dumps(manifest))
     (parts / chunk_name(1, 2)).write_bytes(b"half a gzip")  # a torn file is never trusted
     (parts / (chunk_name(2, 3) + ".tmp")).write_bytes(b"")
@@ -80,8 +80,26 @@ def test_resuming_with_other_settings_is_refused(tmp_path, fast):
 
 def test_the_command_line_writes_and_summarises(tmp_path, capsys):
     output = tmp_path / "cli.bin"
-    assert main(["--games", "1", "--nodes", "300", "--depth-cap", "6", "--workers", "1", "--seed", "9",
-                 "--output", str(output), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "--games",
+                "1",
+                "--nodes",
+                "300",
+                "--depth-cap",
+                "6",
+                "--workers",
+                "1",
+                "--seed",
+                "9",
+                "--output",
+                str(output),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("games 1 ") and "positions/s" in last
     assert len(lines_of(output)) == 1

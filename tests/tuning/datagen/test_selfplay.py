@@ -17,8 +17,21 @@ from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN
 from tuning.datagen.quiet import is_quiet
 from tuning.datagen.records import RESULTS, game_positions, read_games, unpack, write_games
 from tuning.datagen.selfplay import (
-    DRAW_MIN_PLY, DRAW_PLIES, DRAW_SCORE, HASH_MB, MAX_GAME_PLIES, OPENING_MAX_SCORE, OPENING_NODES, OPENING_PLIES,
-    OPENING_PLIES_SPREAD, WIN_PLIES, WIN_SCORE, SelfPlayer, adjudicate, draw_opening, game_rng,
+    DRAW_MIN_PLY,
+    DRAW_PLIES,
+    DRAW_SCORE,
+    HASH_MB,
+    MAX_GAME_PLIES,
+    OPENING_MAX_SCORE,
+    OPENING_NODES,
+    OPENING_PLIES,
+    OPENING_PLIES_SPREAD,
+    WIN_PLIES,
+    WIN_SCORE,
+    SelfPlayer,
+    adjudicate,
+    draw_opening,
+    game_rng,
 )
 
 
@@ -54,7 +67,7 @@ def test_endings_on_the_board():
     assert _ending("7k/8/6K1/8/8/8/8/6N1 b - - 0 1") == "insufficient material"
     assert _ending("7k/8/6K1/8/8/8/8/6R1 b - - 100 80") == "fifty-move rule"
     shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"]
-    assert _ending(chess.STARTING_FEN, shuffle * 2)  == "threefold repetition"
+    assert _ending(chess.STARTING_FEN, shuffle * 2) == "threefold repetition"
     assert _ending(chess.STARTING_FEN, shuffle + shuffle[:3]) == ENDING_NAMES[PLAYING]
 
 
@@ -82,10 +95,13 @@ def _replayed(moves: list[int]) -> chess.Board:
 def test_games_end_as_their_result_says(games):
     for game in games:
         board = _replayed(game.opening + game.moves)
-        on_board = {"checkmate": board.is_checkmate, "stalemate": board.is_stalemate,
-                    "insufficient material": board.is_insufficient_material,
-                    "fifty-move rule": board.is_fifty_moves,
-                    "threefold repetition": functools.partial(board.is_repetition, 3)}
+        on_board = {
+            "checkmate": board.is_checkmate,
+            "stalemate": board.is_stalemate,
+            "insufficient material": board.is_insufficient_material,
+            "fifty-move rule": board.is_fifty_moves,
+            "threefold repetition": functools.partial(board.is_repetition, 3),
+        }
         if game.ending in on_board:
             assert on_board[game.ending]()
             mated = board.turn == chess.WHITE
@@ -125,8 +141,8 @@ def test_a_records_score_is_a_search_of_its_position_from_whites_view(games, sto
             differences.append(abs(label - (score if " w " in fen else -score)))
     differences.sort()
     assert len(differences) > 100
-    assert differences[len(differences) // 2] <= 30                 # measured: 13 cp
-    assert differences[len(differences) * 8 // 10] <= 60            # measured: 90% within 50 cp
+    assert differences[len(differences) // 2] <= 30  # measured: 13 cp
+    assert differences[len(differences) * 8 // 10] <= 60  # measured: 90% within 50 cp
 
 
 def _reference_game(seed: int, index: int, settings) -> tuple[list[tuple[str, int, float]], str]:
@@ -136,8 +152,11 @@ def _reference_game(seed: int, index: int, settings) -> tuple[list[tuple[str, in
     rng = game_rng(seed, index)
     while True:
         board = draw_opening(rng)
-        if board is not None and abs(searcher.search(jitfish.Board.from_chess(board),
-                                                     settings.limits(OPENING_NODES)).score) <= OPENING_MAX_SCORE:
+        if (
+            board is not None
+            and abs(searcher.search(jitfish.Board.from_chess(board), settings.limits(OPENING_NODES)).score)
+            <= OPENING_MAX_SCORE
+        ):
             break
     engine = jitfish.Board.from_chess(board)
     kept, scores = [], []

@@ -22,9 +22,15 @@ print(sum(len(game_positions(*record)) for record in read_games(sys.argv[1])), g
 def test_a_second_process_loads_the_kernels_and_plays(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO))
     outputs = []
-    for _ in range(2):   # the first compiles what the cache lacks, the second must load it
-        done = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path / "g.bin")], capture_output=True,
-                              text=True, env=env, timeout=900, cwd=REPO)
+    for _ in range(2):  # the first compiles what the cache lacks, the second must load it
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD, str(tmp_path / "g.bin")],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=900,
+            cwd=REPO,
+        )
         assert done.returncode == 0, done.stderr
         outputs.append(done.stdout.split())
     assert outputs[0] == outputs[1] and outputs[0][0] == outputs[0][1] and int(outputs[0][0]) > 0
