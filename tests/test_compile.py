@@ -156,8 +156,11 @@ report("tables")
 def test_a_cold_search_compiles_each_kernel_for_one_signature(tmp_path):
     """A literal argument (``f(x, 0)`` where the search passes an int64 elsewhere) compiles a kernel once more,
     which a cold start pays for: the search's calls pass typed constants (``jitfish.search.context``).  Only
-    negamax has two versions, without and with tables in its context, and a start without tables compiles no
-    prober."""
+    kernels that take the search context (negamax, and the picker's kernels ``history.py`` reads through) have
+    two versions, without and with tables in the context, and a start without tables compiles no prober."""
+    import importlib
+    import inspect
+
     from pathlib import Path
 
     tables = str(Path(__file__).resolve().parent / "data" / "syzygy")
@@ -178,4 +181,12 @@ def test_a_cold_search_compiles_each_kernel_for_one_signature(tmp_path):
     assert start["jitfish.search.negamax negamax"] == 1 and start["jitfish.syzygy.probe probe_wdl"] == 0
     assert {name: count for name, count in start.items() if count > 1} == {}
     assert tables["jitfish.syzygy.probe probe_wdl"] == 1
-    assert {name: count for name, count in tables.items() if count > 1} == {"jitfish.search.negamax negamax": 2}
+    twice = {name: count for name, count in tables.items() if count > 1}
+    assert twice["jitfish.search.negamax negamax"] == 2 and set(twice.values()) == {2}
+
+    def takes_context(name: str) -> bool:
+        module, function = name.split()
+        kernel = getattr(importlib.import_module(module), function)
+        return "ctx" in inspect.signature(kernel.py_func).parameters
+
+    assert all(takes_context(name) for name in twice), twice
