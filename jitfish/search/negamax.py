@@ -13,6 +13,9 @@ transposition table (:mod:`jitfish.search.tt`); ``ctx.params`` holds the
 margins, reductions and thresholds (:mod:`jitfish.search.params`).
 """
 
+# Kept as written, not as ruff would format it: the search's numbered steps read as one page of 150 lines.
+# fmt: off
+
 from __future__ import annotations
 
 import math
@@ -26,96 +29,32 @@ from jitfish.board.bitops import popcount
 from jitfish.board.movegen import check_squares, generate_moves, gives_check_given
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.search.buffers import (
-    C_AGE,
-    C_NMP_MIN_PLY,
-    C_ROOT_COUNT,
-    C_ROOT_MOVES,
-    C_STOP,
-    GAVE_CHECK,
-    GAVE_NO_CHECK,
-    LMR,
-    LMR_SIDE,
-    NO_EVAL,
-    PV,
-    PV_STRIDE,
-    SCORES,
-    STACK_ROOT,
-    clear_pv,
-    end_root_move,
-    move_list,
-    start_root_move,
+    C_AGE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, GAVE_CHECK, GAVE_NO_CHECK, LMR,
+    LMR_SIDE, NO_EVAL, PV, PV_STRIDE, SCORES, STACK_ROOT, clear_pv, end_root_move, move_list, start_root_move,
 )
 from jitfish.search.context import (
-    ALL_MOVES,
-    CUT,
-    NO_MOVE,
-    NO_SCORE,
-    NOT_CUT,
-    enter_node,
-    has_tables,
-    in_check_at,
-    play,
-    play_null,
-    take_back,
-    take_back_null,
-    without_tables,
+    ALL_MOVES, CUT, NO_MOVE, NO_SCORE, NOT_CUT, enter_node, has_tables, in_check_at, play, play_null, take_back,
+    take_back_null, without_tables,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
 from jitfish.search.history import SCORE_COUNTERMOVE, clear_killers, mark_searched_quiet, update_quiet_histories
 from jitfish.search.movepick import (
-    SEE_WINS,
-    SELECTION_PICKS,
-    init_picker,
-    is_quiet,
-    move_at,
-    next_move,
-    quiet_score,
-    see_verdict,
+    SEE_WINS, SELECTION_PICKS, init_picker, is_quiet, move_at, next_move, quiet_score, see_verdict,
     skip_quiet_moves,
 )
 from jitfish.search.params import (
-    FUTILITY_BASE,
-    FUTILITY_MARGIN,
-    FUTILITY_MAX_DEPTH,
-    IIR_MIN_DEPTH,
-    LMP_BASE,
-    LMP_MAX_DEPTH,
-    LMR_BASE_PCT,
-    LMR_DIVISOR_PCT,
-    LMR_HISTORY_DIVISOR,
-    LMR_MIN_DEPTH,
-    NMP_BASE_REDUCTION,
-    NMP_DEPTH_DIVISOR,
-    NMP_EVAL_DIVISOR,
-    NMP_EVAL_MAX,
-    NMP_MIN_DEPTH,
-    NMP_MIN_PIECES,
-    NMP_VERIFY_DEPTH,
-    NMP_VERIFY_PLIES_PCT,
-    RFP_MARGIN,
-    RFP_MAX_DEPTH,
-    SE_MARGIN,
-    SE_MIN_DEPTH,
-    SE_TT_DEPTH_SLACK,
-    SEE_CAPTURE_MARGIN,
-    SEE_MAX_DEPTH,
-    SEE_QUIET_MARGIN,
-    default_params,
+    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT,
+    LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
+    NMP_EVAL_MAX, NMP_MIN_DEPTH, NMP_MIN_PIECES, NMP_VERIFY_DEPTH, NMP_VERIFY_PLIES_PCT, RFP_MARGIN, RFP_MAX_DEPTH,
+    SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, default_params,
 )
 from jitfish.search.quiescence import quiescence
 from jitfish.search.see import see_ge
 from jitfish.search.tt import bound_settles, tt_read, tt_store
 from jitfish.syzygy.search import probe_in_search
 from jitfish.types import (
-    BOUND_EXACT,
-    BOUND_LOWER,
-    BOUND_NONE,
-    BOUND_UPPER,
-    INF,
-    MATE_BOUND,
-    mate_in,
-    mated_in,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, INF, MATE_BOUND, mate_in, mated_in,
 )
 
 # Every pruning margin, reduction and extension threshold is a slot of ``params``, named
@@ -218,17 +157,8 @@ def _probe_tables(ctx, ply, depth, alpha, beta, pv_node):
     score, bound = probe_in_search(ctx, ply, depth)
     if bound == BOUND_NONE or not (pv_node or bound_settles(bound, score, alpha, beta)):
         return NO_SCORE
-    tt_store(
-        ctx.tt,
-        ctx.bbs[L.KEY],
-        NO_MOVE,
-        score,
-        evaluate_at(ctx, ply),
-        depth + TB_DEPTH_BONUS,
-        bound,
-        ply,
-        ctx.control[C_AGE],
-    )
+    tt_store(ctx.tt, ctx.bbs[L.KEY], NO_MOVE, score, evaluate_at(ctx, ply), depth + TB_DEPTH_BONUS, bound, ply,
+             ctx.control[C_AGE])
     return score
 
 
@@ -249,10 +179,8 @@ def static_evaluation(ctx, ply, in_check, entry):
     if in_check:
         return NO_EVAL, NO_EVAL
     static_eval = static_eval_at(ctx, ply, entry)
-    if entry.found and (
-        (entry.bound == BOUND_LOWER and entry.score > static_eval)
-        or (entry.bound == BOUND_UPPER and entry.score < static_eval)
-    ):
+    if entry.found and ((entry.bound == BOUND_LOWER and entry.score > static_eval)
+                        or (entry.bound == BOUND_UPPER and entry.score < static_eval)):
         return static_eval, entry.score
     return static_eval, static_eval
 
@@ -270,19 +198,11 @@ def null_move_reduction(ctx, ply, depth, beta, eval_estimate):
     which passing cannot answer.
     """
     params = ctx.params
-    if (
-        depth >= params[NMP_MIN_DEPTH]
-        and eval_estimate >= beta
-        and ctx.stack[ply - 1 + STACK_ROOT].move != 0
-        and beta > -MATE_BOUND
-        and ply >= ctx.control[C_NMP_MIN_PLY]
-        and popcount(_pieces(ctx.bbs, ctx.state[L.SIDE_TO_MOVE])) >= params[NMP_MIN_PIECES]
-    ):
-        return (
-            params[NMP_BASE_REDUCTION]
-            + depth // params[NMP_DEPTH_DIVISOR]
-            + min((eval_estimate - beta) // params[NMP_EVAL_DIVISOR], params[NMP_EVAL_MAX])
-        )
+    if (depth >= params[NMP_MIN_DEPTH] and eval_estimate >= beta and ctx.stack[ply - 1 + STACK_ROOT].move != 0
+            and beta > -MATE_BOUND and ply >= ctx.control[C_NMP_MIN_PLY]
+            and popcount(_pieces(ctx.bbs, ctx.state[L.SIDE_TO_MOVE])) >= params[NMP_MIN_PIECES]):
+        return (params[NMP_BASE_REDUCTION] + depth // params[NMP_DEPTH_DIVISOR]
+                + min((eval_estimate - beta) // params[NMP_EVAL_DIVISOR], params[NMP_EVAL_MAX]))
     return -1
 
 
@@ -307,7 +227,7 @@ def null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node):
     if score < beta:
         return NO_SCORE
     if score >= MATE_BOUND:
-        score = beta  # a mate found after passing is not proven
+        score = beta   # a mate found after passing is not proven
     if depth < params[NMP_VERIFY_DEPTH] or ctx.control[C_NMP_MIN_PLY] != 0:
         return score
     ctx.control[C_NMP_MIN_PLY] = ply + params[NMP_VERIFY_PLIES_PCT] * null_depth // 100
@@ -333,13 +253,8 @@ def singular_search(ctx, ply, depth, beta, entry, cut_node):
     buffers.
     """
     params = ctx.params
-    if not (
-        depth >= params[SE_MIN_DEPTH]
-        and entry.move != 0
-        and entry.bound == BOUND_LOWER
-        and entry.depth >= depth - params[SE_TT_DEPTH_SLACK]
-        and abs(entry.score) < MATE_BOUND
-    ):
+    if not (depth >= params[SE_MIN_DEPTH] and entry.move != 0 and entry.bound == BOUND_LOWER
+            and entry.depth >= depth - params[SE_TT_DEPTH_SLACK] and abs(entry.score) < MATE_BOUND):
         return 0, NO_SCORE
     singular_beta = entry.score - params[SE_MARGIN] * depth
     node = ctx.stack[ply + STACK_ROOT]
@@ -367,22 +282,8 @@ def late_move_limits(ctx, depth, improving, pv_node, in_check):
 
 
 @kernel(hot=True, inline=True)
-def shallow_pruning(
-    ctx,
-    ply,
-    move,
-    slot,
-    quiet,
-    depth,
-    alpha,
-    best_score,
-    static_eval,
-    searched,
-    quiets_seen,
-    lmp_limit,
-    in_check,
-    pv_node,
-):
+def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, static_eval, searched, quiets_seen,
+                    lmp_limit, in_check, pv_node):
     """Step 12. Whether to skip a move at a shallow depth, once a move has saved us from being mated
     (never at the root, nor without pieces besides king and pawns): late quiet moves and futile quiet
     moves (both also skip every quiet move after them: :func:`skip_quiet_moves`), and moves that lose
@@ -391,23 +292,16 @@ def shallow_pruning(
     if ply == 0 or best_score <= -MATE_BOUND or not _has_non_pawn_material(ctx.bbs, ctx.state[L.SIDE_TO_MOVE]):
         return False
     if quiet:
-        if (depth <= params[LMP_MAX_DEPTH] and quiets_seen > lmp_limit and not in_check and not pv_node) or (
-            depth <= params[FUTILITY_MAX_DEPTH]
-            and not in_check
-            and not pv_node
-            and static_eval + params[FUTILITY_BASE] + params[FUTILITY_MARGIN] * depth <= alpha
-            and searched > 0
-        ):
+        if ((depth <= params[LMP_MAX_DEPTH] and quiets_seen > lmp_limit and not in_check and not pv_node)
+                or (depth <= params[FUTILITY_MAX_DEPTH] and not in_check and not pv_node
+                    and static_eval + params[FUTILITY_BASE] + params[FUTILITY_MARGIN] * depth <= alpha
+                    and searched > 0)):
             skip_quiet_moves(ctx, ply)
             return True
-        return depth <= params[SEE_MAX_DEPTH] and not see_ge(
-            ctx.bbs, ctx.state, ctx.tables, move, -params[SEE_QUIET_MARGIN] * depth * depth
-        )
-    return (
-        depth <= params[SEE_MAX_DEPTH]
-        and see_verdict(ctx.work[slot + SCORES]) != SEE_WINS
-        and not see_ge(ctx.bbs, ctx.state, ctx.tables, move, -params[SEE_CAPTURE_MARGIN] * depth)
-    )
+        return depth <= params[SEE_MAX_DEPTH] and not see_ge(ctx.bbs, ctx.state, ctx.tables, move,
+                                                             -params[SEE_QUIET_MARGIN] * depth * depth)
+    return (depth <= params[SEE_MAX_DEPTH] and see_verdict(ctx.work[slot + SCORES]) != SEE_WINS
+            and not see_ge(ctx.bbs, ctx.state, ctx.tables, move, -params[SEE_CAPTURE_MARGIN] * depth))
 
 
 @kernel(hot=True, inline=True)
@@ -425,7 +319,7 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
     if checking:
         reduction -= 1
     ordering = quiet_score(ctx, ply, slot)
-    if ordering >= SCORE_COUNTERMOVE:  # killers and the countermove
+    if ordering >= SCORE_COUNTERMOVE:   # killers and the countermove
         reduction -= 1
     else:
         reduction -= ordering // ctx.params[LMR_HISTORY_DIVISOR]
@@ -442,17 +336,8 @@ def store_result(ctx, ply, move, score, static_eval, depth, original_alpha, beta
         bound = BOUND_EXACT
     else:
         bound = BOUND_UPPER
-    tt_store(
-        ctx.tt,
-        ctx.bbs[L.KEY],
-        move,
-        score,
-        static_eval if static_eval != NO_EVAL else 0,
-        depth,
-        bound,
-        ply,
-        ctx.control[C_AGE],
-    )
+    tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval if static_eval != NO_EVAL else 0, depth, bound,
+             ply, ctx.control[C_AGE])
 
 
 @kernel(hot=True)
@@ -490,7 +375,8 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
 
     # Step 4. Transposition table lookup: cut off at non-PV nodes when draft and bound settle it.
     entry = tt_read(ctx.tt, ctx.bbs[L.KEY], ply)
-    if not pv_node and excluded == 0 and entry.depth >= depth and bound_settles(entry.bound, entry.score, alpha, beta):
+    if (not pv_node and excluded == 0 and entry.depth >= depth
+            and bound_settles(entry.bound, entry.score, alpha, beta)):
         return entry.score
 
     # Step 4b. Tablebases (tablebase_score).
@@ -508,11 +394,8 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
     if not pv_node and not in_check and excluded == 0:
         # Step 6. Reverse futility pruning: so far above beta that a quiet
         # move will not bring it back below within a few plies.
-        if (
-            depth <= params[RFP_MAX_DEPTH]
-            and eval_estimate - params[RFP_MARGIN] * (depth - improving) >= beta
-            and abs(beta) < MATE_BOUND
-        ):
+        if (depth <= params[RFP_MAX_DEPTH] and eval_estimate - params[RFP_MARGIN] * (depth - improving) >= beta
+                and abs(beta) < MATE_BOUND):
             return eval_estimate
 
         # Step 7. Null move pruning (null_move_search).
@@ -551,33 +434,15 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         if move == excluded or (root and not _root_allowed(ctx.control, move)):
             continue
         quiet = is_quiet(ctx.state, move)
-        checks = gives_check_given(
-            ctx.bbs, ctx.state, ctx.tables, move, their_king, discoverers, diagonal_checks, straight_checks
-        )
+        checks = gives_check_given(ctx.bbs, ctx.state, ctx.tables, move, their_king, discoverers,
+                                   diagonal_checks, straight_checks)
         if quiet and ss.pick_skip_quiets != 0 and not checks:
             continue
         quiets_seen += quiet
 
         # Step 12. Pruning at shallow depth (shallow_pruning); moves that give check are kept.
-        if (
-            shallow_pruning(
-                ctx,
-                ply,
-                move,
-                slot,
-                quiet,
-                depth,
-                alpha,
-                best_score,
-                static_eval,
-                searched,
-                quiets_seen,
-                lmp_limit,
-                in_check,
-                pv_node,
-            )
-            and not checks
-        ):
+        if shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, static_eval, searched,
+                           quiets_seen, lmp_limit, in_check, pv_node) and not checks:
             continue
         play(ctx, ply, move, GAVE_CHECK if checks else GAVE_NO_CHECK)
         if root:
@@ -590,9 +455,8 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         if searched == 0:
             score = -negamax(ctx, -beta, -alpha, new_depth, ply + 1, NOT_CUT)
         else:
-            reduction = late_move_reduction(
-                ctx, ply, slot, depth, searched, new_depth, quiet, pv_node, improving, cut_node, checks or in_check
-            )
+            reduction = late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_node, improving,
+                                            cut_node, checks or in_check)
             score = -negamax(ctx, -alpha - 1, -alpha, new_depth - reduction, ply + 1, CUT)
             if score > alpha and reduction > 0:
                 score = -negamax(ctx, -alpha - 1, -alpha, new_depth, ply + 1, CUT - cut_node)
