@@ -373,9 +373,10 @@ def compile_all(report: Callable[[str], None] = print, groups: list[str] | None 
 
     ``helper=False`` compiles the search in this process alone (to time each kernel).
     """
-    from jitfish.jit import CACHE_DIR
+    from jitfish.jit import CACHE_DIR, PREBUILT
 
     report(f"kernel cache: {CACHE_DIR}")
+    report(f"kernels for: {'this CPU' if PREBUILT is None else PREBUILT.cpu_name + ' (the wheel ships them)'}")
     total = 0.0
     for name, purpose, warm in GROUPS:
         if groups is not None and name not in groups:

@@ -20,6 +20,7 @@ from numba.core import types as numba_types
 from numba.core.errors import TypingError
 from numba.np import arrayobj as numba_arrays
 
+from jitfish import prebuilt
 from jitfish._version import __version__
 from jitfish.cache import cache_root
 
@@ -54,10 +55,18 @@ def source_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-CACHE_DIR = cache_root() / f"{__version__}-{source_digest()}"
+# Kernels the wheel ships for a named CPU, if they fit this machine (:mod:`jitfish.prebuilt`): Numba then
+# compiles for that CPU, into a cache folder of its own, which starts with the shipped kernels.
+DIGEST = source_digest()
+PREBUILT = prebuilt.fitting(PACKAGE_DIR, DIGEST)
+if PREBUILT is not None:
+    prebuilt.select(PREBUILT)
+CACHE_DIR = cache_root() / (f"{__version__}-{DIGEST}" + ("" if PREBUILT is None else f"-{PREBUILT.cpu_name}"))
 # Numba reads this when a dispatcher enables caching, i.e. at decoration time,
 # so it must be set before any kernel module is imported.
 numba.config.CACHE_DIR = str(CACHE_DIR)
+if PREBUILT is not None:
+    prebuilt.install(PREBUILT, PACKAGE_DIR, CACHE_DIR)
 
 _BASE_OPTIONS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 

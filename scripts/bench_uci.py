@@ -2,11 +2,13 @@
 
     python scripts/bench_uci.py startup [--runs 5]     # launch->uciok, launch->readyok (warm), cold start
     python scripts/bench_uci.py cold --against DIR     # cold launch->readyok, alternated with another checkout
+    python scripts/bench_uci.py installed --against REV  # a player's install: wheels in fresh venvs, cold and warm
     python scripts/bench_uci.py nps [--seconds 5]      # Threads 1 vs Threads 2
     python scripts/bench_uci.py memory [--hash 64]     # peak RSS through a long game
     python scripts/bench_uci.py selfplay [--games 200] # 1 s + 0.01 s games, clocks kept by python-chess
 
-Targets: uci->uciok <= 0.3 s; launch->readyok <= 1.5 s warm; cold <= 30 s;
+Targets: uci->uciok <= 0.3 s; launch->readyok <= 1.5 s warm from a checkout; an installed wheel's
+readyok <= 10 s cold (an empty compile cache) and <= 0.5 s warm; a checkout's cold start <= 30 s;
 Threads 2 >= 1.6x the nps of Threads 1; RSS < Hash + 200 MB; zero time
 losses and illegal moves.
 """
@@ -32,9 +34,9 @@ NPS_FENS = [
 ]
 
 
-def _spawn(env=None, checkout: Path = REPO) -> subprocess.Popen:
+def _spawn(env=None, checkout: Path = REPO, command: list[str] = ENGINE) -> subprocess.Popen:
     return subprocess.Popen(
-        ENGINE,
+        command,
         cwd=checkout,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -54,10 +56,10 @@ def _wait_for(process: subprocess.Popen, prefix: str) -> list[str]:
     raise RuntimeError(f"engine ended before {prefix!r}: {lines[-5:]}")
 
 
-def time_start(env=None, checkout: Path = REPO) -> tuple[float, float, float]:
+def time_start(env=None, checkout: Path = REPO, command: list[str] = ENGINE) -> tuple[float, float, float]:
     """(launch->uciok, uci->uciok on a loaded engine, launch->readyok) in seconds."""
     started = time.perf_counter()
-    process = _spawn(env, checkout)
+    process = _spawn(env, checkout, command)
     process.stdin.write("uci\n")
     process.stdin.flush()
     _wait_for(process, "uciok")
@@ -112,6 +114,59 @@ def cold(args) -> None:
             f"{name:34s} median {statistics.median(values):.1f} s  "
             f"min {min(values):.1f} s  max {max(values):.1f} s  ({args.runs} runs)"
         )
+
+
+def _install(revision: str, work: Path) -> Path:
+    """Build ``revision``'s wheel (``WORKTREE``: this checkout as it is) and install it into a fresh virtual
+    environment under ``work``, as a player would; the environment's ``jitfish``."""
+    tree = REPO
+    if revision != "WORKTREE":
+        tree = work / "tree"
+        tree.mkdir()
+        archive = subprocess.run(["git", "archive", revision], cwd=REPO, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(work / "dist"), str(tree)],
+        check=True,
+        capture_output=True,
+    )
+    wheel = next((work / "dist").glob("*.whl"))
+    subprocess.run([sys.executable, "-m", "venv", str(work / "venv")], check=True)
+    subprocess.run([str(work / "venv" / "bin" / "pip"), "install", "-q", str(wheel)], check=True, capture_output=True)
+    print(f"{revision}: wheel {wheel.stat().st_size / 1024:.0f} KiB", flush=True)
+    return work / "venv" / "bin" / "jitfish"
+
+
+def installed(args) -> None:
+    """Launch -> readyok of installed wheels (this checkout's and ``--against``'s), cold then warm, alternated.
+
+    Each build's wheel goes into a virtual environment of its own (no other package beside its
+    dependencies), started from an empty folder: per round, a first start on an empty compile cache,
+    then a start on the cache it left."""
+    builds = {"this checkout": "WORKTREE", args.against: args.against}
+    cold_times: dict[str, list[float]] = {name: [] for name in builds}
+    warm_times: dict[str, list[float]] = {name: [] for name in builds}
+    with tempfile.TemporaryDirectory(prefix="jitfish-installed-") as temporary:
+        commands = {}
+        for index, (name, revision) in enumerate(builds.items()):
+            (Path(temporary) / str(index)).mkdir()
+            commands[name] = [str(_install(revision, Path(temporary) / str(index)))]
+        outside = Path(temporary) / "elsewhere"
+        outside.mkdir()
+        clean = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+        for run in range(args.runs):
+            for name, command in commands.items():
+                with tempfile.TemporaryDirectory() as cache:
+                    env = dict(clean, JITFISH_CACHE_DIR=cache)
+                    cold_times[name].append(time_start(env, outside, command)[2])
+                    warm_times[name].append(time_start(env, outside, command)[2])
+                print(f"run {run + 1}: {name} cold {cold_times[name][-1]:.2f} s, warm {warm_times[name][-1]:.2f} s")
+    for label, table in (("cold", cold_times), ("warm", warm_times)):
+        for name, values in table.items():
+            print(
+                f"{label} {name:28s} median {statistics.median(values):.2f} s  "
+                f"min {min(values):.2f} s  max {max(values):.2f} s  ({args.runs} runs)"
+            )
 
 
 def measure_nps(threads: int, seconds: float) -> int:
@@ -200,6 +255,10 @@ def main() -> None:
     command.add_argument("--against", type=Path, required=True, help="another checkout (e.g. the parent commit)")
     command.add_argument("--runs", type=int, default=3)
     command.set_defaults(handler=cold)
+    command = commands.add_parser("installed")
+    command.add_argument("--against", required=True, help="another commit (e.g. 6a85c0d)")
+    command.add_argument("--runs", type=int, default=5)
+    command.set_defaults(handler=installed)
     command = commands.add_parser("nps")
     command.add_argument("--seconds", type=float, default=5.0)
     command.set_defaults(handler=nps)

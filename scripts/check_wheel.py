@@ -8,6 +8,8 @@ weights, the search parameters, the shipped network, the WDL model, the teaching
 into a fresh virtual environment (its dependencies from PyPI, as ``pip install .`` would fetch them),
 and then, from an empty folder with an empty compile cache:
 
+* the first start must load the wheel's prebuilt kernels and compile none, where the machine has the
+  CPU features they were built for (:mod:`jitfish.prebuilt`; the build made them on this machine);
 * ``jitfish bench`` must print the node count of ``tests/data/bench.txt``;
 * a short game over UCI through python-chess (``popen_uci`` of the environment's ``jitfish``), every
   move legal;
@@ -20,6 +22,7 @@ package (``pip install build``).
 from __future__ import annotations
 
 import os
+import platform
 import re
 import subprocess
 import sys
@@ -30,6 +33,9 @@ import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+from jitfish import prebuilt  # noqa: E402  (imports no kernel)
+
 BENCH_FILE = REPO / "tests" / "data" / "bench.txt"
 GAME_PLIES = 8
 # The installed engine's first start compiles every kernel (a minute or more on a loaded machine).
@@ -62,6 +68,21 @@ IMPORT_CHECK = textwrap.dedent("""
 """)
 
 
+# Run by the environment's python on an empty compile cache: the shipped kernels' CPU (or why none fits) and
+# how many kernels the search's warm-up compiled.
+FIRST_START = textwrap.dedent("""
+    from pathlib import Path
+    import jitfish.jit as jit
+    from jitfish import prebuilt
+    from jitfish.compile import CompileCounter, warm_search
+    manifest = Path(jit.PACKAGE_DIR, prebuilt.MANIFEST)
+    why = prebuilt.mismatch(prebuilt.Manifest.read(manifest), jit.DIGEST) if manifest.is_file() else "none shipped"
+    with CompileCounter() as counter:
+        warm_search(helper=False)
+    print(jit.PREBUILT.cpu_name if jit.PREBUILT else f"native ({why})", counter.started)
+""")
+
+
 def step(name: str, command: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
     """Run ``command``; its standard output.  Exits with the command's output on failure."""
     started = time.perf_counter()
@@ -75,6 +96,12 @@ def step(name: str, command: list[str], cwd: Path, env: dict[str, str] | None = 
 def tracked_package_files() -> set[str]:
     listed = subprocess.run(["git", "ls-files", "jitfish"], cwd=REPO, capture_output=True, text=True, check=True)
     return set(listed.stdout.split())
+
+
+def prebuilt_expected() -> bool:
+    """Whether the build made kernels for this machine's named CPU (:func:`jitfish.prebuilt.build`)."""
+    target = prebuilt.TARGETS.get(platform.machine())
+    return target is not None and set(target[1]) <= prebuilt._host()[1]
 
 
 def main() -> int:
@@ -104,7 +131,12 @@ def main() -> int:
         outside.mkdir()
         env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
         env["JITFISH_CACHE_DIR"] = str(work / "cache")  # a first start, as on a user's machine
-        output = step("jitfish bench (compiles first)", [str(jitfish), "bench"], cwd=outside, env=env)
+        first_start = step("first start", [str(python), "-c", FIRST_START], cwd=outside, env=env)
+        kernels, compiled = first_start.rsplit(maxsplit=1)
+        print(f"  kernels: {kernels}, {compiled} compiled")
+        if prebuilt_expected() and (kernels != prebuilt.TARGETS[platform.machine()][0] or compiled != "0"):
+            sys.exit("the wheel's prebuilt kernels were not used on the machine that built them")
+        output = step("jitfish bench", [str(jitfish), "bench"], cwd=outside, env=env)
         nodes = int(re.search(r"Nodes searched: (\d+)", output).group(1))
         expected = int(BENCH_FILE.read_text().split()[-1])
         if nodes != expected:
