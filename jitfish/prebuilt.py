@@ -27,8 +27,8 @@ loaded but compiled again (``tests/test_prebuilt.py`` shows both).
 the shipped kernels are then ignored unless it names their CPU).  Numba's CPU choice is process-wide:
 other Numba code that the process compiles after importing Jitfish compiles for the same CPU.
 
-This module imports neither Numba nor the kernels, so that the build and :mod:`jitfish.jit` can use it
-before any kernel exists.
+This module imports no kernel module (and Numba only inside its functions), so that :mod:`jitfish.jit`
+can use it before any kernel is defined.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class Manifest:
     """What the shipped kernels were compiled for; :func:`fitting` compares each field with this process."""
 
     format: int
-    digest: str  # jitfish.jit.DIGEST: the digest of the sources compiled
+    digest: str  # jitfish.jit.DIGEST of the sources compiled
     numba: str
     python: str  # sys.implementation.cache_tag, e.g. cpython-311 (the bytecode Numba keys on)
     triple: str  # llvmlite's process triple, e.g. x86_64-unknown-linux-gnu
@@ -230,9 +230,6 @@ def build(package_dir: Path, report=print) -> Path | None:
     if lacking:
         report(f"jitfish: this CPU lacks {', '.join(lacking)}, so it cannot build {cpu_name} kernels")
         return None
-    from jitfish._version import __version__
-    from jitfish.jit import DIGEST
-
     with tempfile.TemporaryDirectory(prefix="jitfish-prebuilt-") as cache_root:
         env = dict(
             os.environ,
@@ -244,9 +241,11 @@ def build(package_dir: Path, report=print) -> Path | None:
         )
         code = f"from jitfish.compile import compile_all; compile_all(groups={list(GROUPS)!r})"
         subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=cache_root)
+        # The one folder the compile made: jitfish.jit's CACHE_DIR, named VERSION-DIGEST.
+        (compiled,) = [path for path in Path(cache_root).iterdir() if path.is_dir()]
         manifest = Manifest(
             format=FORMAT,
-            digest=DIGEST,
+            digest=compiled.name.rsplit("-", 1)[1],
             numba=numba.__version__,
             python=sys.implementation.cache_tag,
             triple=llvm.get_process_triple(),
@@ -255,7 +254,7 @@ def build(package_dir: Path, report=print) -> Path | None:
             required_features=tuple(required),
             groups=GROUPS,
         )
-        archive = pack(Path(cache_root) / f"{__version__}-{DIGEST}", package_dir, manifest)
+        archive = pack(compiled, package_dir, manifest)
     report(f"jitfish: prebuilt {cpu_name} kernels, {archive.stat().st_size / 1024:.0f} KiB")
     return archive
 
