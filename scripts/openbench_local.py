@@ -153,7 +153,8 @@ class FakeGitHub(http.server.BaseHTTPRequestHandler):
             sha = git(self.work, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
         except subprocess.CalledProcessError:
             return None
-        return {"sha": sha, "commit": {"message": git(self.work, "show", "-s", "--format=%B", sha)}}
+        message = git(self.work, "show", "-s", "--format=%B", sha).rstrip()  # as GitHub's: no newline at the end
+        return {"sha": sha, "commit": {"message": message}}
 
     def do_GET(self) -> None:
         host, _, path = urllib.parse.unquote(self.path).lstrip("/").partition("/")
