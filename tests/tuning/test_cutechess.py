@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import sys
@@ -176,6 +177,41 @@ def test_parse_recorded_sprt() -> None:
     assert sprt == {"llr": 2.95, "lower_bound": -2.94, "upper_bound": 2.94, "decision": "H1"}
     assert parsed.reported["elo"] == pytest.approx({"elo": 114.3, "margin": 29.6, "los": 1.0, "draw_ratio": 0.351})
     assert parsed.reported["score"]["games"] == len(parsed.records) == 362
+
+
+def test_parse_real_cutechess_1_4_output() -> None:
+    """A real cutechess-cli 1.4.0 match (no -sprt, fixed nodes): it prints an SPRT line with infinite bounds,
+    which is no SPRT, and its per-player result table; the summary stays strict JSON."""
+    names = ["9dbfecb", "2609b46"]
+    parsed = parse_output((DATA / "cutechess_1.4_nodes.txt").read_text(), names)
+    assert len(parsed.records) == parsed.reported["score"]["games"] == 40
+    stats = pairing_stats(parsed.records, *names)
+    assert (stats.wins, stats.losses, stats.draws) == (12, 15, 13)
+    assert (parsed.reported["score"]["wins"], parsed.reported["score"]["losses"]) == (12, 15)
+    assert "sprt" not in parsed.reported
+    assert parsed.reported["elo"] == pytest.approx({"elo": -26.1, "margin": 90.5, "los": 0.282, "draw_ratio": 0.325})
+    summary = match_summary(parsed.records, names, [(0, 1)], None, "cutechess-cli")
+    assert summary["elo"] == pytest.approx(parsed.reported["elo"]["elo"], abs=0.05)
+    # cutechess-cli's normal quantile comes from an approximate inverse erf (1.956 for 1.960): its margin is
+    # 0.2 % narrower than the exact one (90.5 printed, 90.62 exact).
+    assert summary["elo_margin_trinomial"] == pytest.approx(90.62, abs=0.005)
+    assert summary["elo_margin_trinomial"] == pytest.approx(parsed.reported["elo"]["margin"], rel=3e-3)
+    json.dumps(dict(summary, reported=parsed.reported), allow_nan=False)
+
+
+def test_non_finite_figures_become_none() -> None:
+    """cutechess-cli prints ``inf +/- nan`` for the Elo of a 100 % score: no number, not a NaN in the JSON."""
+    text = (
+        "Finished game 1 (a vs b): 1-0 {White mates}\n"
+        "Score of a vs b: 1 - 0 - 0  [1.000] 1\n"
+        "Elo difference: inf +/- nan, LOS: 84.1 %, DrawRatio: 0.0 %\n"
+    )
+    assert parse_output(text, ["a", "b"]).reported["elo"] == {
+        "elo": None,
+        "margin": None,
+        "los": 0.841,
+        "draw_ratio": 0.0,
+    }
 
 
 def test_parse_recorded_gauntlet_faults() -> None:

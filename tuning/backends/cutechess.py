@@ -2,7 +2,9 @@
 
 Every finished game is read from cutechess-cli's ``Finished game N (White vs Black): 1-0 {reason}`` lines, so
 W/D/L, pentanomial pairs and faults are computed by :mod:`tuning.results` exactly as for the built-in backend. Its
-own ``Score of``, ``Elo difference`` and ``SPRT`` lines are parsed too and passed on as ``reported``. Games ``2k-1``
+own ``Score of``, ``Elo difference`` and ``SPRT`` lines are parsed too and passed on as ``reported`` (a value it
+printed as ``nan`` or ``inf``, e.g. the Elo of a 100 % score, becomes None: the summary is strict JSON).  cutechess-cli
+1.4 prints an ``SPRT`` line with infinite bounds after a match without ``-sprt``; that one is skipped.  Games ``2k-1``
 and ``2k`` form opening pair k (``-games 2 -repeat``). cutechess-cli stops an SPRT itself; ``-recover`` makes it
 restart crashed engines instead of ending the match.
 """
@@ -33,11 +35,13 @@ _FAULT_WORDS: tuple[tuple[str, FaultKind], ...] = (
 )
 
 
-def _number(text: str) -> float:
+def _number(text: str) -> float | None:
+    """The number cutechess-cli printed, or None where it printed none or a non-finite one."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        return math.nan
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _format(value: float) -> str:
@@ -158,8 +162,11 @@ class CutechessOutputParser:
         elif match := _ELO.match(line):
             self.reported["elo"] = {"elo": _number(match[1]), "margin": _number(match[2])}
             if match[3] is not None:
-                self.reported["elo"].update(los=_number(match[3]) / 100, draw_ratio=_number(match[4]) / 100)
-        elif match := _SPRT.match(line):
+                los, draws = _number(match[3]), _number(match[4])
+                self.reported["elo"].update(
+                    los=None if los is None else los / 100, draw_ratio=None if draws is None else draws / 100
+                )
+        elif (match := _SPRT.match(line)) and _number(match[3]) is not None:
             self.reported["sprt"] = {
                 "llr": _number(match[1]),
                 "lower_bound": _number(match[3]),
