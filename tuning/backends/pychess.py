@@ -36,7 +36,7 @@ import chess.pgn
 
 from tuning import xboard_edit_adapter
 from tuning.backends import GameCallback, MatchOutcome, StopPredicate
-from tuning.config import Encounter, MatchConfig, schedule
+from tuning.config import GAMES_PER_ENCOUNTER, Encounter, MatchConfig, schedule
 from tuning.engines import EngineSpec
 from tuning.openings import Opening
 from tuning.results import FaultKind, GameRecord, GameResult
@@ -48,7 +48,7 @@ QUIT_TIMEOUT = 2.0
 CONSECUTIVE_START_FAILURES = 3
 """An engine that fails to start this many times in a row ends the match."""
 
-TERMINATION_TAGS: dict[str, str] = {
+TERMINATION_TAGS: dict[FaultKind, str] = {
     "time_loss": "time forfeit",
     "illegal_move": "illegal move",
     "crash": "abandoned",
@@ -443,7 +443,8 @@ class PythonChessBackend:
                     return  # finish the pairs already begun, start no new ones
                 progress.next_job += 1
                 started_encounters.add(encounter.number)
-                record = await self._play_job(pool, config, encounter, game_index, progress.next_job)
+                number = GAMES_PER_ENCOUNTER * encounter.number + game_index + 1
+                record = await self._play_job(pool, config, encounter, game_index, number)
                 records.append(record)
                 on_game(record, records)
                 if not progress.stopping and should_stop(records):
@@ -471,7 +472,9 @@ class PythonChessBackend:
         pool = _EnginePool(config.engines, config.startup_timeout)
         try:
             return [
-                await self._play_job(pool, config, encounter, game_index, 2 * encounter.number + game_index + 1)
+                await self._play_job(
+                    pool, config, encounter, game_index, GAMES_PER_ENCOUNTER * encounter.number + game_index + 1
+                )
                 for game_index in (0, 1)
             ]
         finally:
