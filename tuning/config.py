@@ -134,6 +134,10 @@ class Encounter:
     second: int
     opening: Opening
 
+    def game_number(self, game_index: int) -> int:
+        """The match's 1-based number of game ``game_index`` (0 or 1) of this encounter."""
+        return GAMES_PER_ENCOUNTER * self.number + game_index + 1
+
 
 def schedule(config: MatchConfig) -> list[Encounter]:
     """All encounters still to play, in playing order: round by round, pairing by pairing (an encounter keeps

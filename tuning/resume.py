@@ -77,6 +77,6 @@ def _record(game: chess.pgn.Game, encounter: Encounter, names: list[str]) -> Gam
         faulty = white if result == "0-1" else black
     comment = game.end().comment
     reason = comment.rsplit(", ", 1)[-1] if comment else headers.get("Termination", "")
-    number = GAMES_PER_ENCOUNTER * encounter.number + game_index + 1
+    number = encounter.game_number(game_index)
     plies = int(headers.get("PlyCount", "0")) - len(encounter.opening.moves)  # the engines' moves, as played
     return GameRecord(number, encounter.number, white, black, result, reason, fault, faulty, plies)

@@ -36,7 +36,7 @@ import chess.pgn
 
 from tuning import xboard_edit_adapter
 from tuning.backends import GameCallback, MatchOutcome, StopPredicate
-from tuning.config import GAMES_PER_ENCOUNTER, Encounter, MatchConfig, schedule
+from tuning.config import Encounter, MatchConfig, schedule
 from tuning.engines import EngineSpec
 from tuning.openings import Opening
 from tuning.results import FaultKind, GameRecord, GameResult
@@ -443,8 +443,7 @@ class PythonChessBackend:
                     return  # finish the pairs already begun, start no new ones
                 progress.next_job += 1
                 started_encounters.add(encounter.number)
-                number = GAMES_PER_ENCOUNTER * encounter.number + game_index + 1
-                record = await self._play_job(pool, config, encounter, game_index, number)
+                record = await self._play_job(pool, config, encounter, game_index, encounter.game_number(game_index))
                 records.append(record)
                 on_game(record, records)
                 if not progress.stopping and should_stop(records):
@@ -472,9 +471,7 @@ class PythonChessBackend:
         pool = _EnginePool(config.engines, config.startup_timeout)
         try:
             return [
-                await self._play_job(
-                    pool, config, encounter, game_index, GAMES_PER_ENCOUNTER * encounter.number + game_index + 1
-                )
+                await self._play_job(pool, config, encounter, game_index, encounter.game_number(game_index))
                 for game_index in (0, 1)
             ]
         finally:
