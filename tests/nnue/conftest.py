@@ -14,13 +14,12 @@ TEST_DATA = REPOSITORY / "tests" / "data" / "nnue"  # networks and games for the
 
 # Every version-1 network the project has shipped as its default, oldest first: the first (3726c46, kept
 # here), D-1 (2d60593) and E-1 (334592d), both kept with their match records.  F-1, the package's network
-# now, is a version-2 file (DEFAULT_NETWORK below).
+# now, is a version-2 file (``jitfish.nnue.format.SHIPPED_NETWORK``).
 SHIPPED_NETWORKS = (
     TEST_DATA / "first-shipped-3726c46.nnue",
     REPOSITORY / "records" / "matches" / "nnue-issue34" / "h64-wdl0-mirror-2047285.nnue",
     REPOSITORY / "records" / "matches" / "nnue-issue50" / "nets" / "E-1.nnue",
 )
-DEFAULT_NETWORK = REPOSITORY / "jitfish" / "nnue" / "default.nnue"
 
 # Their integer evaluations (centipawns, side to move) of a few positions as the version-1 reader gave them
 # before output buckets existed: a later reader must give the same.
