@@ -264,7 +264,7 @@ def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
     search ``PROBCUT_REDUCTION`` plies shallower almost surely beats beta at full depth: the score to
     return (stored as a lower bound), else ``NO_SCORE``.  Only captures whose exchange alone wins the
     margin over the evaluation are tried, and not where the TT already says the node stays below the
-    raised beta; the score is kept below the tablebase scores (a shallow search proves no mate here)."""
+    raised beta.  A mate or tablebase score cuts nothing: the full search finds its exact distance."""
     params = ctx.params
     probcut_beta = beta + params[PROBCUT_MARGIN]
     if not (depth >= params[PROBCUT_MIN_DEPTH] and abs(beta) < TB_WIN_BOUND
@@ -287,8 +287,7 @@ def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
         take_back(ctx)
         if ctx.control[C_STOP] != 0:
             return 0
-        if score >= probcut_beta:
-            score = min(score, TB_WIN_BOUND - 1)
+        if probcut_beta <= score < TB_WIN_BOUND:
             tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval, probcut_depth + 1, BOUND_LOWER, ply,
                      ctx.control[C_AGE])
             return score
@@ -361,14 +360,15 @@ def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, stati
 def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_node, improving, cut_node, checking):
     """Step 13. How much shallower a late move is searched: the table's, more at non-PV, cut and
     not-improving nodes, less for checks, killers, the countermove and moves with a good history; a capture
-    only once SEE has found it losing (its ordering score is then negative), ``LMR_NOISY_OFFSET`` less."""
+    only once SEE has found it losing (its ordering score is then negative) and not a check,
+    ``LMR_NOISY_OFFSET`` less."""
     if depth < ctx.params[LMR_MIN_DEPTH] or searched < 1 + 2 * pv_node or not (quiet or ctx.work[slot + SCORES] < 0):
         return 0
     reduction = np.int64(ctx.work[LMR + min(depth, LMR_SIDE - 1) * LMR_SIDE + min(searched + 1, LMR_SIDE - 1)])
     if not pv_node:
         reduction += 1
-    if not quiet:
-        return max(0, min(reduction - ctx.params[LMR_NOISY_OFFSET] - checking, new_depth - 1))
+    if not quiet:   # a losing capture that gives check may be the sacrifice of a mating attack: not reduced
+        return 0 if checking else max(0, min(reduction - ctx.params[LMR_NOISY_OFFSET], new_depth - 1))
     if not improving:
         reduction += 1
     reduction += cut_node
