@@ -58,7 +58,7 @@ from jitfish.search.buffers import (
 )
 from jitfish.search.evalstack import evaluate_at, note_move, note_null_move
 from jitfish.search.tt import tt_prefetch
-from jitfish.types import INF, MAX_PLY
+from jitfish.types import BOUND_LOWER, INF, MAX_PLY
 
 # int64 constants (see the module docstring).
 NOT_CUT = np.int64(0)  # negamax's cut_node: 0 for PV and all nodes ...
@@ -67,6 +67,7 @@ ALL_MOVES = np.int64(GEN_ALL)  # generate_moves's modes
 NOISY_MOVES = np.int64(GEN_NOISY)
 NO_MOVE = np.int64(0)
 ZERO = np.int64(0)
+LOWER_BOUND = np.int64(BOUND_LOWER)  # tt_store's bound where a step always stores a fail-high (ProbCut)
 NO_SCORE = INF + 1  # a step's answer when the node goes on (no score is this big)
 
 

@@ -33,8 +33,8 @@ from jitfish.search.buffers import (
     LMR_SIDE, NO_EVAL, PV, PV_STRIDE, SCORES, STACK_ROOT, clear_pv, end_root_move, move_list, start_root_move,
 )
 from jitfish.search.context import (
-    ALL_MOVES, CUT, NO_MOVE, NO_SCORE, NOISY_MOVES, NOT_CUT, enter_node, has_tables, in_check_at, play, play_null,
-    take_back, take_back_null, without_tables,
+    ALL_MOVES, CUT, LOWER_BOUND, NO_MOVE, NO_SCORE, NOISY_MOVES, NOT_CUT, enter_node, has_tables, in_check_at, play,
+    play_null, take_back, take_back_null, without_tables,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
@@ -288,8 +288,7 @@ def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
         if ctx.control[C_STOP] != 0:
             return 0
         if probcut_beta <= score < TB_WIN_BOUND:
-            # The bound as an int64, as store_result's: a literal would compile tt_store once more.
-            tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval, probcut_depth + 1, np.int64(BOUND_LOWER), ply,
+            tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval, probcut_depth + 1, LOWER_BOUND, ply,
                      ctx.control[C_AGE])
             return score
 
