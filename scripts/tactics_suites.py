@@ -2,6 +2,14 @@
 
     python scripts/tactics_suites.py                 # both evaluations, 20,000 nodes a position
     python scripts/tactics_suites.py --nodes 100000
+    python scripts/tactics_suites.py --eval-file records/matches/nnue-issue50/nets/E-1.nnue
+    python scripts/tactics_suites.py --set RFP_MAX_DEPTH=4 --set LMR_MIN_DEPTH=4
+
+The network is the shipped one, or ``--eval-file``'s; ``--set`` changes search
+parameters (``jitfish/search/params.py``, their ranges checked) for both runs.
+To measure another build, run this script with that tree first on the path
+(``PYTHONPATH=/path/to/tree python -P scripts/tactics_suites.py``): the suites
+stay this checkout's.
 
 Deterministic (fixed nodes, a cleared searcher per position), so the figures
 compare builds and evaluations exactly: a change to the search or the
@@ -21,9 +29,10 @@ from pathlib import Path
 import chess
 
 import jitfish
-from jitfish.nnue.format import shipped_network
+from jitfish.nnue.format import read_network, shipped_network
 from jitfish.nnue.inference import kernel_network
 from jitfish.search import SearchLimits, Searcher
+from jitfish.search.params import default_params, params_from_dict
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SUITES = ("win_at_chess.epd", "bratko_kopec.epd", "ccr_one_hour.epd")
@@ -78,12 +87,35 @@ def mates_found(searcher: Searcher) -> tuple[int, int]:
     return found, total
 
 
+def parameter_setting(text: str) -> tuple[str, int]:
+    """``NAME=VALUE`` of ``--set`` as (name, integer value)."""
+    name, sep, value = text.partition("=")
+    try:
+        return name.strip(), int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected NAME=INTEGER, got {text!r}") from None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--nodes", type=int, default=20_000, help="nodes per position of the bm suites")
+    parser.add_argument("--eval-file", type=Path, help="the network to search with (default: the shipped one)")
+    parser.add_argument(
+        "--set",
+        type=parameter_setting,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a search parameter's value for this run (repeatable)",
+    )
     args = parser.parse_args()
-    for name, network in (("hand-written", None), ("network", kernel_network(shipped_network()))):
-        searcher = Searcher(hash_mb=16, network=network)
+    try:
+        params = params_from_dict(dict(args.set), base=default_params())
+        network = read_network(args.eval_file) if args.eval_file else shipped_network()
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
+    for name, net in (("hand-written", None), ("network", kernel_network(network))):
+        searcher = Searcher(hash_mb=16, network=net, params=params)
         searcher.warm_up()
         figures = [
             f"{path.split('.')[0]} {'/'.join(map(str, solved_in_suite(searcher, DATA / path, args.nodes)))}"

@@ -1,6 +1,10 @@
-"""scripts/tactics_suites.py reads every suite's lines, whatever their layout (no searches here)."""
+"""scripts/tactics_suites.py: every suite's lines, whatever their layout, and ``--set`` (no searches)."""
 
 from __future__ import annotations
+
+import argparse
+
+import pytest
 
 from tests.scripts import load_script
 
@@ -28,3 +32,11 @@ def test_every_suite_has_its_positions():
         for name in suites.SUITES
     }
     assert counts == {"win_at_chess.epd": 300, "bratko_kopec.epd": 24, "ccr_one_hour.epd": 18}
+
+
+def test_set_reads_name_and_integer():
+    assert suites.parameter_setting("RFP_MAX_DEPTH=4") == ("RFP_MAX_DEPTH", 4)
+    assert suites.parameter_setting(" LMR_MIN_DEPTH = -2") == ("LMR_MIN_DEPTH", -2)
+    for bad in ("RFP_MAX_DEPTH", "RFP_MAX_DEPTH=four", "=3.5"):
+        with pytest.raises(argparse.ArgumentTypeError, match="NAME=INTEGER"):
+            suites.parameter_setting(bad)
