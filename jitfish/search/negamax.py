@@ -29,32 +29,34 @@ from jitfish.board.bitops import popcount
 from jitfish.board.movegen import check_squares, generate_moves, gives_check_given
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.search.buffers import (
-    C_AGE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, GAVE_CHECK, GAVE_NO_CHECK, LMR,
+    C_AGE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, GAVE_NO_CHECK, LMR,
     LMR_SIDE, NO_EVAL, PV, PV_STRIDE, SCORES, STACK_ROOT, clear_pv, end_root_move, move_list, start_root_move,
 )
 from jitfish.search.context import (
-    ALL_MOVES, CUT, NO_MOVE, NO_SCORE, NOT_CUT, enter_node, has_tables, in_check_at, play, play_null, take_back,
-    take_back_null, without_tables,
+    ALL_MOVES, CUT, NO_MOVE, NO_SCORE, NOISY_MOVES, NOT_CUT, enter_node, has_tables, in_check_at, play, play_null,
+    take_back, take_back_null, without_tables,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
 from jitfish.search.history import SCORE_COUNTERMOVE, clear_killers, mark_searched_quiet, update_quiet_histories
 from jitfish.search.movepick import (
-    SEE_WINS, SELECTION_PICKS, init_picker, is_quiet, move_at, next_move, quiet_score, see_verdict,
-    skip_quiet_moves,
+    SEE_WINS, SELECTION_PICKS, init_picker, init_qsearch_picker, is_quiet, move_at, next_move, quiet_score,
+    see_verdict, skip_quiet_moves,
 )
 from jitfish.search.params import (
     FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT,
-    LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
-    NMP_EVAL_MAX, NMP_MIN_DEPTH, NMP_MIN_PIECES, NMP_VERIFY_DEPTH, NMP_VERIFY_PLIES_PCT, RFP_MARGIN, RFP_MAX_DEPTH,
-    SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, default_params,
+    LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, LMR_NOISY_OFFSET, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR,
+    NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, NMP_MIN_PIECES, NMP_VERIFY_DEPTH, NMP_VERIFY_PLIES_PCT,
+    PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RAZOR_BASE, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN,
+    RFP_MAX_DEPTH, SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN,
+    default_params,
 )
 from jitfish.search.quiescence import quiescence
 from jitfish.search.see import see_ge
 from jitfish.search.tt import bound_settles, tt_read, tt_store
 from jitfish.syzygy.search import probe_in_search
 from jitfish.types import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, INF, MATE_BOUND, mate_in, mated_in,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, INF, MATE_BOUND, TB_WIN_BOUND, mate_in, mated_in,
 )
 
 # Every pruning margin, reduction and extension threshold is a slot of ``params``, named
@@ -242,6 +244,56 @@ def null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node):
 
 
 @kernel(hot=True, inline=True)
+def razoring(ctx, ply, depth, alpha, eval_estimate):
+    """Step 7b. Razoring: the score to return when a shallow node is so far below alpha that only a capture
+    could save it and quiescence says none does, else ``NO_SCORE``.  Quiescence runs at this node's ply
+    (its moves and picker are this node's, generated again afterwards); its fail-low is an upper bound."""
+    params = ctx.params
+    if not (depth <= params[RAZOR_MAX_DEPTH] and abs(alpha) < TB_WIN_BOUND
+            and eval_estimate + params[RAZOR_BASE] + params[RAZOR_MARGIN] * depth * depth < alpha):
+        return NO_SCORE
+    score = quiescence(without_tables(ctx), alpha - 1, alpha, ply)
+    if ctx.control[C_STOP] != 0:
+        return 0
+    return score if score < alpha else NO_SCORE
+
+
+@kernel(hot=True, inline=True)
+def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
+    """Step 8b. ProbCut: a capture that beats ``beta`` by ``PROBCUT_MARGIN`` in quiescence and then in a
+    search ``PROBCUT_REDUCTION`` plies shallower almost surely beats beta at full depth: the score to
+    return (stored as a lower bound), else ``NO_SCORE``.  Only captures whose exchange alone wins the
+    margin over the evaluation are tried, and not where the TT already says the node stays below the
+    raised beta.  A mate or tablebase score cuts nothing: the full search finds its exact distance."""
+    params = ctx.params
+    probcut_beta = beta + params[PROBCUT_MARGIN]
+    if not (depth >= params[PROBCUT_MIN_DEPTH] and abs(beta) < TB_WIN_BOUND
+            and not (entry.found and entry.depth >= depth - params[PROBCUT_REDUCTION] and entry.score < probcut_beta)):
+        return NO_SCORE
+    count = generate_moves(ctx.bbs, ctx.state, ctx.tables, ctx.work, move_list(ply), NOISY_MOVES)
+    init_qsearch_picker(ctx, ply, count, entry.move)
+    probcut_depth = depth - params[PROBCUT_REDUCTION]
+    while True:
+        slot = next_move(ctx, ply)
+        if slot < 0:
+            return NO_SCORE
+        move = move_at(ctx.work, slot)
+        if not see_ge(ctx.bbs, ctx.state, ctx.tables, move, probcut_beta - static_eval):
+            continue
+        play(ctx, ply, move, CHECK_UNKNOWN)
+        score = -quiescence(without_tables(ctx), -probcut_beta, -probcut_beta + 1, ply + 1)
+        if score >= probcut_beta:
+            score = -negamax(ctx, -probcut_beta, -probcut_beta + 1, probcut_depth, ply + 1, CUT - cut_node)
+        take_back(ctx)
+        if ctx.control[C_STOP] != 0:
+            return 0
+        if probcut_beta <= score < TB_WIN_BOUND:
+            tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval, probcut_depth + 1, BOUND_LOWER, ply,
+                     ctx.control[C_AGE])
+            return score
+
+
+@kernel(hot=True, inline=True)
 def singular_search(ctx, ply, depth, beta, entry, cut_node):
     """Step 9. Singular extension: ``(extension, score to return or NO_SCORE)``.
 
@@ -306,13 +358,17 @@ def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, stati
 
 @kernel(hot=True, inline=True)
 def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_node, improving, cut_node, checking):
-    """Step 13. How much shallower a late quiet move is searched: the table's, more at non-PV, cut and
-    not-improving nodes, less for checks, killers, the countermove and moves with a good history."""
-    if depth < ctx.params[LMR_MIN_DEPTH] or searched < 1 + 2 * pv_node or not quiet:
+    """Step 13. How much shallower a late move is searched: the table's, more at non-PV, cut and
+    not-improving nodes, less for checks, killers, the countermove and moves with a good history; a capture
+    only once SEE has found it losing (its ordering score is then negative) and not a check,
+    ``LMR_NOISY_OFFSET`` less."""
+    if depth < ctx.params[LMR_MIN_DEPTH] or searched < 1 + 2 * pv_node or not (quiet or ctx.work[slot + SCORES] < 0):
         return 0
     reduction = np.int64(ctx.work[LMR + min(depth, LMR_SIDE - 1) * LMR_SIDE + min(searched + 1, LMR_SIDE - 1)])
     if not pv_node:
         reduction += 1
+    if not quiet:   # a losing capture that gives check may be the sacrifice of a mating attack: not reduced
+        return 0 if checking else max(0, min(reduction - ctx.params[LMR_NOISY_OFFSET], new_depth - 1))
     if not improving:
         reduction += 1
     reduction += cut_node
@@ -398,8 +454,12 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
                 and abs(beta) < MATE_BOUND):
             return eval_estimate
 
-        # Step 7. Null move pruning (null_move_search).
+        # Step 7. Null move pruning (null_move_search); 7b. razoring (razoring); 8b. ProbCut (probcut).
         score = null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node)
+        if score == NO_SCORE:
+            score = razoring(ctx, ply, depth, alpha, eval_estimate)
+        if score == NO_SCORE:
+            score = probcut(ctx, ply, depth, beta, static_eval, entry, cut_node)
         if score != NO_SCORE:
             return score
 

@@ -77,6 +77,12 @@ FIELDS = (
         "... with no null move for this share of the reduced depth (hundredths)",
     ),
     SearchParam("IIR_MIN_DEPTH", 2, 10, 1, 0.002, "internal iterative reduction without a TT move: from this depth"),
+    SearchParam("RAZOR_MAX_DEPTH", 1, 8, 1, 0.002, "razoring: at this depth or less, quiescence decides a node ..."),
+    SearchParam("RAZOR_BASE", 0, 800, 25, 0.002, "... whose eval + base + margin * depth^2 is below alpha"),
+    SearchParam("RAZOR_MARGIN", 20, 600, 15, 0.002, "... (the margin)"),
+    SearchParam("PROBCUT_MIN_DEPTH", 3, 12, 1, 0.002, "ProbCut: from this depth, a capture beating beta + margin ..."),
+    SearchParam("PROBCUT_MARGIN", 40, 500, 15, 0.002, "... (the margin) ..."),
+    SearchParam("PROBCUT_REDUCTION", 2, 6, 1, 0.002, "... in a search this much shallower cuts the node off"),
     SearchParam("FUTILITY_MAX_DEPTH", 1, 12, 1, 0.002, "futility pruning of quiet moves: at this depth or less"),
     SearchParam("FUTILITY_BASE", 0, 300, 10, 0.002, "... when eval + base + margin * depth <= alpha"),
     SearchParam("FUTILITY_MARGIN", 20, 250, 8, 0.002, "... (the margin)"),
@@ -91,6 +97,7 @@ FIELDS = (
     SearchParam("LMR_BASE_PCT", 0, 250, 10, 0.002, "... r = base + ln(depth) * ln(move number) / divisor (hundredths)"),
     SearchParam("LMR_DIVISOR_PCT", 100, 600, 15, 0.002, "... (the divisor, hundredths)"),
     SearchParam("LMR_HISTORY_DIVISOR", 1024, 32768, 600, 0.002, "... one ply less per this much history score"),
+    SearchParam("LMR_NOISY_OFFSET", 0, 4, 1, 0.002, "... a losing capture is reduced this much less than a quiet"),
     SearchParam("SE_MIN_DEPTH", 4, 16, 1, 0.002, "singular extension: from this depth"),
     SearchParam("SE_TT_DEPTH_SLACK", 1, 8, 1, 0.002, "... when the TT entry's draft is at least depth - this"),
     SearchParam("SE_MARGIN", 1, 8, 1, 0.002, "... singular beta = TT score - this * depth"),
@@ -165,6 +172,13 @@ SEE_QUIET_MARGIN = INDEX["SEE_QUIET_MARGIN"]
 SEE_CAPTURE_MARGIN = INDEX["SEE_CAPTURE_MARGIN"]
 SEE_MAX_DEPTH = INDEX["SEE_MAX_DEPTH"]
 LMR_MIN_DEPTH = INDEX["LMR_MIN_DEPTH"]
+LMR_NOISY_OFFSET = INDEX["LMR_NOISY_OFFSET"]
+RAZOR_MAX_DEPTH = INDEX["RAZOR_MAX_DEPTH"]
+RAZOR_BASE = INDEX["RAZOR_BASE"]
+RAZOR_MARGIN = INDEX["RAZOR_MARGIN"]
+PROBCUT_MIN_DEPTH = INDEX["PROBCUT_MIN_DEPTH"]
+PROBCUT_MARGIN = INDEX["PROBCUT_MARGIN"]
+PROBCUT_REDUCTION = INDEX["PROBCUT_REDUCTION"]
 LMR_BASE_PCT = INDEX["LMR_BASE_PCT"]
 LMR_DIVISOR_PCT = INDEX["LMR_DIVISOR_PCT"]
 LMR_HISTORY_DIVISOR = INDEX["LMR_HISTORY_DIVISOR"]
