@@ -38,7 +38,9 @@ from jitfish.search.context import (
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
-from jitfish.search.history import SCORE_COUNTERMOVE, clear_killers, mark_searched_quiet, update_quiet_histories
+from jitfish.search.history import (
+    SCORE_COUNTERMOVE, clear_killers, corrected_eval, mark_searched_quiet, update_correction, update_quiet_histories,
+)
 from jitfish.search.movepick import (
     SEE_WINS, SELECTION_PICKS, init_picker, is_quiet, move_at, next_move, quiet_score, see_verdict,
     skip_quiet_moves,
@@ -54,7 +56,7 @@ from jitfish.search.see import see_ge
 from jitfish.search.tt import bound_settles, tt_read, tt_store
 from jitfish.syzygy.search import probe_in_search
 from jitfish.types import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, INF, MATE_BOUND, mate_in, mated_in,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, INF, MATE_BOUND, TB_WIN_BOUND, mate_in, mated_in,
 )
 
 # Every pruning margin, reduction and extension threshold is a slot of ``params``, named
@@ -175,10 +177,17 @@ def _tablebase_step(ctx, ply, depth, alpha, beta, pv_node):
 @kernel(hot=True, inline=True)
 def static_evaluation(ctx, ply, in_check, entry):
     """Step 5. The node's static evaluation (``NO_EVAL`` in check) and the best estimate of its score:
-    a TT score (``entry``) bounded on the right side of the evaluation is a better one."""
+    a TT score (``entry``) bounded on the right side of the evaluation is a better one.
+
+    The evaluation is corrected by what searches of the same structures found it to miss
+    (:func:`jitfish.search.history.corrected_eval`); the raw one stays in the stack record for the TT,
+    so that no correction is counted twice."""
+    node = ctx.stack[ply + STACK_ROOT]
     if in_check:
+        node.raw_eval = NO_EVAL
         return NO_EVAL, NO_EVAL
-    static_eval = static_eval_at(ctx, ply, entry)
+    node.raw_eval = static_eval_at(ctx, ply, entry)
+    static_eval = corrected_eval(ctx, node.raw_eval)
     if entry.found and ((entry.bound == BOUND_LOWER and entry.score > static_eval)
                         or (entry.bound == BOUND_UPPER and entry.score < static_eval)):
         return static_eval, entry.score
@@ -327,17 +336,25 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
 
 
 @kernel(hot=True, inline=True)
-def store_result(ctx, ply, move, score, static_eval, depth, original_alpha, beta, pv_node):
-    """Step 15. Store the node's result: a lower bound if it failed high, exact if it raised alpha at a
-    PV node, else an upper bound."""
+def store_result(ctx, ply, move, score, depth, original_alpha, beta, pv_node):
+    """Step 15. Store the node's result (with the raw static evaluation): a lower bound if it failed high,
+    exact if it raised alpha at a PV node, else an upper bound.  And teach the correction history the
+    evaluation's error where the result measures it: not in check (no evaluation), not when a capture or
+    promotion was best (the score then follows material the evaluation never saw), not a mate or
+    tablebase score, and a bound only on the side it bounds (a fail-high says the score is at least this:
+    an error only if that is above the evaluation)."""
     if score >= beta:
         bound = BOUND_LOWER
     elif pv_node and score > original_alpha:
         bound = BOUND_EXACT
     else:
         bound = BOUND_UPPER
-    tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval if static_eval != NO_EVAL else 0, depth, bound,
+    raw_eval = ctx.stack[ply + STACK_ROOT].raw_eval
+    tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, raw_eval if raw_eval != NO_EVAL else 0, depth, bound,
              ply, ctx.control[C_AGE])
+    if (raw_eval != NO_EVAL and (move == 0 or is_quiet(ctx.state, move)) and abs(score) < TB_WIN_BOUND
+            and not (bound == BOUND_LOWER and score <= raw_eval) and not (bound == BOUND_UPPER and score >= raw_eval)):
+        update_correction(ctx, score - raw_eval, depth)
 
 
 @kernel(hot=True)
@@ -489,5 +506,5 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
 
     # Step 15. Store in the transposition table (store_result).
     if excluded == 0:
-        store_result(ctx, ply, best_move, best_score, static_eval, depth, original_alpha, beta, pv_node)
+        store_result(ctx, ply, best_move, best_score, depth, original_alpha, beta, pv_node)
     return best_score
