@@ -44,7 +44,8 @@ from jitfish.types import INF, MAX_PLY
 # The per-ply stack: one record per ply, every field an int64.
 STACK_FIELDS = (
     # negamax's node
-    "eval",  # static evaluation (NO_EVAL in check)
+    "eval",  # static evaluation, corrected (search.history: correction history; NO_EVAL in check)
+    "raw_eval",  # ... as the evaluation gave it, which the TT keeps (NO_EVAL in check)
     "move",  # move made from this ply (0: null move, or none yet)
     "excluded",  # move left out by a singular-extension search
     # set by the parent before it searches this ply, for negamax and quiescence alike
@@ -108,10 +109,14 @@ C_ROOT_MOVES = CONTROL_OFFSETS["root_moves"]
 C_ROOT_NODES = CONTROL_OFFSETS["root_nodes"]
 
 # The history tables at the front of the work array (jitfish.search.history reads and writes them).
+CORRECTION_BITS = 14  # a correction table's slots per side and colour: 2 ** CORRECTION_BITS
+CORRECTION_SLOTS = 1 << CORRECTION_BITS
 HEURISTICS_FIELDS = (
     ("killers", 2 * (MAX_PLY + 2)),  # [2 * ply + slot]
     ("history", 2 * 64 * 64),  # [side * 4096 + from + 64 * to]
     ("countermoves", 64 * 64),  # [from + 64 * to] of the previous move
+    ("pawn_correction", 2 * CORRECTION_SLOTS),  # [side * CORRECTION_SLOTS + pawn-structure hash]
+    ("non_pawn_correction", 4 * CORRECTION_SLOTS),  # [(side * 2 + colour) * CORRECTION_SLOTS + its pieces' hash]
 )
 HEURISTICS_OFFSETS, HEURISTICS_SIZE = field_offsets(HEURISTICS_FIELDS)
 
