@@ -195,7 +195,11 @@ def test_a_correction_is_the_weighted_mean_of_its_tables():
     ctx, _ = _context(FENS[1], 0)
     side = int(ctx.state[SIDE_TO_MOVE])
     pawn, white, black = _reference_correction_slots(jitfish.Board(FENS[1]).position, side)
-    ctx.work[pawn], ctx.work[white], ctx.work[black] = 40 * CORRECTION_GRAIN, -20 * CORRECTION_GRAIN, 8 * CORRECTION_GRAIN
+    ctx.work[pawn], ctx.work[white], ctx.work[black] = (
+        40 * CORRECTION_GRAIN,
+        -20 * CORRECTION_GRAIN,
+        8 * CORRECTION_GRAIN,
+    )
     params = default_params()
     expected = (40 * params[CORRECTION_PAWN_PCT] + (-20 + 8) * params[CORRECTION_NON_PAWN_PCT]) // 100
     assert corrected_eval(ctx, 100) == 100 + expected
