@@ -47,6 +47,7 @@ STACK_FIELDS = (
     "eval",  # static evaluation (NO_EVAL in check)
     "move",  # move made from this ply (0: null move, or none yet)
     "excluded",  # move left out by a singular-extension search
+    "piece_to",  # piece * 64 + to-square of that move (continuation history's index)
     # set by the parent before it searches this ply, for negamax and quiescence alike
     "check_known",  # one of CHECK_UNKNOWN, GAVE_NO_CHECK, GAVE_CHECK
     "psq_mg",  # material + piece-square score (white's view), kept move by move
@@ -112,6 +113,7 @@ HEURISTICS_FIELDS = (
     ("killers", 2 * (MAX_PLY + 2)),  # [2 * ply + slot]
     ("history", 2 * 64 * 64),  # [side * 4096 + from + 64 * to]
     ("countermoves", 64 * 64),  # [from + 64 * to] of the previous move
+    ("continuation", (12 * 64) ** 2),  # [piece_to of an earlier move * 768 + piece_to of this one]
 )
 HEURISTICS_OFFSETS, HEURISTICS_SIZE = field_offsets(HEURISTICS_FIELDS)
 

@@ -44,6 +44,7 @@ import numpy as np
 
 from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, is_in_check
+from jitfish.board.moves import move_from, move_to
 from jitfish.jit import kernel
 from jitfish.board import layout as L
 from jitfish.search.buffers import (
@@ -169,6 +170,7 @@ def play(ctx, ply, move, check_known):
     node = ctx.stack[ply + STACK_ROOT]
     child = ctx.stack[ply + 1 + STACK_ROOT]
     set_child_psq(node, child, ctx.state, ctx.weights, move)
+    node.piece_to = ctx.state[L.MAILBOX + move_from(move)] * 64 + move_to(move)
     note_move(ctx.network, ctx.stack, ctx.state, ply, move)
     make_move(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables, move)
     tt_prefetch(ctx.tt, ctx.bbs[L.KEY])

@@ -15,7 +15,9 @@ array, which ``ucinewgame`` clears):
 * killers: two quiet moves per ply that caused a beta cutoff there;
 * history: ``[side, from, to]`` scores of quiet moves, raised when a move cuts off and lowered for the quiet
   moves tried before it ("gravity" keeps them within +-HISTORY_MAX);
-* countermoves: ``[from, to]`` of the opponent's last move -> the quiet reply that refuted it.
+* countermoves: ``[from, to]`` of the opponent's last move -> the quiet reply that refuted it;
+* continuation history: ``[piece, to]`` of the move one or two plies back (the stack's ``piece_to``) x
+  ``[piece, to]`` of a quiet move: how it did after those moves, with gravity like history.
 
 Adding a table means its entry in ``HEURISTICS_FIELDS``, its index function and its lines in
 :func:`quiet_history` and :func:`update_quiet_entries` here, and, if it is indexed by something of an earlier
@@ -29,12 +31,14 @@ import numpy as np
 
 from jitfish.jit import WHILE_WAITING, kernel
 from jitfish.board import layout as L
-from jitfish.board.moves import move_from_to
+from jitfish.board.moves import move_from, move_from_to, move_to
 from jitfish.search.buffers import HEURISTICS_OFFSETS, SCORES, STACK_ROOT, move_list
 
 KILLERS = HEURISTICS_OFFSETS["killers"]
 HISTORY = HEURISTICS_OFFSETS["history"]
 COUNTERMOVES = HEURISTICS_OFFSETS["countermoves"]
+CONTINUATION = HEURISTICS_OFFSETS["continuation"]
+PIECE_TO = 12 * 64           # [piece, to] pairs: a continuation history row
 HISTORY_MAX = 16384
 # A quiet move's ordering score: the killers and the countermove above any history score (and below the
 # picker's good captures, SCORE_GOOD_CAPTURE = 1 << 28).
@@ -52,6 +56,16 @@ def history_index(side, move):
 @kernel(hot=True)
 def countermove_index(previous_move):
     return COUNTERMOVES + move_from_to(previous_move)
+
+
+@kernel(hot=True, inline=True)
+def continuation_index(ctx, ply, back, move):
+    """The continuation history entry of the quiet ``move`` at ``ply`` after the move made ``back`` plies
+    earlier, or -1 where that was the null move or none (below the root)."""
+    earlier = ctx.stack[ply - back + STACK_ROOT]
+    if earlier.move == 0:
+        return -1
+    return CONTINUATION + earlier.piece_to * PIECE_TO + ctx.state[L.MAILBOX + move_from(move)] * 64 + move_to(move)
 
 
 @kernel(hot=True, cold_start=WHILE_WAITING)
@@ -73,7 +87,13 @@ def _apply_bonus(work, index, bonus):
 @kernel(hot=True, inline=True)
 def quiet_history(ctx, ply, move):
     """What the history tables say of the quiet ``move`` at ``ply``: the sum of their entries for it."""
-    return np.int64(ctx.work[history_index(ctx.state[L.SIDE_TO_MOVE], move)])
+    work = ctx.work
+    value = np.int64(work[history_index(ctx.state[L.SIDE_TO_MOVE], move)])
+    for back in (1, 2):
+        index = continuation_index(ctx, ply, back, move)
+        if index >= 0:
+            value += work[index]
+    return value
 
 
 @kernel(hot=True, inline=True)
@@ -121,6 +141,10 @@ def mark_searched_quiet(ctx, slot):
 def update_quiet_entries(ctx, ply, move, bonus):
     """Move every history table's entry for the quiet ``move`` at ``ply`` by ``bonus`` (with gravity)."""
     _apply_bonus(ctx.work, history_index(ctx.state[L.SIDE_TO_MOVE], move), bonus)
+    for back in (1, 2):
+        index = continuation_index(ctx, ply, back, move)
+        if index >= 0:
+            _apply_bonus(ctx.work, index, bonus)
 
 
 @kernel(hot=True, inline=True)

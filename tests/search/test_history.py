@@ -9,14 +9,15 @@ import numpy as np
 import pytest
 
 import jitfish
-from jitfish.board.layout import SIDE_TO_MOVE
-from jitfish.board.moves import MAX_MOVES, move_to_uci
+from jitfish.board.layout import MAILBOX, SIDE_TO_MOVE
+from jitfish.board.moves import MAX_MOVES, move_from, move_to, move_to_uci
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.params import default_weights
 from jitfish.search import buffers as B
 from jitfish.search.context import new_context
 from jitfish.search.evalstack import network_arrays
 from jitfish.search.history import (
+    CONTINUATION,
     HISTORY_MAX,
     KILLERS,
     SCORE_COUNTERMOVE,
@@ -69,17 +70,30 @@ def _context(fen: str, seed: int):
     work[KILLERS + 2 * PLY : KILLERS + 2 * PLY + 2] = quiets[:2]
     stack["move"][PLY - 1 + B.STACK_ROOT] = quiets[-1] ^ 0x41  # any move code: its countermove is set below
     work[countermove_index(quiets[-1] ^ 0x41)] = quiets[2]
+    stack["piece_to"][PLY - 1 + B.STACK_ROOT] = rng.integers(12 * 64)
+    if seed % 2:  # else two plies back is the null move: no continuation entry
+        stack["move"][PLY - 2 + B.STACK_ROOT] = 999
+        stack["piece_to"][PLY - 2 + B.STACK_ROOT] = rng.integers(12 * 64)
     return ctx, quiets
 
 
-def _reference_order(work: np.ndarray, side: int, ply: int, previous: int, move: int) -> int:
+def _continuation_indices(ctx, ply: int, move: int) -> list[int]:
+    piece_to = int(ctx.state[MAILBOX + move_from(move)]) * 64 + move_to(move)
+    return [
+        CONTINUATION + int(record["piece_to"]) * 12 * 64 + piece_to
+        for record in (ctx.stack[ply - back + B.STACK_ROOT] for back in (1, 2))
+        if record["move"] != 0
+    ]
+
+
+def _reference_order(ctx, work: np.ndarray, side: int, ply: int, previous: int, move: int) -> int:
     if move == work[KILLERS + 2 * ply]:
         return SCORE_KILLER_1
     if move == work[KILLERS + 2 * ply + 1]:
         return SCORE_KILLER_2
     if move == work[countermove_index(previous)]:
         return SCORE_COUNTERMOVE
-    return int(work[history_index(side, move)])
+    return int(work[history_index(side, move)]) + sum(int(work[i]) for i in _continuation_indices(ctx, ply, move))
 
 
 @pytest.mark.parametrize("fen,seed", CASES)
@@ -92,7 +106,7 @@ def test_order_quiets_scores_killers_then_the_countermove_then_history(fen, seed
     before = ctx.work.copy()
     order_quiets(ctx, PLY, start, start + len(quiets), previous)
     side = int(ctx.state[SIDE_TO_MOVE])
-    expected = [_reference_order(before, side, PLY, previous, move) for move in quiets]
+    expected = [_reference_order(ctx, before, side, PLY, previous, move) for move in quiets]
     assert list(ctx.work[start + B.SCORES : start + B.SCORES + len(quiets)]) == expected
     if parents_move:
         assert expected.count(SCORE_KILLER_1) == expected.count(SCORE_KILLER_2) == 1
@@ -124,10 +138,9 @@ def test_a_cutoff_updates_killers_countermove_and_history_as_the_rules_say(fen, 
     side = int(ctx.state[SIDE_TO_MOVE])
     bonus = min(16 * depth * depth + 32 * depth, 1200)
     index = history_index(side, move)
-    expected[index] = _reference_gravity(int(before[index]), bonus)
-    for slot in searched:
-        index = history_index(side, quiets[slot - start])
-        expected[index] = _reference_gravity(int(before[index]), -bonus)
+    for tried, change in [(move, bonus)] + [(quiets[slot - start], -bonus) for slot in sorted(searched)]:
+        for index in [history_index(side, tried)] + _continuation_indices(ctx, PLY, tried):
+            expected[index] = _reference_gravity(int(expected[index]), change)
     if before[KILLERS + 2 * PLY] != move:
         expected[KILLERS + 2 * PLY : KILLERS + 2 * PLY + 2] = [move, before[KILLERS + 2 * PLY]]
     expected[countermove_index(int(ctx.stack["move"][PLY - 1 + B.STACK_ROOT]))] = move
@@ -135,6 +148,7 @@ def test_a_cutoff_updates_killers_countermove_and_history_as_the_rules_say(fen, 
     assert (
         np.abs(ctx.work[B.HEURISTICS_OFFSETS["history"] : B.HEURISTICS_OFFSETS["countermoves"]]) <= HISTORY_MAX
     ).all()
+    assert (np.abs(ctx.work[CONTINUATION : B.HEURISTICS_SIZE]) <= HISTORY_MAX).all()
 
 
 def test_a_cutoff_at_the_root_sets_no_countermove():
