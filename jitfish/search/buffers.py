@@ -18,7 +18,7 @@ and handed to the kernels inside the search context
   the nodes spent under each root move (the ``C_*`` fields; other threads
   write the stop flag at any moment).
 * ``work`` (``int32``): the history tables (killers, history, countermoves,
-  laid out from 0 by ``HEURISTICS_FIELDS``, read and written by
+  continuation and capture history, laid out from 0 by ``HEURISTICS_FIELDS``, read and written by
   :mod:`jitfish.search.history`), from
   ``PV`` the triangular PV table (row ``ply`` at ``PV + ply * PV_STRIDE``:
   length, then moves), from ``MOVES`` ``MAX_MOVES`` move slots per ply, and
@@ -114,6 +114,7 @@ HEURISTICS_FIELDS = (
     ("history", 2 * 64 * 64),  # [side * 4096 + from + 64 * to]
     ("countermoves", 64 * 64),  # [from + 64 * to] of the previous move
     ("continuation", (12 * 64) ** 2),  # [piece_to of an earlier move * 768 + piece_to of this one]
+    ("captures", 12 * 64 * 6),  # [(piece * 64 + to) * 6 + captured type]
 )
 HEURISTICS_OFFSETS, HEURISTICS_SIZE = field_offsets(HEURISTICS_FIELDS)
 
