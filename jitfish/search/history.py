@@ -23,7 +23,7 @@ array, which ``ucinewgame`` clears):
 * continuation history: ``[piece, to]`` of the move one or two plies back (the stack's ``piece_to``: the
   opponent's last move, our own last one) x ``[piece, to]`` of a quiet move: how it did after those moves.
   One table serves both distances, as in Stockfish (four plies back too was tried: it solved fewer of the
-  tactics suites at fixed nodes, so ``CONTINUATION_PLIES`` leaves it out);
+  tactics suites at fixed nodes, so :func:`continuation_rows` leaves it out);
 * capture history: ``[piece, to, captured type]`` of a capture (en passant takes a pawn; a promotion that
   captures nothing has no entry).
 
@@ -58,7 +58,6 @@ CONTINUATION = HEURISTICS_OFFSETS["continuation"]
 CAPTURES = HEURISTICS_OFFSETS["captures"]
 PIECE_TO = 12 * 64  # [piece, to] pairs: a continuation history row
 CAPTURED_TYPES = 6  # a capture history row: by the type taken (pawn ... queen; the king's slot stays empty)
-CONTINUATION_PLIES = (1, 2)  # continuation history after the moves this many plies back
 HISTORY_MAX = 16384  # every score table's entries stay within +-this (gravity); no bonus is bigger
 # A quiet move's ordering score: the killers and the countermove above any history score (and below the
 # picker's good captures, SCORE_GOOD_CAPTURE = 1 << 28).
@@ -86,13 +85,20 @@ def piece_to(state, move):
 
 
 @kernel(hot=True, inline=True)
-def continuation_index(ctx, ply, back, move):
-    """The continuation history entry of the quiet ``move`` at ``ply`` after the move made ``back`` plies
-    earlier, or -1 where that was the null move or none (below the root)."""
+def _continuation_row(ctx, ply, back):
+    """Where the continuation history row after the move made ``back`` plies before ``ply`` begins, or -1
+    where that was the null move or none (below the root)."""
     earlier = ctx.stack[ply - back + STACK_ROOT]
     if earlier.move == 0:
         return -1
-    return CONTINUATION + earlier.piece_to * PIECE_TO + piece_to(ctx.state, move)
+    return CONTINUATION + earlier.piece_to * PIECE_TO
+
+
+@kernel(hot=True, inline=True)
+def continuation_rows(ctx, ply):
+    """The continuation history rows a quiet move at ``ply`` reads and moves: after the moves one and two
+    plies back (a move's entry is its row + :func:`piece_to`)."""
+    return _continuation_row(ctx, ply, 1), _continuation_row(ctx, ply, 2)
 
 
 @kernel(hot=True, inline=True)
@@ -132,15 +138,15 @@ def _apply_bonus(work, index, bonus):
 
 
 @kernel(hot=True, inline=True)
-def quiet_history(ctx, ply, move):
-    """What the quiet tables say of the quiet ``move`` at ``ply``: the sum of its entries in the butterfly
-    history and the continuation history after each of the moves ``CONTINUATION_PLIES`` back."""
+def quiet_history(ctx, rows, move):
+    """What the quiet tables say of the quiet ``move``: the sum of its entries in the butterfly history and
+    in the continuation ``rows`` of its ply (:func:`continuation_rows`, read once for a node's moves)."""
     work = ctx.work
     value = np.int64(work[history_index(ctx.state[L.SIDE_TO_MOVE], move)])
-    for back in CONTINUATION_PLIES:
-        index = continuation_index(ctx, ply, back, move)
-        if index >= 0:
-            value += work[index]
+    target = piece_to(ctx.state, move)
+    for row in rows:
+        if row >= 0:
+            value += work[row + target]
     return value
 
 
@@ -156,6 +162,7 @@ def order_quiets(ctx, ply, start, end, previous):
     killer_1 = work[KILLERS + 2 * ply]
     killer_2 = work[KILLERS + 2 * ply + 1]
     counter = work[countermove_index(previous)]
+    rows = continuation_rows(ctx, ply)
     for i in range(start, end):
         move = np.int64(work[i])
         if move == killer_1:
@@ -165,7 +172,7 @@ def order_quiets(ctx, ply, start, end, previous):
         elif move == counter:
             work[i + SCORES] = SCORE_COUNTERMOVE
         else:
-            work[i + SCORES] = quiet_history(ctx, ply, move)
+            work[i + SCORES] = quiet_history(ctx, rows, move)
 
 
 @kernel(hot=True, inline=True)
@@ -194,13 +201,14 @@ def mark_searched(ctx, slot, quiet):
 
 
 @kernel(hot=True, inline=True)
-def update_quiet_entries(ctx, ply, move, bonus):
-    """Move every quiet table's entry for the quiet ``move`` at ``ply`` by ``bonus`` (with gravity)."""
+def update_quiet_entries(ctx, rows, move, bonus):
+    """Move every quiet table's entry for the quiet ``move`` by ``bonus`` (with gravity): the butterfly
+    history's and those in the continuation ``rows`` of its ply (:func:`continuation_rows`)."""
     _apply_bonus(ctx.work, history_index(ctx.state[L.SIDE_TO_MOVE], move), bonus)
-    for back in CONTINUATION_PLIES:
-        index = continuation_index(ctx, ply, back, move)
-        if index >= 0:
-            _apply_bonus(ctx.work, index, bonus)
+    target = piece_to(ctx.state, move)
+    for row in rows:
+        if row >= 0:
+            _apply_bonus(ctx.work, row + target, bonus)
 
 
 @kernel(hot=True, inline=True)
@@ -224,12 +232,13 @@ def update_histories(ctx, ply, move, depth, slot, quiet):
     work = ctx.work
     bonus = history_bonus(ctx.params, depth)
     malus = history_malus(ctx.params, bonus)
+    rows = continuation_rows(ctx, ply)
     if quiet:
         killer = KILLERS + 2 * ply
         if work[killer] != move:
             work[killer + 1] = work[killer]
             work[killer] = move
-        update_quiet_entries(ctx, ply, move, bonus)
+        update_quiet_entries(ctx, rows, move, bonus)
         if ply > 0:
             work[countermove_index(ctx.stack[ply - 1 + STACK_ROOT].move)] = move
     else:
@@ -239,4 +248,4 @@ def update_histories(ctx, ply, move, depth, slot, quiet):
         if marker == SEARCHED_NOISY:
             update_capture_entry(ctx, np.int64(work[j]), -malus)
         elif quiet and marker == SEARCHED_QUIET:
-            update_quiet_entries(ctx, ply, np.int64(work[j]), -malus)
+            update_quiet_entries(ctx, rows, np.int64(work[j]), -malus)

@@ -99,7 +99,7 @@ def mvv_lva(state, move, victim):
 
 
 @kernel(hot=True, inline=True)
-def _noisy_score(state, work, params, move, victim):
+def _noisy_score(state, work, mvv_lva_weight, move, victim):
     """A capture or promotion: under-promotions last, else among the good captures by MVV-LVA (times
     ``CAPTURE_MVV_LVA_WEIGHT``) plus capture history (lifted by ``HISTORY_MAX``, so that the worst history
     still leaves it among the good captures).
@@ -111,7 +111,7 @@ def _noisy_score(state, work, params, move, victim):
     promotion = move_promotion(move)
     if promotion and promotion != QUEEN:
         return SCORE_UNDERPROMOTION + victim
-    weighted = mvv_lva(state, move, victim) * params[CAPTURE_MVV_LVA_WEIGHT]
+    weighted = mvv_lva(state, move, victim) * mvv_lva_weight
     return SCORE_GOOD_CAPTURE + 2 * (weighted + capture_history(state, work, move, victim) + HISTORY_MAX)
 
 
@@ -128,13 +128,13 @@ def score_moves(ctx, start, count, tt_move, ply):
             continue
         victim = captured_type(state, move)
         if victim >= 0 or move_promotion(move):
-            work[i + SCORES] = _noisy_score(state, work, ctx.params, move, victim)
+            work[i + SCORES] = _noisy_score(state, work, ctx.params[CAPTURE_MVV_LVA_WEIGHT], move, victim)
         else:
             order_quiets(ctx, ply, i, i + 1, NO_MOVE)
 
 
 @kernel(hot=True)
-def score_noisy_first(state, work, params, start, end):
+def score_noisy_first(state, work, mvv_lva_weight, start, end):
     """Move the captures and promotions of ``[start, end)`` to its front and score them.
 
     Returns where the quiet moves begin; they stay unscored until
@@ -147,7 +147,7 @@ def score_noisy_first(state, work, params, start, end):
         if victim >= 0 or move_promotion(move):
             work[i] = work[quiets]
             work[quiets] = move
-            work[quiets + SCORES] = _noisy_score(state, work, params, move, victim)
+            work[quiets + SCORES] = _noisy_score(state, work, mvv_lva_weight, move, victim)
             quiets += 1
     return quiets
 
@@ -291,7 +291,7 @@ def _order(ctx, ply, index):
     end = base + node.pick_count
     stage = node.pick_stage
     if stage == STAGE_NOISY_FIRST:
-        quiets = score_noisy_first(state, work, ctx.params, at, end)
+        quiets = score_noisy_first(state, work, ctx.params[CAPTURE_MVV_LVA_WEIGHT], at, end)
         node.pick_quiets = quiets - base
         stage = STAGE_GOOD_NOISY if quiets < end else STAGE_REST  # no quiet move: nothing to wait for
         node.pick_stage = stage

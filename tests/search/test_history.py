@@ -20,7 +20,6 @@ from jitfish.search.evalstack import network_arrays
 from jitfish.search.history import (
     CAPTURES,
     CONTINUATION,
-    CONTINUATION_PLIES,
     HISTORY,
     HISTORY_MAX,
     KILLERS,
@@ -274,7 +273,7 @@ def test_a_cutoff_at_the_root_sets_no_countermove():
 
 def test_the_markers_are_below_every_ordering_score():
     assert SEARCHED_QUIET == np.iinfo(np.int32).min and SEARCHED_NOISY == SEARCHED_QUIET + 1
-    lowest = min(-(1 + len(CONTINUATION_PLIES)) * HISTORY_MAX, SCORE_BAD_CAPTURE, SCORE_UNDERPROMOTION)
+    lowest = min(-3 * HISTORY_MAX, SCORE_BAD_CAPTURE, SCORE_UNDERPROMOTION)  # butterfly + 2 continuation entries
     assert SEARCHED_NOISY < lowest
 
 
