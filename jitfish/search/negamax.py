@@ -289,8 +289,9 @@ def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, stati
     (never at the root, nor without pieces besides king and pawns): late quiet moves and futile quiet
     moves (both also skip every quiet move after them: :func:`skip_quiet_moves`), quiet moves with a bad
     history (killers and the countermove score far above it), and moves that lose too much material by
-    SEE -- for a capture, the more its capture history says it works, the more (at most twice the margin).
-    The caller keeps the moves that give check."""
+    SEE.  A capture's SEE threshold moves with its capture history: one that has often worked may lose up
+    to twice the margin, one that has often failed must not lose at all.  The caller keeps the moves that
+    give check."""
     params = ctx.params
     if ply == 0 or best_score <= -MATE_BOUND or not _has_non_pawn_material(ctx.bbs, ctx.state[L.SIDE_TO_MOVE]):
         return False
