@@ -30,7 +30,7 @@ from jitfish.search.history import (
     PAWN_CORRECTION,
     SEARCHED_QUIET,
     history_index,
-    update_quiet_histories,
+    update_histories,
 )
 from jitfish.search.negamax import late_move_reductions
 from jitfish.types import MATE
@@ -140,7 +140,7 @@ def test_history_malus_touches_only_the_quiet_moves_searched():
     ctx.work[base + 1 + SCORES] = 500  # pruned (still carries its ordering score)
     ctx.work[base + 2 + SCORES] = SEARCHED_QUIET  # searched, failed low
     depth = 2  # a bonus of 128
-    update_quiet_histories(ctx, 0, cutoff, depth, base + 3)
+    update_histories(ctx, 0, cutoff, depth, base + 3, True)
     assert ctx.work[history_index(0, cutoff)] == 128
     assert ctx.work[history_index(0, moves[0])] == -128
     assert ctx.work[history_index(0, moves[1])] == 0
