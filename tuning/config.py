@@ -101,6 +101,8 @@ class MatchConfig:
     startup_timeout: float = 60.0
     event: str = "Jitfish match"
     extra: dict[str, str] = field(default_factory=dict)
+    played: frozenset[int] = frozenset()
+    """Encounters already played (``--resume``, :mod:`tuning.resume`): the schedule leaves them out."""
 
     def __post_init__(self) -> None:
         if len(self.engines) < 2:
@@ -132,9 +134,14 @@ class Encounter:
     second: int
     opening: Opening
 
+    def game_number(self, game_index: int) -> int:
+        """The match's 1-based number of game ``game_index`` (0 or 1) of this encounter."""
+        return GAMES_PER_ENCOUNTER * self.number + game_index + 1
+
 
 def schedule(config: MatchConfig) -> list[Encounter]:
-    """All encounters in playing order: round by round, pairing by pairing."""
+    """All encounters still to play, in playing order: round by round, pairing by pairing (an encounter keeps
+    its number, and so its opening, when the ones before it were played by an earlier run)."""
     pairings = config.pairings()
     count = config.rounds * len(pairings)
     openings = opening_sequence(list(config.openings), count, config.opening_order, config.seed)
@@ -142,5 +149,6 @@ def schedule(config: MatchConfig) -> list[Encounter]:
     for round_index in range(config.rounds):
         for pairing_index, (first, second) in enumerate(pairings):
             number = round_index * len(pairings) + pairing_index
-            encounters.append(Encounter(number, round_index + 1, first, second, openings[number]))
+            if number not in config.played:
+                encounters.append(Encounter(number, round_index + 1, first, second, openings[number]))
     return encounters

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from typing import Any, Sequence
 
 from tqdm import tqdm
@@ -26,6 +27,7 @@ from tuning.cluster import ClusterExecutor, local_workers
 from tuning.config import DrawAdjudication, MatchConfig, ResignAdjudication
 from tuning.engines import parse_engine_spec, with_unique_names
 from tuning.openings import read_openings
+from tuning.resume import played_records
 from tuning.results import GameRecord, SprtState, describe, match_summary, pairing_stats, sprt_state
 from tuning.sprt import parse_sprt
 from tuning.tc import parse_time_control
@@ -63,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--concurrency", type=int, default=1, help="games played at the same time")
     parser.add_argument("--tournament", choices=("round-robin", "gauntlet"), default="round-robin")
     parser.add_argument("--pgnout", metavar="FILE", help="append the games to this PGN file")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with a stopped match: count the game pairs already in --pgnout and play the rest "
+        "(the same command otherwise; python-chess or cluster backend)",
+    )
     parser.add_argument(
         "--sprt",
         nargs="*",
@@ -144,14 +152,28 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
     )
 
 
-def run_match(config: MatchConfig, backend: Backend | None = None, progress: bool = True) -> dict[str, Any]:
-    """Play the match and return its summary (see :func:`tuning.results.match_summary`)."""
+def run_match(
+    config: MatchConfig,
+    backend: Backend | None = None,
+    progress: bool = True,
+    played: Sequence[GameRecord] = (),
+) -> dict[str, Any]:
+    """Play the match and return its summary (see :func:`tuning.results.match_summary`). ``played``: the
+    games of an earlier run of it (:func:`tuning.resume.played_records`), counted as if played now; their
+    encounters must be in ``config.played``."""
     backend = backend or choose_backend("auto")
     names = [engine.name for engine in config.engines]
-    bar = tqdm(total=config.total_games, unit="game", file=sys.stderr, disable=not progress, dynamic_ncols=True)
+    bar = tqdm(
+        total=config.total_games,
+        initial=len(played),
+        unit="game",
+        file=sys.stderr,
+        disable=not progress,
+        dynamic_ncols=True,
+    )
 
     def on_game(record: GameRecord, records: Sequence[GameRecord]) -> None:
-        stats = pairing_stats(records, names[0], names[1])
+        stats = pairing_stats([*played, *records], names[0], names[1])
         postfix = f"{names[0]} {stats.wins}-{stats.losses}-{stats.draws}"
         if config.sprt is not None:
             postfix += f" llr {sprt_state(stats, config.sprt).llr:.2f}"
@@ -163,9 +185,9 @@ def run_match(config: MatchConfig, backend: Backend | None = None, progress: boo
     def should_stop(records: Sequence[GameRecord]) -> bool:
         if config.sprt is None:
             return False
-        state = sprt_state(pairing_stats(records, names[0], names[1]), config.sprt)
+        state = sprt_state(pairing_stats([*played, *records], names[0], names[1]), config.sprt)
         if state.decision is not None and not decided:
-            decided.append((len(records), state))
+            decided.append((len(played) + len(records), state))
         return state.decision is not None
 
     try:
@@ -173,7 +195,13 @@ def run_match(config: MatchConfig, backend: Backend | None = None, progress: boo
     finally:
         bar.close()
     summary = match_summary(
-        outcome.records, names, config.pairings(), config.sprt, backend.name, outcome.stopped_early, outcome.restarts
+        [*played, *outcome.records],
+        names,
+        config.pairings(),
+        config.sprt,
+        backend.name,
+        outcome.stopped_early,
+        outcome.restarts,
     )
     if decided:
         # The games in flight when the test decided still finish and count in the score and the final LLR,
@@ -181,6 +209,8 @@ def run_match(config: MatchConfig, backend: Backend | None = None, progress: boo
         games, state = decided[0]
         summary["sprt"].update(decision=state.decision, decided_after_games=games, llr_at_decision=state.llr)
     summary["time_control"] = str(config.time_control)
+    if played:
+        summary["resumed_games"] = len(played)
     if outcome.reported:
         summary["reported"] = outcome.reported
     return summary
@@ -194,17 +224,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = config_from_args(args)
         if args.cluster is not None:
             local_workers(args.cluster)  # ValueError for local: without a count
+        played: list[GameRecord] = []
+        if args.resume:
+            if args.backend == "cutechess":
+                raise ValueError("--resume needs the python-chess backend (or --cluster)")
+            played = played_records(config)
+            config = replace(config, played=frozenset(record.encounter for record in played))
     except (ValueError, OSError) as error:
         parser.error(str(error))
-    backend_name: BackendName = args.backend
+    backend_name: BackendName = "python-chess" if args.resume else args.backend
     try:
         if args.cluster is not None:
             from tuning.backends.cluster import ClusterBackend
 
             with ClusterExecutor(args.cluster) as executor:
-                summary = run_match(config, ClusterBackend(executor), progress=not args.quiet)
+                summary = run_match(config, ClusterBackend(executor), progress=not args.quiet, played=played)
         else:
-            summary = run_match(config, choose_backend(backend_name), progress=not args.quiet)
+            summary = run_match(config, choose_backend(backend_name), progress=not args.quiet, played=played)
     except RuntimeError as error:  # an engine that will not start, cutechess-cli failing outright
         print(f"error: {error}", file=sys.stderr)
         return 1

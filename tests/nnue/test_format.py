@@ -112,7 +112,14 @@ def test_every_shipped_network_is_a_version_1_file_that_still_reads(path, hidden
     net = read_network(path)
     assert (net.hidden, net.buckets, net.activation) == (hidden, 1, CRELU)
     assert network_from_bytes(network_to_bytes(net)).output_weights.tolist() == net.output_weights.tolist()
-    assert SHIPPED_NETWORK in SHIPPED_NETWORKS
+
+
+def test_the_default_network_is_f1_a_version_2_file_with_eight_buckets():
+    data = SHIPPED_NETWORK.read_bytes()
+    assert SHIPPED_NETWORK not in SHIPPED_NETWORKS
+    assert data[4:6] == b"\x02\x00" and len(data) == file_size(64, 8)
+    net = read_network(SHIPPED_NETWORK)
+    assert (net.hidden, net.buckets, net.activation) == (64, 8, SCRELU)
 
 
 def header(version: int = FORMAT_VERSION, **fields) -> bytes:

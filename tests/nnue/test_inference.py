@@ -28,7 +28,7 @@ from jitfish.nnue.inference import (
     sub_feature,
 )
 from jitfish.nnue.inference import output_bucket as output_bucket_kernel
-from tests.nnue.conftest import PINNED_FENS, PINNED_SCORES, SAMPLE, SHIPPED_NETWORKS, TEST_DATA
+from tests.nnue.conftest import DEFAULT_SCORES, PINNED_FENS, PINNED_SCORES, SAMPLE, SHIPPED_NETWORKS, TEST_DATA
 from tests.nnue.networks import random_network
 from tests.nnue.test_reference import ROOK_ENDING, hand_built
 from tuning.datagen.lines import read_data
@@ -78,7 +78,8 @@ def test_every_sample_position_scores_as_the_reference(every_sample_position, ac
 def test_the_shipped_network_in_the_engine_is_its_float_network_floored(every_sample_position):
     """The shipped file's integers, run by the engine's kernels, are exact integer arithmetic on the float
     network the file stands for (weights over their scales): each score is that network's floored, so it
-    lies in [0, 1) centipawn below it, on every position of the sample."""
+    lies in [0, 1) centipawn below it, on every position of the sample.  SCReLU floors twice (the sum of
+    squares over QA, then the output), so its bound is one more unit of the first floor, SCALE / (QA * QB)."""
     net = shipped_network()
     arrays = kernel_network(net)
     gaps = []
@@ -86,7 +87,8 @@ def test_the_shipped_network_in_the_engine_is_its_float_network_floored(every_sa
         score = nnue_evaluate(board.position.bbs, side_of(board), *arrays)
         assert score == reference.evaluate(net, fen), fen
         gaps.append(reference.evaluate_float(net, fen) - score)
-    assert -1e-9 <= min(gaps) and max(gaps) < 1.0  # float64 sums of the scaled integers: 1e-13 off
+    bound = 1.0 + (net.scale / (net.qa * net.qb) if net.activation == SCRELU else 0.0)
+    assert -1e-9 <= min(gaps) and max(gaps) < bound  # float64 sums of the scaled integers: 1e-13 off
     assert max(gaps) - min(gaps) > 0.5  # the floors really differ, so a rounding would fail the bound
 
 
@@ -97,6 +99,12 @@ def test_every_shipped_network_gives_its_old_evaluations(path, pinned):
     net = read_network(path)
     assert tuple(evaluate(net, fen) for fen in PINNED_FENS) == pinned
     assert tuple(reference.evaluate(net, fen) for fen in PINNED_FENS) == pinned
+
+
+def test_the_default_network_gives_the_evaluations_it_was_shipped_with():
+    net = shipped_network()
+    assert tuple(evaluate(net, fen) for fen in PINNED_FENS) == DEFAULT_SCORES
+    assert tuple(reference.evaluate(net, fen) for fen in PINNED_FENS) == DEFAULT_SCORES
 
 
 @pytest.mark.parametrize(

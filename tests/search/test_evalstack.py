@@ -29,6 +29,7 @@ from jitfish.search.evalstack import (
     note_null_move,
     prepare_root,
 )
+from tests.nnue.conftest import SHIPPED_NETWORKS
 from tests.nnue.networks import random_network
 from tests.perft_data import PERFT_DATA, read_epd_suite
 
@@ -132,5 +133,5 @@ def test_a_network_read_from_a_file_takes_the_search_compiled_for_the_hand_writt
     # Read-only arrays (a file's buffer) would be another Numba type: a second compile of the whole search.
     path = tmp_path / "net.nnue"
     write_network(path, random_network(seed=34, buckets=buckets))
-    for net in (read_network(path), shipped_network()):  # a version-2 file and the version-1 default
+    for net in (read_network(path), shipped_network(), read_network(SHIPPED_NETWORKS[-1])):  # and E-1, version 1
         assert numba.typeof(network_arrays(kernel_network(net))) == numba.typeof(network_arrays(None))

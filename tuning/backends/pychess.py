@@ -48,7 +48,7 @@ QUIT_TIMEOUT = 2.0
 CONSECUTIVE_START_FAILURES = 3
 """An engine that fails to start this many times in a row ends the match."""
 
-TERMINATION_TAGS: dict[str, str] = {
+TERMINATION_TAGS: dict[FaultKind, str] = {
     "time_loss": "time forfeit",
     "illegal_move": "illegal move",
     "crash": "abandoned",
@@ -443,7 +443,7 @@ class PythonChessBackend:
                     return  # finish the pairs already begun, start no new ones
                 progress.next_job += 1
                 started_encounters.add(encounter.number)
-                record = await self._play_job(pool, config, encounter, game_index, progress.next_job)
+                record = await self._play_job(pool, config, encounter, game_index, encounter.game_number(game_index))
                 records.append(record)
                 on_game(record, records)
                 if not progress.stopping and should_stop(records):
@@ -471,7 +471,7 @@ class PythonChessBackend:
         pool = _EnginePool(config.engines, config.startup_timeout)
         try:
             return [
-                await self._play_job(pool, config, encounter, game_index, 2 * encounter.number + game_index + 1)
+                await self._play_job(pool, config, encounter, game_index, encounter.game_number(game_index))
                 for game_index in (0, 1)
             ]
         finally:

@@ -56,10 +56,10 @@ def _labels(path: Path) -> list[tuple[str, int, float]]:
 
 def test_the_network_teacher_is_recorded_by_its_hash_and_labels_otherwise(tmp_path):
     """Self-play into a data folder with the shipped network and with the hand-written evaluation: each
-    file has its row, named by its teacher, and the same games' openings get other labels."""
+    file has its row, named by its teacher, and the positions both games reach get other labels."""
     common = [
         "--games",
-        "2",
+        "8",
         "--nodes",
         "300",
         "--seed",
@@ -79,11 +79,14 @@ def test_the_network_teacher_is_recorded_by_its_hash_and_labels_otherwise(tmp_pa
     rows = {row.teacher: row for row in dataset.read_manifest(tmp_path)}
     assert set(rows) == {teacher, "hce"}
     assert rows[teacher].file == dataset.file_name(5, 300, teacher)
-    assert (rows[teacher].nodes, rows[teacher].seed, rows[teacher].games) == (300, 5, 2)
+    assert (rows[teacher].nodes, rows[teacher].seed, rows[teacher].games) == (300, 5, 8)
     assert dataset.check(tmp_path) == []
-    by_network, by_hce = (_labels(tmp_path / rows[name].file) for name in (teacher, "hce"))
-    assert by_network[0][0] == by_hce[0][0]  # the same first position (the same opening)...
-    assert by_network[0][1] != by_hce[0][1]  # ...scored by another evaluation
+    by_network, by_hce = (
+        {fen: score for fen, score, _ in _labels(tmp_path / rows[name].file)} for name in (teacher, "hce")
+    )
+    shared = by_network.keys() & by_hce.keys()
+    assert len(shared) >= 2  # the same openings: most games' first positions are in both files...
+    assert [fen for fen in shared if by_network[fen] != by_hce[fen]]  # ...scored by another evaluation
     assert main(["check", str(tmp_path)]) == 0
 
 
