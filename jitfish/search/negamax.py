@@ -300,8 +300,9 @@ def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
         if ctx.control[C_STOP] != 0:
             return 0
         if probcut_beta <= score < TB_WIN_BOUND:
+            # The bound as an int64, as store_result's: a literal would compile tt_store once more.
             tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, ctx.stack[ply + STACK_ROOT].raw_eval, probcut_depth + 1,
-                     BOUND_LOWER, ply, ctx.control[C_AGE])
+                     np.int64(BOUND_LOWER), ply, ctx.control[C_AGE])
             return score
 
 
