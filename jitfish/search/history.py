@@ -25,17 +25,7 @@ array, which ``ucinewgame`` clears):
   One table serves both distances, as in Stockfish (four plies back too was tried: it solved fewer of the
   tactics suites at fixed nodes, so :func:`continuation_rows` leaves it out);
 * capture history: ``[piece, to, captured type]`` of a capture (en passant takes a pawn; a promotion that
-  captures nothing has no entry);
-* correction history: ``[side, pawn-structure hash]`` and ``[side, colour, hash of that colour's pieces
-  other than pawns]`` -> the running mean of (search score - static evaluation), in 1/``CORRECTION_GRAIN``
-  centipawns.  The evaluation misjudges some structures the same way wherever they occur; a search that
-  ended with a reliable score there says by how much (:func:`update_correction`), and negamax adds the
-  tables' weighted means to the static evaluation its pruning reads (:func:`corrected_eval`).  The hashes
-  are computed from the bitboards when needed, so the position's incremental state is not touched; two
-  structures that share a slot only blur each other's mean.  A correction can never make a mate or a
-  tablebase score: each entry is read clamped to +-``CORRECTION_LIMIT`` and the corrected evaluation stays
-  below ``TB_WIN_BOUND`` (a first version without the read clamp missed a mate in 4 once its table held
-  arbitrary values: ``tests/search/test_history.py``).
+  captures nothing has no entry).
 
 Every score table moves with "gravity" (:func:`_apply_bonus`): an entry moves by the bonus less its own share
 of it, ``entry += bonus - entry * |bonus| / HISTORY_MAX``, so it stays within +-HISTORY_MAX and an old
@@ -57,20 +47,14 @@ import numpy as np
 from jitfish.jit import WHILE_WAITING, kernel
 from jitfish.board import layout as L
 from jitfish.board.moves import move_from, move_from_to, move_to
-from jitfish.board.squares import BLACK, KING, KNIGHT, PAWN, WHITE
-from jitfish.search.buffers import CORRECTION_BITS, CORRECTION_SLOTS, HEURISTICS_OFFSETS, SCORES, STACK_ROOT, move_list
+from jitfish.search.buffers import HEURISTICS_OFFSETS, SCORES, STACK_ROOT, move_list
 from jitfish.search.params import (
-    CORRECTION_LIMIT,
-    CORRECTION_NON_PAWN_PCT,
-    CORRECTION_PAWN_PCT,
-    CORRECTION_WEIGHT_MAX,
     HISTORY_BONUS_DEPTH,
     HISTORY_BONUS_DEPTH2,
     HISTORY_BONUS_MAX,
     HISTORY_MALUS_PCT,
 )
 from jitfish.search.see import captured_type
-from jitfish.types import TB_WIN_BOUND
 
 KILLERS = HEURISTICS_OFFSETS["killers"]
 HISTORY = HEURISTICS_OFFSETS["history"]
@@ -87,21 +71,6 @@ SCORE_KILLER_2 = SCORE_KILLER_1 - 1
 SCORE_COUNTERMOVE = SCORE_KILLER_1 - 2
 SEARCHED_QUIET = -(1 << 31)  # the score slot of a quiet move once searched (below every real score) ...
 SEARCHED_NOISY = SEARCHED_QUIET + 1  # ... and of a capture or promotion
-PAWN_CORRECTION = HEURISTICS_OFFSETS["pawn_correction"]
-NON_PAWN_CORRECTION = HEURISTICS_OFFSETS["non_pawn_correction"]
-CORRECTION_GRAIN = 256  # correction entries are in 1/256 centipawns ...
-CORRECTION_WEIGHT_SCALE = 256  # ... and a result moves an entry by at most weight / 256 of the way
-CORRECTED_EVAL_MAX = TB_WIN_BOUND - 1  # a corrected evaluation is never a tablebase or mate score
-# Odd 64-bit multipliers (the golden ratio's, MurmurHash's and others): the top bits of the sum of the
-# products depend on every square of every bitboard hashed.
-_MIX = (
-    np.uint64(0x9E3779B97F4A7C15),
-    np.uint64(0xC2B2AE3D27D4EB4F),
-    np.uint64(0x165667B19E3779F9),
-    np.uint64(0xD6E8FEB86659FD93),
-    np.uint64(0xFF51AFD7ED558CCD),
-)
-_HASH_SHIFT = np.uint64(64 - CORRECTION_BITS)
 
 
 @kernel(hot=True)
@@ -170,49 +139,7 @@ def _apply_bonus(work, index, bonus):
     work[index] = value
 
 
-@kernel(hot=True, inline=True)
-def pawn_correction_index(bbs, side):
-    """The pawn-correction slot of the position's pawn structure, for ``side`` to move."""
-    mixed = bbs[WHITE * 6 + PAWN] * _MIX[0] + bbs[BLACK * 6 + PAWN] * _MIX[1]
-    return PAWN_CORRECTION + side * CORRECTION_SLOTS + np.int64(mixed >> _HASH_SHIFT)
-
-
-@kernel(hot=True, inline=True)
-def non_pawn_correction_index(bbs, side, colour):
-    """The non-pawn-correction slot of ``colour``'s knights, bishops, rooks, queens and king, for ``side``
-    to move."""
-    base = colour * 6
-    mixed = np.uint64(0)
-    for piece in range(KNIGHT, KING + 1):
-        mixed += bbs[base + piece] * _MIX[piece - KNIGHT]
-    return NON_PAWN_CORRECTION + (side * 2 + colour) * CORRECTION_SLOTS + np.int64(mixed >> _HASH_SHIFT)
-
-
-@kernel(hot=True, inline=True)
-def _correction_entry(work, index, limit):
-    """A correction entry, clamped to +-``limit`` centipawns whatever the table holds."""
-    return max(-limit * CORRECTION_GRAIN, min(limit * CORRECTION_GRAIN, np.int64(work[index])))
-
-
 # The read side.
-
-
-@kernel(hot=True, inline=True)
-def corrected_eval(ctx, raw_eval):
-    """``raw_eval`` (the side to move's static evaluation) plus what the correction tables say the
-    evaluation misses here: the pawn table's mean by ``CORRECTION_PAWN_PCT``, each colour's non-pawn
-    table's by ``CORRECTION_NON_PAWN_PCT``; never a tablebase or mate score."""
-    params, work, bbs = ctx.params, ctx.work, ctx.bbs
-    side = ctx.state[L.SIDE_TO_MOVE]
-    limit = params[CORRECTION_LIMIT]
-    total = _correction_entry(work, pawn_correction_index(bbs, side), limit) * params[CORRECTION_PAWN_PCT]
-    for colour in range(2):
-        total += (
-            _correction_entry(work, non_pawn_correction_index(bbs, side, colour), limit)
-            * params[CORRECTION_NON_PAWN_PCT]
-        )
-    corrected = raw_eval + total // (100 * CORRECTION_GRAIN)
-    return max(-CORRECTED_EVAL_MAX, min(CORRECTED_EVAL_MAX, corrected))
 
 
 @kernel(hot=True, inline=True)
@@ -327,25 +254,3 @@ def update_histories(ctx, ply, move, depth, slot, quiet):
             update_capture_entry(ctx, np.int64(work[j]), -malus)
         elif quiet and marker == SEARCHED_QUIET:
             update_quiet_entries(ctx, rows, np.int64(work[j]), -malus)
-
-
-@kernel(hot=True, inline=True)
-def _fold_correction(work, index, target, weight):
-    value = np.int64(work[index])
-    work[index] = (value * (CORRECTION_WEIGHT_SCALE - weight) + target * weight) // CORRECTION_WEIGHT_SCALE
-
-
-@kernel(hot=True, inline=True)
-def update_correction(ctx, error, depth):
-    """A search of ``depth`` plies found the static evaluation off by ``error`` centipawns (score - raw
-    evaluation, side to move's view): fold it, clamped to +-``CORRECTION_LIMIT``, into the running mean
-    of every correction table's slot; deeper results weigh more (up to ``CORRECTION_WEIGHT_MAX`` / 256).
-    A mean of clamped values stays within the clamp."""
-    params, work, bbs = ctx.params, ctx.work, ctx.bbs
-    side = ctx.state[L.SIDE_TO_MOVE]
-    limit = params[CORRECTION_LIMIT]
-    weight = min(depth + 1, params[CORRECTION_WEIGHT_MAX])
-    target = max(-limit, min(limit, error)) * CORRECTION_GRAIN
-    _fold_correction(work, pawn_correction_index(bbs, side), target, weight)
-    for colour in range(2):
-        _fold_correction(work, non_pawn_correction_index(bbs, side, colour), target, weight)

@@ -38,10 +38,7 @@ from jitfish.search.context import (
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
-from jitfish.search.history import (
-    SCORE_COUNTERMOVE, capture_history, clear_killers, corrected_eval, mark_searched, update_correction,
-    update_histories,
-)
+from jitfish.search.history import SCORE_COUNTERMOVE, capture_history, clear_killers, mark_searched, update_histories
 from jitfish.search.movepick import (
     SEE_WINS, SELECTION_PICKS, init_picker, init_qsearch_picker, is_quiet, move_at, next_move, quiet_score,
     see_verdict, skip_quiet_moves,
@@ -181,17 +178,10 @@ def _tablebase_step(ctx, ply, depth, alpha, beta, pv_node):
 @kernel(hot=True, inline=True)
 def static_evaluation(ctx, ply, in_check, entry):
     """Step 5. The node's static evaluation (``NO_EVAL`` in check) and the best estimate of its score:
-    a TT score (``entry``) bounded on the right side of the evaluation is a better one.
-
-    The evaluation is corrected by what searches of the same structures found it to miss
-    (:func:`jitfish.search.history.corrected_eval`); the raw one stays in the stack record for the TT,
-    so that no correction is counted twice."""
-    node = ctx.stack[ply + STACK_ROOT]
+    a TT score (``entry``) bounded on the right side of the evaluation is a better one."""
     if in_check:
-        node.raw_eval = NO_EVAL
         return NO_EVAL, NO_EVAL
-    node.raw_eval = static_eval_at(ctx, ply, entry)
-    static_eval = corrected_eval(ctx, node.raw_eval)
+    static_eval = static_eval_at(ctx, ply, entry)
     if entry.found and ((entry.bound == BOUND_LOWER and entry.score > static_eval)
                         or (entry.bound == BOUND_UPPER and entry.score < static_eval)):
         return static_eval, entry.score
@@ -275,8 +265,7 @@ def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
     search ``PROBCUT_REDUCTION`` plies shallower almost surely beats beta at full depth: the score to
     return (stored as a lower bound), else ``NO_SCORE``.  Only captures whose exchange alone wins the
     margin over the evaluation are tried, and not where the TT already says the node stays below the
-    raised beta.  A mate or tablebase score cuts nothing: the full search finds its exact distance.  The
-    TT keeps the raw evaluation (the stack's ``raw_eval``), as :func:`store_result` does."""
+    raised beta.  A mate or tablebase score cuts nothing: the full search finds its exact distance."""
     params = ctx.params
     probcut_beta = beta + params[PROBCUT_MARGIN]
     if not (depth >= params[PROBCUT_MIN_DEPTH] and abs(beta) < TB_WIN_BOUND
@@ -301,8 +290,8 @@ def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
             return 0
         if probcut_beta <= score < TB_WIN_BOUND:
             # The bound as an int64, as store_result's: a literal would compile tt_store once more.
-            tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, ctx.stack[ply + STACK_ROOT].raw_eval, probcut_depth + 1,
-                     np.int64(BOUND_LOWER), ply, ctx.control[C_AGE])
+            tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval, probcut_depth + 1, np.int64(BOUND_LOWER), ply,
+                     ctx.control[C_AGE])
             return score
 
 
@@ -408,25 +397,17 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
 
 
 @kernel(hot=True, inline=True)
-def store_result(ctx, ply, move, score, depth, original_alpha, beta, pv_node):
-    """Step 15. Store the node's result (with the raw static evaluation): a lower bound if it failed high,
-    exact if it raised alpha at a PV node, else an upper bound.  And teach the correction history the
-    evaluation's error where the result measures it: not in check (no evaluation), not when a capture or
-    promotion was best (the score then follows material the evaluation never saw), not a mate or
-    tablebase score, and a bound only on the side it bounds (a fail-high says the score is at least this:
-    an error only if that is above the evaluation)."""
+def store_result(ctx, ply, move, score, static_eval, depth, original_alpha, beta, pv_node):
+    """Step 15. Store the node's result: a lower bound if it failed high, exact if it raised alpha at a
+    PV node, else an upper bound."""
     if score >= beta:
         bound = BOUND_LOWER
     elif pv_node and score > original_alpha:
         bound = BOUND_EXACT
     else:
         bound = BOUND_UPPER
-    raw_eval = ctx.stack[ply + STACK_ROOT].raw_eval
-    tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, raw_eval if raw_eval != NO_EVAL else 0, depth, bound,
+    tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval if static_eval != NO_EVAL else 0, depth, bound,
              ply, ctx.control[C_AGE])
-    if (raw_eval != NO_EVAL and (move == 0 or is_quiet(ctx.state, move)) and abs(score) < TB_WIN_BOUND
-            and not (bound == BOUND_LOWER and score <= raw_eval) and not (bound == BOUND_UPPER and score >= raw_eval)):
-        update_correction(ctx, score - raw_eval, depth)
 
 
 @kernel(hot=True)
@@ -580,5 +561,5 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
 
     # Step 15. Store in the transposition table (store_result).
     if excluded == 0:
-        store_result(ctx, ply, best_move, best_score, depth, original_alpha, beta, pv_node)
+        store_result(ctx, ply, best_move, best_score, static_eval, depth, original_alpha, beta, pv_node)
     return best_score

@@ -123,14 +123,6 @@ FIELDS = (
     SearchParam("SE_MIN_DEPTH", 4, 16, 1, 0.002, "singular extension: from this depth"),
     SearchParam("SE_TT_DEPTH_SLACK", 1, 8, 1, 0.002, "... when the TT entry's draft is at least depth - this"),
     SearchParam("SE_MARGIN", 1, 8, 1, 0.002, "... singular beta = TT score - this * depth"),
-    SearchParam(
-        "CORRECTION_LIMIT", 8, 256, 8, 0.002, "eval correction history: a result's error counts at most this (cp)"
-    ),
-    SearchParam(
-        "CORRECTION_WEIGHT_MAX", 2, 64, 2, 0.002, "... moves an entry at most this / 256 of the way (depth + 1 if less)"
-    ),
-    SearchParam("CORRECTION_PAWN_PCT", 0, 100, 5, 0.002, "... the pawn-structure table's share of the correction"),
-    SearchParam("CORRECTION_NON_PAWN_PCT", 0, 100, 5, 0.002, "... each side's non-pawn table's share"),
     SearchParam("ASPIRATION_DELTA", 5, 150, 4, 0.002, "first aspiration half-window (doubled on each failure)"),
     SearchParam(
         "TM_MOVES_TO_GO", 10, 80, 3, 0.002, "time management: moves the game is assumed to last without movestogo"
@@ -224,10 +216,6 @@ HISTORY_MALUS_PCT = INDEX["HISTORY_MALUS_PCT"]
 SE_MIN_DEPTH = INDEX["SE_MIN_DEPTH"]
 SE_TT_DEPTH_SLACK = INDEX["SE_TT_DEPTH_SLACK"]
 SE_MARGIN = INDEX["SE_MARGIN"]
-CORRECTION_LIMIT = INDEX["CORRECTION_LIMIT"]
-CORRECTION_WEIGHT_MAX = INDEX["CORRECTION_WEIGHT_MAX"]
-CORRECTION_PAWN_PCT = INDEX["CORRECTION_PAWN_PCT"]
-CORRECTION_NON_PAWN_PCT = INDEX["CORRECTION_NON_PAWN_PCT"]
 ASPIRATION_DELTA = INDEX["ASPIRATION_DELTA"]
 TM_MOVES_TO_GO = INDEX["TM_MOVES_TO_GO"]
 TM_HARD_TO_SOFT_PCT = INDEX["TM_HARD_TO_SOFT_PCT"]

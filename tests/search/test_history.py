@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import jitfish
-from jitfish.board.layout import SIDE_TO_MOVE
 from jitfish.board.moves import MAX_MOVES, move_to_uci
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.params import default_weights
@@ -21,11 +20,8 @@ from jitfish.search.evalstack import network_arrays
 from jitfish.search.history import (
     CAPTURES,
     CONTINUATION,
-    CORRECTION_GRAIN,
     HISTORY,
     HISTORY_MAX,
-    NON_PAWN_CORRECTION,
-    PAWN_CORRECTION,
     KILLERS,
     SCORE_COUNTERMOVE,
     SCORE_KILLER_1,
@@ -34,27 +30,17 @@ from jitfish.search.history import (
     SEARCHED_QUIET,
     _apply_bonus,
     capture_history,
-    corrected_eval,
     countermove_index,
     history_bonus,
     history_index,
     mark_searched,
-    non_pawn_correction_index,
     order_quiets,
-    pawn_correction_index,
     piece_to,
-    update_correction,
     update_histories,
 )
 from jitfish.search.movepick import SCORE_BAD_CAPTURE, SCORE_UNDERPROMOTION
-from jitfish.search.params import (
-    CORRECTION_LIMIT,
-    CORRECTION_NON_PAWN_PCT,
-    CORRECTION_PAWN_PCT,
-    default_params,
-)
+from jitfish.search.params import default_params
 from jitfish.search.tt import new_table
-from jitfish.types import TB_WIN_BOUND
 from tests.reference_history import butterfly_index, capture_index, continuation_indices
 from tests.reference_history import piece_to as piece_to_reference
 
@@ -299,78 +285,3 @@ def test_ucinewgame_clears_the_new_tables():
     assert np.count_nonzero(heuristics[CAPTURES:]) > 0
     searcher.clear()
     assert not heuristics.any()
-
-
-# The correction history: read clamped, folded as a running mean, never a tablebase or mate score.
-_MIX = [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD]
-_MASK = (1 << 64) - 1
-
-
-def _reference_correction_slots(position, side) -> list[int]:
-    """The three slots a position's correction reads (pawns; white's, then black's other pieces), in Python."""
-    bbs = [int(b) for b in position.bbs[:12]]
-    shift = 64 - B.CORRECTION_BITS
-    pawns = ((bbs[0] * _MIX[0] + bbs[6] * _MIX[1]) & _MASK) >> shift
-    slots = [PAWN_CORRECTION + side * B.CORRECTION_SLOTS + pawns]
-    for colour in range(2):
-        mixed = sum(bbs[colour * 6 + piece] * _MIX[piece - 1] for piece in range(1, 6)) & _MASK
-        slots.append(NON_PAWN_CORRECTION + (side * 2 + colour) * B.CORRECTION_SLOTS + (mixed >> shift))
-    return slots
-
-
-@pytest.mark.parametrize("fen", FENS)
-def test_correction_slots_are_the_reference_hashes(fen):
-    ctx, _, _ = _context(fen, 0)
-    side = int(ctx.state[SIDE_TO_MOVE])
-    expected = _reference_correction_slots(jitfish.Board(fen).position, side)
-    got = [pawn_correction_index(ctx.bbs, side)] + [non_pawn_correction_index(ctx.bbs, side, c) for c in range(2)]
-    assert got == expected
-    assert len(set(expected)) == 3
-
-
-def test_a_correction_is_the_weighted_mean_of_its_tables():
-    ctx, _, _ = _context(FENS[1], 0)
-    side = int(ctx.state[SIDE_TO_MOVE])
-    pawn, white, black = _reference_correction_slots(jitfish.Board(FENS[1]).position, side)
-    ctx.work[pawn], ctx.work[white], ctx.work[black] = (
-        40 * CORRECTION_GRAIN,
-        -20 * CORRECTION_GRAIN,
-        8 * CORRECTION_GRAIN,
-    )
-    params = default_params()
-    expected = (40 * params[CORRECTION_PAWN_PCT] + (-20 + 8) * params[CORRECTION_NON_PAWN_PCT]) // 100
-    assert corrected_eval(ctx, 100) == 100 + expected
-
-
-@pytest.mark.parametrize("raw_eval", [0, 900, -900, TB_WIN_BOUND - 2, -(TB_WIN_BOUND - 2)])
-@pytest.mark.parametrize("extreme", [np.iinfo(np.int32).max, np.iinfo(np.int32).min])
-def test_a_correction_never_turns_an_evaluation_into_a_tablebase_or_mate_score(raw_eval, extreme):
-    """The first correction history (9b2a066) read its table unclamped: filled with arbitrary values, it
-    moved evaluations by thousands of centipawns and the mate suite missed a mate in 4.  Every entry is
-    read within +-CORRECTION_LIMIT, and the sum stays below the tablebase scores."""
-    ctx, _, _ = _context(FENS[0], 0)
-    ctx.work[PAWN_CORRECTION : PAWN_CORRECTION + 2 * B.CORRECTION_SLOTS] = extreme
-    ctx.work[NON_PAWN_CORRECTION : NON_PAWN_CORRECTION + 4 * B.CORRECTION_SLOTS] = extreme
-    params = default_params()
-    most = params[CORRECTION_LIMIT] * (params[CORRECTION_PAWN_PCT] + 2 * params[CORRECTION_NON_PAWN_PCT]) // 100
-    corrected = corrected_eval(ctx, raw_eval)
-    assert abs(corrected - raw_eval) <= most
-    assert abs(corrected) < TB_WIN_BOUND
-
-
-def test_correction_entries_are_running_means_within_the_limit():
-    ctx, _, _ = _context(FENS[2], 0)
-    side = int(ctx.state[SIDE_TO_MOVE])
-    slots = _reference_correction_slots(jitfish.Board(FENS[2]).position, side)
-    params = default_params()
-    for _ in range(200):
-        update_correction(ctx, 30, 20)
-    assert all(abs(int(ctx.work[slot]) - 30 * CORRECTION_GRAIN) <= CORRECTION_GRAIN for slot in slots)
-    for _ in range(200):
-        update_correction(ctx, -10_000, 20)  # a far error counts as the limit
-    limit = params[CORRECTION_LIMIT] * CORRECTION_GRAIN
-    assert all(-limit <= int(ctx.work[slot]) <= -limit + CORRECTION_GRAIN for slot in slots)
-    before = [int(ctx.work[slot]) for slot in slots]
-    update_correction(ctx, 0, 0)  # depth 0 weighs 1/256: a small step toward 0
-    after = [int(ctx.work[slot]) for slot in slots]
-    assert all(b < a <= b - b // 256 + 1 for a, b in zip(after, before))

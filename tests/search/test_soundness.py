@@ -23,15 +23,8 @@ import pytest
 import jitfish
 from jitfish.board.moves import MOVE_NORMAL, encode_move
 from jitfish.search import SearchLimits, Searcher
-from jitfish.search.buffers import CORRECTION_SLOTS, HEURISTICS_SIZE, LMR_SIDE, SCORES, move_list
-from jitfish.search.history import (
-    HISTORY_MAX,
-    NON_PAWN_CORRECTION,
-    PAWN_CORRECTION,
-    SEARCHED_QUIET,
-    history_index,
-    update_histories,
-)
+from jitfish.search.buffers import HEURISTICS_SIZE, LMR_SIDE, SCORES, move_list
+from jitfish.search.history import HISTORY_MAX, SEARCHED_QUIET, history_index, update_histories
 from jitfish.search.negamax import late_move_reductions
 from jitfish.types import MATE
 
@@ -163,7 +156,6 @@ def test_reduced_depth_grows_with_depth_whatever_the_history():
         "ucinewgame between",
         "after unrelated searches, no ucinewgame",
         "random heuristics",
-        "extreme corrections",
         "worst history",
         "best history",
     ],
@@ -176,12 +168,6 @@ def test_every_suite_mate_is_found_with_its_exact_distance(state):
     elif state == "random heuristics":
         # Killers and countermoves become arbitrary move codes, history arbitrary values.
         _fill_heuristics(searcher, lambda n: rng.integers(-HISTORY_MAX, HISTORY_MAX, n))
-    elif state == "extreme corrections":
-        # Every correction entry far beyond what a search could teach (the mate bug of 9b2a066).
-        _fill_heuristics(searcher, lambda n: rng.integers(-HISTORY_MAX, HISTORY_MAX, n))
-        for worker in searcher.workers:
-            corrections = worker.heuristics[PAWN_CORRECTION : NON_PAWN_CORRECTION + 4 * CORRECTION_SLOTS]
-            corrections[:] = rng.choice(np.array([-(2**31), 2**31 - 1]), len(corrections))
     elif state == "worst history":
         _fill_heuristics(searcher, lambda n: np.full(n, -HISTORY_MAX))
     elif state == "best history":
