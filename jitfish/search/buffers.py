@@ -18,7 +18,7 @@ and handed to the kernels inside the search context
   the nodes spent under each root move (the ``C_*`` fields; other threads
   write the stop flag at any moment).
 * ``work`` (``int32``): the history tables (killers, history, countermoves,
-  laid out from 0 by ``HEURISTICS_FIELDS``, read and written by
+  continuation and capture history, laid out from 0 by ``HEURISTICS_FIELDS``, read and written by
   :mod:`jitfish.search.history`), from
   ``PV`` the triangular PV table (row ``ply`` at ``PV + ply * PV_STRIDE``:
   length, then moves), from ``MOVES`` ``MAX_MOVES`` move slots per ply, and
@@ -47,6 +47,7 @@ STACK_FIELDS = (
     "eval",  # static evaluation (NO_EVAL in check)
     "move",  # move made from this ply (0: null move, or none yet)
     "excluded",  # move left out by a singular-extension search
+    "piece_to",  # piece * 64 + to-square of that move (continuation history's index)
     # set by the parent before it searches this ply, for negamax and quiescence alike
     "check_known",  # one of CHECK_UNKNOWN, GAVE_NO_CHECK, GAVE_CHECK
     "psq_mg",  # material + piece-square score (white's view), kept move by move
@@ -112,6 +113,8 @@ HEURISTICS_FIELDS = (
     ("killers", 2 * (MAX_PLY + 2)),  # [2 * ply + slot]
     ("history", 2 * 64 * 64),  # [side * 4096 + from + 64 * to]
     ("countermoves", 64 * 64),  # [from + 64 * to] of the previous move
+    ("continuation", (12 * 64) ** 2),  # [piece_to of an earlier move * 768 + piece_to of this one]
+    ("captures", 12 * 64 * 6),  # [(piece * 64 + to) * 6 + captured type]
 )
 HEURISTICS_OFFSETS, HEURISTICS_SIZE = field_offsets(HEURISTICS_FIELDS)
 

@@ -57,6 +57,7 @@ from jitfish.search.buffers import (
     visit_node,
 )
 from jitfish.search.evalstack import evaluate_at, note_move, note_null_move
+from jitfish.search.history import piece_to
 from jitfish.search.tt import tt_prefetch
 from jitfish.types import BOUND_LOWER, INF, MAX_PLY
 
@@ -170,6 +171,7 @@ def play(ctx, ply, move, check_known):
     node = ctx.stack[ply + STACK_ROOT]
     child = ctx.stack[ply + 1 + STACK_ROOT]
     set_child_psq(node, child, ctx.state, ctx.weights, move)
+    node.piece_to = piece_to(ctx.state, move)
     note_move(ctx.network, ctx.stack, ctx.state, ply, move)
     make_move(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables, move)
     tt_prefetch(ctx.tt, ctx.bbs[L.KEY])

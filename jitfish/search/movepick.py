@@ -11,9 +11,11 @@ Negamax's stages (``STAGE_*``), in the order they hand moves out:
 1. the TT move, put first when the picker starts: most cut nodes cut off on
    it, and then nothing else is scored;
 2. the captures and queen promotions, moved to the front of the list and
-   scored by MVV-LVA (most valuable victim, then least valuable attacker);
-   each is checked by SEE only when it comes up, and one that loses material
-   is put back as a bad capture;
+   scored by MVV-LVA (most valuable victim, then least valuable attacker)
+   weighted by ``CAPTURE_MVV_LVA_WEIGHT``, plus their capture history
+   (:func:`jitfish.search.history.capture_history`), which can move a capture
+   past a victim or two of another class; each is checked by SEE only when it
+   comes up, and one that loses material is put back as a bad capture;
 3. once no good capture is left, the quiet moves are scored by
    :func:`jitfish.search.history.order_quiets` -- the two killers, then the
    countermove, then the rest by history -- and handed out
@@ -49,7 +51,8 @@ from jitfish.board.moves import move_from, move_promotion
 from jitfish.board.squares import QUEEN
 from jitfish.search.buffers import SCORES, STACK_ROOT, move_list
 from jitfish.search.context import NO_MOVE, ZERO
-from jitfish.search.history import order_quiets
+from jitfish.search.history import HISTORY_MAX, capture_history, order_quiets
+from jitfish.search.params import CAPTURE_MVV_LVA_WEIGHT
 from jitfish.search.see import captured_type, see_ge
 
 SCORE_TT_MOVE = 1 << 30
@@ -96,8 +99,10 @@ def mvv_lva(state, move, victim):
 
 
 @kernel(hot=True, inline=True)
-def _noisy_score(state, move, victim):
-    """A capture or promotion: under-promotions last, else MVV-LVA among the good captures.
+def _noisy_score(state, work, mvv_lva_weight, move, victim):
+    """A capture or promotion: under-promotions last, else among the good captures by MVV-LVA (times
+    ``CAPTURE_MVV_LVA_WEIGHT``) plus capture history (lifted by ``HISTORY_MAX``, so that the worst history
+    still leaves it among the good captures).
 
     The exchange is not checked yet (the low bit is clear): SEE is costly and
     most nodes cut off before their later captures are reached, so
@@ -106,12 +111,14 @@ def _noisy_score(state, move, victim):
     promotion = move_promotion(move)
     if promotion and promotion != QUEEN:
         return SCORE_UNDERPROMOTION + victim
-    return SCORE_GOOD_CAPTURE + 2 * mvv_lva(state, move, victim)
+    weighted = mvv_lva(state, move, victim) * mvv_lva_weight
+    return SCORE_GOOD_CAPTURE + 2 * (weighted + capture_history(state, work, move, victim) + HISTORY_MAX)
 
 
 @kernel(hot=True, llvm_inline=True, cold_start=ENGINE_FIRST)
 def score_moves(ctx, start, count, tt_move, ply):
-    """Score the moves in ``work[start:start + count]``, captures by MVV-LVA alone (quiescence's picker)."""
+    """Score the moves in ``work[start:start + count]`` (quiescence's picker): captures as negamax's picker
+    does, quiet moves (evasions) by :func:`jitfish.search.history.order_quiets`."""
     state = ctx.state
     work = ctx.work
     for i in range(start, start + count):
@@ -121,13 +128,13 @@ def score_moves(ctx, start, count, tt_move, ply):
             continue
         victim = captured_type(state, move)
         if victim >= 0 or move_promotion(move):
-            work[i + SCORES] = _noisy_score(state, move, victim)
+            work[i + SCORES] = _noisy_score(state, work, ctx.params[CAPTURE_MVV_LVA_WEIGHT], move, victim)
         else:
             order_quiets(ctx, ply, i, i + 1, NO_MOVE)
 
 
 @kernel(hot=True)
-def score_noisy_first(state, work, start, end):
+def score_noisy_first(state, work, mvv_lva_weight, start, end):
     """Move the captures and promotions of ``[start, end)`` to its front and score them.
 
     Returns where the quiet moves begin; they stay unscored until
@@ -140,7 +147,7 @@ def score_noisy_first(state, work, start, end):
         if victim >= 0 or move_promotion(move):
             work[i] = work[quiets]
             work[quiets] = move
-            work[quiets + SCORES] = _noisy_score(state, move, victim)
+            work[quiets + SCORES] = _noisy_score(state, work, mvv_lva_weight, move, victim)
             quiets += 1
     return quiets
 
@@ -284,7 +291,7 @@ def _order(ctx, ply, index):
     end = base + node.pick_count
     stage = node.pick_stage
     if stage == STAGE_NOISY_FIRST:
-        quiets = score_noisy_first(state, work, at, end)
+        quiets = score_noisy_first(state, work, ctx.params[CAPTURE_MVV_LVA_WEIGHT], at, end)
         node.pick_quiets = quiets - base
         stage = STAGE_GOOD_NOISY if quiets < end else STAGE_REST  # no quiet move: nothing to wait for
         node.pick_stage = stage

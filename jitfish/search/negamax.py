@@ -38,21 +38,22 @@ from jitfish.search.context import (
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
-from jitfish.search.history import SCORE_COUNTERMOVE, clear_killers, mark_searched_quiet, update_quiet_histories
+from jitfish.search.history import SCORE_COUNTERMOVE, capture_history, clear_killers, mark_searched, update_histories
 from jitfish.search.movepick import (
     SEE_WINS, SELECTION_PICKS, init_picker, init_qsearch_picker, is_quiet, move_at, next_move, quiet_score,
     see_verdict, skip_quiet_moves,
 )
 from jitfish.search.params import (
-    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT,
-    LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, LMR_NOISY_OFFSET, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR,
-    NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, NMP_MIN_PIECES, NMP_VERIFY_DEPTH, NMP_VERIFY_PLIES_PCT,
-    PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RAZOR_BASE, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN,
-    RFP_MAX_DEPTH, SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN,
-    default_params,
+    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, HISTORY_PRUNE_MARGIN, HISTORY_PRUNE_MAX_DEPTH,
+    IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT, LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_HISTORY_MAX,
+    LMR_MIN_DEPTH, LMR_NOISY_OFFSET, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX,
+    NMP_MIN_DEPTH, NMP_MIN_PIECES, NMP_VERIFY_DEPTH, NMP_VERIFY_PLIES_PCT, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH,
+    PROBCUT_REDUCTION, RAZOR_BASE, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+    SEE_CAPTURE_HISTORY_DIVISOR, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SE_MARGIN, SE_MIN_DEPTH,
+    SE_TT_DEPTH_SLACK, default_params,
 )
 from jitfish.search.quiescence import quiescence
-from jitfish.search.see import see_ge
+from jitfish.search.see import captured_type, see_ge
 from jitfish.search.tt import bound_settles, tt_read, tt_store
 from jitfish.syzygy.search import probe_in_search
 from jitfish.types import (
@@ -338,8 +339,11 @@ def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, stati
                     lmp_limit, in_check, pv_node):
     """Step 12. Whether to skip a move at a shallow depth, once a move has saved us from being mated
     (never at the root, nor without pieces besides king and pawns): late quiet moves and futile quiet
-    moves (both also skip every quiet move after them: :func:`skip_quiet_moves`), and moves that lose
-    too much material by SEE.  The caller keeps the moves that give check."""
+    moves (both also skip every quiet move after them: :func:`skip_quiet_moves`), quiet moves with a bad
+    history (killers and the countermove score far above it), and moves that lose too much material by
+    SEE.  A capture's SEE threshold moves with its capture history: one that has often worked may lose up
+    to twice the margin, one that has often failed must not lose at all.  The caller keeps the moves that
+    give check."""
     params = ctx.params
     if ply == 0 or best_score <= -MATE_BOUND or not _has_non_pawn_material(ctx.bbs, ctx.state[L.SIDE_TO_MOVE]):
         return False
@@ -350,17 +354,25 @@ def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, stati
                     and searched > 0)):
             skip_quiet_moves(ctx, ply)
             return True
+        if (depth <= params[HISTORY_PRUNE_MAX_DEPTH] and not in_check and not pv_node
+                and quiet_score(ctx, ply, slot) < -params[HISTORY_PRUNE_MARGIN] * depth):
+            return True
         return depth <= params[SEE_MAX_DEPTH] and not see_ge(ctx.bbs, ctx.state, ctx.tables, move,
                                                              -params[SEE_QUIET_MARGIN] * depth * depth)
-    return (depth <= params[SEE_MAX_DEPTH] and see_verdict(ctx.work[slot + SCORES]) != SEE_WINS
-            and not see_ge(ctx.bbs, ctx.state, ctx.tables, move, -params[SEE_CAPTURE_MARGIN] * depth))
+    if depth > params[SEE_MAX_DEPTH] or see_verdict(ctx.work[slot + SCORES]) == SEE_WINS:
+        return False
+    margin = params[SEE_CAPTURE_MARGIN] * depth
+    history = capture_history(ctx.state, ctx.work, move, captured_type(ctx.state, move))
+    leeway = max(-margin, min(history // params[SEE_CAPTURE_HISTORY_DIVISOR], margin))
+    return not see_ge(ctx.bbs, ctx.state, ctx.tables, move, -margin - leeway)
 
 
 @kernel(hot=True, inline=True)
 def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_node, improving, cut_node, checking):
     """Step 13. How much shallower a late move is searched: the table's, more at non-PV, cut and
-    not-improving nodes, less for checks, killers, the countermove and moves with a good history; a capture
-    only once SEE has found it losing (its ordering score is then negative) and not a check,
+    not-improving nodes, less for checks, killers and the countermove, and less or more by the move's
+    history (butterfly and continuation: one ply per ``LMR_HISTORY_DIVISOR``, at most ``LMR_HISTORY_MAX``);
+    a capture only once SEE has found it losing (its ordering score is then negative) and not a check,
     ``LMR_NOISY_OFFSET`` less."""
     if depth < ctx.params[LMR_MIN_DEPTH] or searched < 1 + 2 * pv_node or not (quiet or ctx.work[slot + SCORES] < 0):
         return 0
@@ -378,7 +390,8 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
     if ordering >= SCORE_COUNTERMOVE:   # killers and the countermove
         reduction -= 1
     else:
-        reduction -= ordering // ctx.params[LMR_HISTORY_DIVISOR]
+        most = ctx.params[LMR_HISTORY_MAX]
+        reduction -= max(-most, min(ordering // ctx.params[LMR_HISTORY_DIVISOR], most))
     return max(0, min(reduction, new_depth - 1))
 
 
@@ -528,8 +541,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         if ctx.control[C_STOP] != 0:
             return 0
         searched += 1
-        if quiet:
-            mark_searched_quiet(ctx, slot)
+        mark_searched(ctx, slot, quiet)
 
         if score > best_score:
             best_score = score
@@ -538,8 +550,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
                 if pv_node:
                     _update_pv(ctx.work, ply, move)
                 if score >= beta:
-                    if quiet:
-                        update_quiet_histories(ctx, ply, move, depth, slot)
+                    update_histories(ctx, ply, move, depth, slot, quiet)
                     break
                 alpha = score
 

@@ -97,7 +97,29 @@ FIELDS = (
     SearchParam("LMR_BASE_PCT", 0, 250, 10, 0.002, "... r = base + ln(depth) * ln(move number) / divisor (hundredths)"),
     SearchParam("LMR_DIVISOR_PCT", 100, 600, 15, 0.002, "... (the divisor, hundredths)"),
     SearchParam("LMR_HISTORY_DIVISOR", 1024, 32768, 600, 0.002, "... one ply less per this much history score"),
+    SearchParam("LMR_HISTORY_MAX", 1, 4, 1, 0.002, "... (at most this many plies more or less)"),
     SearchParam("LMR_NOISY_OFFSET", 0, 4, 1, 0.002, "... a losing capture is reduced this much less than a quiet"),
+    SearchParam(
+        "HISTORY_PRUNE_MAX_DEPTH", 1, 8, 1, 0.002, "history pruning of late quiet moves: at this depth or less"
+    ),
+    SearchParam("HISTORY_PRUNE_MARGIN", 1000, 16000, 400, 0.002, "... when their history is below -this * depth"),
+    SearchParam(
+        "CAPTURE_MVV_LVA_WEIGHT", 64, 1024, 30, 0.002, "captures are ordered by MVV-LVA * this + capture history"
+    ),
+    SearchParam(
+        "SEE_CAPTURE_HISTORY_DIVISOR",
+        8,
+        256,
+        8,
+        0.002,
+        "SEE pruning of captures: the threshold falls by capture history / this (at most the margin)",
+    ),
+    SearchParam("HISTORY_BONUS_DEPTH2", 0, 64, 2, 0.002, "history bonus of a cut-off: this * depth^2 ..."),
+    SearchParam("HISTORY_BONUS_DEPTH", 0, 128, 4, 0.002, "... + this * depth ..."),
+    SearchParam("HISTORY_BONUS_MAX", 400, 4000, 100, 0.002, "... at most this"),
+    SearchParam(
+        "HISTORY_MALUS_PCT", 50, 200, 6, 0.002, "history malus of the moves tried before it: this share of the bonus"
+    ),
     SearchParam("SE_MIN_DEPTH", 4, 16, 1, 0.002, "singular extension: from this depth"),
     SearchParam("SE_TT_DEPTH_SLACK", 1, 8, 1, 0.002, "... when the TT entry's draft is at least depth - this"),
     SearchParam("SE_MARGIN", 1, 8, 1, 0.002, "... singular beta = TT score - this * depth"),
@@ -182,6 +204,15 @@ PROBCUT_REDUCTION = INDEX["PROBCUT_REDUCTION"]
 LMR_BASE_PCT = INDEX["LMR_BASE_PCT"]
 LMR_DIVISOR_PCT = INDEX["LMR_DIVISOR_PCT"]
 LMR_HISTORY_DIVISOR = INDEX["LMR_HISTORY_DIVISOR"]
+LMR_HISTORY_MAX = INDEX["LMR_HISTORY_MAX"]
+HISTORY_PRUNE_MAX_DEPTH = INDEX["HISTORY_PRUNE_MAX_DEPTH"]
+HISTORY_PRUNE_MARGIN = INDEX["HISTORY_PRUNE_MARGIN"]
+CAPTURE_MVV_LVA_WEIGHT = INDEX["CAPTURE_MVV_LVA_WEIGHT"]
+SEE_CAPTURE_HISTORY_DIVISOR = INDEX["SEE_CAPTURE_HISTORY_DIVISOR"]
+HISTORY_BONUS_DEPTH2 = INDEX["HISTORY_BONUS_DEPTH2"]
+HISTORY_BONUS_DEPTH = INDEX["HISTORY_BONUS_DEPTH"]
+HISTORY_BONUS_MAX = INDEX["HISTORY_BONUS_MAX"]
+HISTORY_MALUS_PCT = INDEX["HISTORY_MALUS_PCT"]
 SE_MIN_DEPTH = INDEX["SE_MIN_DEPTH"]
 SE_TT_DEPTH_SLACK = INDEX["SE_TT_DEPTH_SLACK"]
 SE_MARGIN = INDEX["SE_MARGIN"]

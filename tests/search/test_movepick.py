@@ -15,7 +15,7 @@ from jitfish.eval.params import default_weights
 from jitfish.search import buffers as B
 from jitfish.search.context import new_context
 from jitfish.search.evalstack import network_arrays
-from jitfish.search.history import KILLERS, countermove_index, history_index
+from jitfish.search.history import HISTORY_MAX, KILLERS, countermove_index, history_index
 from jitfish.search.movepick import (
     SELECTION_PICKS,
     init_picker,
@@ -24,8 +24,9 @@ from jitfish.search.movepick import (
     quiet_score,
     skip_quiet_moves,
 )
-from jitfish.search.params import default_params
+from jitfish.search.params import CAPTURE_MVV_LVA_WEIGHT, default_params
 from jitfish.search.tt import new_table
+from tests.reference_history import capture_index
 from tests.reference_see import see
 
 PLY = 3
@@ -79,6 +80,9 @@ class Node:
         self.history = {m: rng.randrange(-2000, 2000) for m in quiets}
         for move, value in self.history.items():
             self.work[history_index(side, move)] = value
+        for move in moves:  # promotions to different pieces share their capture's entry
+            if self.board.is_capture(self._chess_move(move)):
+                self.work[capture_index(self.board, move)] = rng.randrange(-HISTORY_MAX, HISTORY_MAX)
 
     def _chess_move(self, move: int) -> chess.Move:
         return chess.Move.from_uci(self.uci[move])
@@ -104,6 +108,13 @@ class Node:
         victim = chess.PAWN if self.board.is_en_passant(m) else self.board.piece_type_at(m.to_square) or 0
         attacker = self.board.piece_type_at(m.from_square)
         return victim * 16 - (attacker - 1) + (64 if m.promotion == chess.QUEEN else 0)
+
+    def noisy_order(self, move: int) -> int:
+        """How captures and queen promotions are ordered: MVV-LVA, weighted, plus capture history."""
+        history = (
+            int(self.work[capture_index(self.board, move)]) if self.board.is_capture(self._chess_move(move)) else 0
+        )
+        return self.mvv_lva(move) * int(default_params()[CAPTURE_MVV_LVA_WEIGHT]) + history
 
     def start(self, sort_rest: bool) -> None:
         init_picker(self.ctx, PLY, self.count, self.tt_move, sort_rest)
@@ -131,7 +142,7 @@ def test_stages_come_in_order_each_best_first(fen, seed, sort_rest):
     assert sorted(picked) == sorted(int(m) for m in node.work[node.base : node.base + node.count])
     categories = [node.category(m) for m in picked]
     assert categories == sorted(categories), [(node.uci[m], c) for m, c in zip(picked, categories)]
-    good = [node.mvv_lva(m) for m, c in zip(picked, categories) if c == GOOD_NOISY]
+    good = [node.noisy_order(m) for m, c in zip(picked, categories) if c == GOOD_NOISY]
     assert good == sorted(good, reverse=True)
     history = [node.history[m] for m, c in zip(picked, categories) if c == QUIET]
     assert history == sorted(history, reverse=True)
@@ -184,10 +195,10 @@ def test_moves_past_the_selection_picks_are_sorted_once():
 
 
 @pytest.mark.parametrize("fen,seed", CASES)
-def test_quiescence_picks_the_tt_move_then_by_mvv_lva(fen, seed):
+def test_quiescence_picks_the_tt_move_then_by_mvv_lva_and_capture_history(fen, seed):
     node = Node(fen, seed)
     init_qsearch_picker(node.ctx, PLY, node.count, node.tt_move)
     picked = node.drain()
     assert picked[0] == node.tt_move and len(picked) == node.count
-    noisy = [node.mvv_lva(m) for m in picked[1:] if not node._is_quiet(m) and node.category(m) != UNDERPROMOTION]
+    noisy = [node.noisy_order(m) for m in picked[1:] if not node._is_quiet(m) and node.category(m) != UNDERPROMOTION]
     assert noisy == sorted(noisy, reverse=True)

@@ -24,7 +24,7 @@ import jitfish
 from jitfish.board.moves import MOVE_NORMAL, encode_move
 from jitfish.search import SearchLimits, Searcher
 from jitfish.search.buffers import HEURISTICS_SIZE, LMR_SIDE, SCORES, move_list
-from jitfish.search.history import HISTORY_MAX, SEARCHED_QUIET, history_index, update_quiet_histories
+from jitfish.search.history import HISTORY_MAX, SEARCHED_QUIET, history_index, update_histories
 from jitfish.search.negamax import late_move_reductions
 from jitfish.types import MATE
 
@@ -133,7 +133,7 @@ def test_history_malus_touches_only_the_quiet_moves_searched():
     ctx.work[base + 1 + SCORES] = 500  # pruned (still carries its ordering score)
     ctx.work[base + 2 + SCORES] = SEARCHED_QUIET  # searched, failed low
     depth = 2  # a bonus of 128
-    update_quiet_histories(ctx, 0, cutoff, depth, base + 3)
+    update_histories(ctx, 0, cutoff, depth, base + 3, True)
     assert ctx.work[history_index(0, cutoff)] == 128
     assert ctx.work[history_index(0, moves[0])] == -128
     assert ctx.work[history_index(0, moves[1])] == 0
