@@ -119,9 +119,15 @@ def update(state: dict, k: int, signs: Sequence[int], result: int) -> None:
 
 
 def new_state(
-    names: Sequence[str], iterations: int, games_per_iteration: int, seed: int, start: dict[str, int]
+    names: Sequence[str],
+    iterations: int,
+    games_per_iteration: int,
+    seed: int,
+    start: dict[str, int],
+    gain: float = 1.0,
 ) -> dict:
-    """A fresh run's state: θ starts at ``start`` (a {name: value} of every parameter)."""
+    """A fresh run's state: θ starts at ``start`` (a {name: value} of every parameter); every ``r_end`` is the
+    parameter list's times ``gain`` (a run of a few thousand games needs a larger one to move at all)."""
     unknown = [name for name in names if name not in BY_NAME]
     if unknown:
         raise ValueError(f"spsa: unknown parameter(s) {', '.join(unknown)}")
@@ -131,6 +137,8 @@ def new_state(
         raise ValueError("spsa: --iterations must be at least 1")
     if games_per_iteration < 2 or games_per_iteration % 2:
         raise ValueError("spsa: --games-per-iteration must be a positive even number (game pairs)")
+    if not gain > 0:
+        raise ValueError("spsa: --gain must be positive")
     return {
         "version": STATE_VERSION,
         "seed": seed,
@@ -142,7 +150,7 @@ def new_state(
                 "theta": float(start[name]),
                 "start": int(start[name]),
                 "c_end": BY_NAME[name].c_end,
-                "r_end": BY_NAME[name].r_end,
+                "r_end": BY_NAME[name].r_end * gain,
             }
             for name in names
         },
@@ -284,6 +292,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="the parameters to tune (default: all but the time-management TM_* ones)",
     )
+    parser.add_argument(
+        "--gain",
+        type=float,
+        default=1.0,
+        help="multiplies every parameter's learning rate r_end (default 1: Fishtest's, made for tens of "
+        "thousands of games)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seeds the signs and openings (default 0)")
     parser.add_argument(
         "--state",
@@ -316,13 +331,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             state = load_state(state_path)
             print(
                 f"resuming {state_path} at iteration {state['iteration']} of {state['iterations']} "
-                f"(its seed, parameters, iterations and games per iteration apply)",
+                f"(its seed, parameters, gains, iterations and games per iteration apply)",
                 file=sys.stderr,
             )
         else:
             names = args.params or [field.name for field in FIELDS if not field.name.startswith("TM_")]
             start = params_to_dict(load_params(PARAMS_FILE))
-            state = new_state(names, args.iterations, args.games_per_iteration, args.seed, start)
+            state = new_state(names, args.iterations, args.games_per_iteration, args.seed, start, args.gain)
         settings = MatchSettings(
             tuple(shlex.split(args.engine)), args.tc, args.concurrency, args.hash, args.openings, args.startup_timeout
         )

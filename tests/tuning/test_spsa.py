@@ -127,11 +127,22 @@ def test_result_is_written_through_the_loader_others_unchanged(tmp_path):
     assert written == {**DEFAULTS, "RFP_MARGIN": 92, "SE_MARGIN": 2}
 
 
+def test_gain_scales_the_learning_rate_and_so_the_update():
+    # The hand-computed first step above, +0.0884623 at gain 1, is ten times as long at gain 10.
+    state = spsa.new_state(["RFP_MARGIN"], 10, 2, 1, {**DEFAULTS, "RFP_MARGIN": 80}, gain=10)
+    assert state["params"]["RFP_MARGIN"]["r_end"] == pytest.approx(0.02)
+    state["params"]["RFP_MARGIN"]["c_end"] = 10
+    spsa.update(state, 1, [1], result=2)
+    assert state["params"]["RFP_MARGIN"]["theta"] == pytest.approx(80.884623, abs=1e-5)
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="unknown parameter"):
         _state(("NO_SUCH",))
     with pytest.raises(ValueError, match="even"):
         _state(games=3)
+    with pytest.raises(ValueError, match="gain"):
+        spsa.new_state(["RFP_MARGIN"], 10, 2, 1, DEFAULTS, gain=0)
 
 
 @pytest.fixture(scope="module")
