@@ -104,35 +104,15 @@ def test_compile_command_compiles_every_group(searched):
         assert jit_compile.is_cached(group), group
 
 
-@pytest.mark.slow
-def test_a_cold_start_compiles_each_split_kernel_once(tmp_path):
-    """The split's signatures are the ones the search types: compiled ahead, each is reused, never compiled twice.
-
-    A wrong signature would be a second compile of the kernel (the cost the split is meant to save), so each
-    split kernel must hold exactly one compiled version after a cold search warm-up on an empty cache.
-    """
-    script = (
-        "from jitfish import compile as c\n"
-        "from jitfish.jit import COLD_START\n"
-        "c._compile_callees(*COLD_START)\n"
-        "c.warm_search(helper=False)\n"
-        "for name, (kernel, _) in c._search_callee_signatures().items():\n"
-        "    print(name, len(kernel.signatures))\n"
-    )
-    env = dict(os.environ, JITFISH_CACHE_DIR=str(tmp_path))
-    result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
-    versions = dict(line.split() for line in result.stdout.splitlines())
-    assert sorted(versions) == sorted(jit_compile._search_callee_signatures())
-    assert {name: count for name, count in versions.items() if count != "1"} == {}
-
-
-# A cold compile of the search (and of a tablebase search) in a fresh cache, then every Jitfish kernel the
-# process holds: each must have been compiled for one signature.  (With a warm cache the callees load
-# inside their callers' cached code and list no signature, so only a cold compile can tell.)
+# A cold compile of the search in a fresh cache, the way a cold start splits it (each split kernel compiled
+# ahead for the types the search calls it with, then the search warm-up in this process), then a tablebase
+# search; after each, every Jitfish kernel the process holds.  (With a warm cache the callees load inside
+# their callers' cached code and list no signature, so only a cold compile can tell.)
 ONE_SIGNATURE_CHILD = """
 import gc
 from numba.core.registry import CPUDispatcher
-from jitfish.compile import compile_all
+from jitfish import compile as c
+from jitfish.jit import COLD_START
 from jitfish.engine import Engine
 from jitfish.turn import EngineCallbacks, GoParams
 
@@ -141,7 +121,8 @@ def report(stage):
         if isinstance(kernel, CPUDispatcher) and kernel.py_func.__module__.startswith("jitfish."):
             print(stage, kernel.py_func.__module__, kernel.py_func.__name__, len(kernel.signatures))
 
-compile_all(groups=["search"], report=lambda line: None)
+c._compile_callees(*COLD_START)
+c.warm_search(helper=False)
 report("start")
 engine = Engine(EngineCallbacks(on_info=lambda info: None))
 engine.set_option("SyzygyPath", {tables!r})
@@ -155,7 +136,9 @@ report("tables")
 @pytest.mark.slow
 def test_a_cold_search_compiles_each_kernel_for_one_signature(tmp_path):
     """A literal argument (``f(x, 0)`` where the search passes an int64 elsewhere) compiles a kernel once more,
-    which a cold start pays for: the search's calls pass typed constants (``jitfish.search.context``).  Only
+    which a cold start pays for: the search's calls pass typed constants (``jitfish.search.context``).  The
+    split's signatures are the ones the search types, so each split kernel, compiled ahead, is reused and holds
+    exactly one version (a wrong signature would be the second compile the split is meant to save).  Only
     kernels that take the search context (negamax, and the picker's kernels ``history.py`` reads through) have
     two versions, without and with tables in the context, and a start without tables compiles no prober."""
     import importlib
@@ -179,6 +162,10 @@ def test_a_cold_search_compiles_each_kernel_for_one_signature(tmp_path):
         counts[stage][f"{module} {name}"] = int(count)
     start, tables = counts["start"], counts["tables"]
     assert start["jitfish.search.negamax negamax"] == 1 and start["jitfish.syzygy.probe probe_wdl"] == 0
+    split = {
+        f"{kernel.py_func.__module__} {name}" for name, (kernel, _) in jit_compile._search_callee_signatures().items()
+    }
+    assert {name: start.get(name) for name in split if start.get(name) != 1} == {}
     assert {name: count for name, count in start.items() if count > 1} == {}
     assert tables["jitfish.syzygy.probe probe_wdl"] == 1
     twice = {name: count for name, count in tables.items() if count > 1}
