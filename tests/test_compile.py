@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from jitfish import compile as jit_compile
+from jitfish.jit import COLD_START
 from jitfish.search import Searcher
 
 
@@ -163,7 +164,9 @@ def test_a_cold_search_compiles_each_kernel_for_one_signature(tmp_path):
     start, tables = counts["start"], counts["tables"]
     assert start["jitfish.search.negamax negamax"] == 1 and start["jitfish.syzygy.probe probe_wdl"] == 0
     split = {
-        f"{kernel.py_func.__module__} {name}" for name, (kernel, _) in jit_compile._search_callee_signatures().items()
+        f"{kernel.py_func.__module__} {kernel.__name__}"
+        for role in COLD_START
+        for kernel in jit_compile._registered(role)
     }
     assert {name: start.get(name) for name in split if start.get(name) != 1} == {}
     assert {name: count for name, count in start.items() if count > 1} == {}
