@@ -245,13 +245,32 @@ def null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node):
 
 
 @kernel(hot=True, inline=True)
+def has_quiet_check(bbs, state, tables, moves, start):
+    """Whether the side to move has a legal quiet move (no capture, no promotion) that gives check; the
+    legal moves are left in ``moves[start:]``."""
+    count = generate_moves(bbs, state, tables, moves, start, ALL_MOVES)
+    their_king, discoverers, diagonal_checks, straight_checks = check_squares(bbs, state, tables)
+    for slot in range(start, start + count):
+        move = move_at(moves, slot)
+        if is_quiet(state, move) and gives_check_given(bbs, state, tables, move, their_king, discoverers,
+                                                       diagonal_checks, straight_checks):
+            return True
+    return False
+
+
+@kernel(hot=True, inline=True)
 def razoring(ctx, ply, depth, alpha, eval_estimate):
     """Step 7b. Razoring: the score to return when a shallow node is so far below alpha that only a capture
     could save it and quiescence says none does, else ``NO_SCORE``.  Quiescence runs at this node's ply
-    (its moves and picker are this node's, generated again afterwards); its fail-low is an upper bound."""
+    (its moves and picker are this node's, generated again afterwards); its fail-low is an upper bound.
+    Not where a quiet move gives check, which quiescence does not try: after a sacrifice the side that gave
+    material is far below alpha, and the quiet check that follows is often the point of it (razoring it
+    away cost 9 of Win At Chess's 300 at 20,000 nodes; docs/strength.md)."""
     params = ctx.params
     if not (depth <= params[RAZOR_MAX_DEPTH] and abs(alpha) < TB_WIN_BOUND
             and eval_estimate + params[RAZOR_BASE] + params[RAZOR_MARGIN] * depth * depth < alpha):
+        return NO_SCORE
+    if has_quiet_check(ctx.bbs, ctx.state, ctx.tables, ctx.work, move_list(ply)):
         return NO_SCORE
     score = quiescence(without_tables(ctx), alpha - 1, alpha, ply)
     if ctx.control[C_STOP] != 0:
@@ -372,15 +391,16 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
     """Step 13. How much shallower a late move is searched: the table's, more at non-PV, cut and
     not-improving nodes, less for checks, killers and the countermove, and less or more by the move's
     history (butterfly and continuation: one ply per ``LMR_HISTORY_DIVISOR``, at most ``LMR_HISTORY_MAX``);
-    a capture only once SEE has found it losing (its ordering score is then negative) and not a check,
-    ``LMR_NOISY_OFFSET`` less."""
+    a capture only once SEE has found it losing (its ordering score is then negative), at an expected cut
+    node and not a check, ``LMR_NOISY_OFFSET`` less (elsewhere such a capture is often the sacrifice a
+    tactic starts with)."""
     if depth < ctx.params[LMR_MIN_DEPTH] or searched < 1 + 2 * pv_node or not (quiet or ctx.work[slot + SCORES] < 0):
         return 0
     reduction = np.int64(ctx.work[LMR + min(depth, LMR_SIDE - 1) * LMR_SIDE + min(searched + 1, LMR_SIDE - 1)])
     if not pv_node:
         reduction += 1
     if not quiet:   # a losing capture that gives check may be the sacrifice of a mating attack: not reduced
-        return 0 if checking else max(0, min(reduction - ctx.params[LMR_NOISY_OFFSET], new_depth - 1))
+        return 0 if checking or cut_node == 0 else max(0, min(reduction - ctx.params[LMR_NOISY_OFFSET], new_depth - 1))
     if not improving:
         reduction += 1
     reduction += cut_node

@@ -144,3 +144,22 @@ def test_searcher_work_array_holds_the_reduction_table():
     searcher.clear()
     work = searcher.workers[0].work
     assert (work[LMR : LMR + LMR_SIDE * LMR_SIDE] == late_move_reductions()).all()
+
+
+@pytest.mark.parametrize(
+    "fen,expected",
+    [
+        ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", True),  # Ra8+
+        ("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", True),  # any knight move uncovers the rook
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", False),  # kings only
+        ("4k3/8/8/8/8/8/4p3/4R1K1 w - - 0 1", False),  # only Rxe2+ checks: a capture
+        ("4k3/P7/8/8/8/8/8/6K1 w - - 0 1", False),  # only a8=Q+ and a8=R+ check: promotions
+        ("r3k3/8/8/8/8/8/8/4K3 b - - 0 1", True),  # ...Ra1+ for black
+    ],
+)
+def test_has_quiet_check_finds_quiet_checks_only(fen, expected):
+    """Razoring's guard (negamax step 7b): a quiet move that gives check, directly or by discovery."""
+    from jitfish.search.negamax import has_quiet_check
+
+    p = jitfish.Board(fen).position
+    assert has_quiet_check(p.bbs, p.state, lookup_tables(), np.zeros(256, dtype=np.int32), 0) is expected
