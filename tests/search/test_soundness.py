@@ -132,12 +132,12 @@ def test_history_malus_touches_only_the_quiet_moves_searched():
     ctx.work[base + SCORES] = SEARCHED_QUIET  # searched, failed low
     ctx.work[base + 1 + SCORES] = 500  # pruned (still carries its ordering score)
     ctx.work[base + 2 + SCORES] = SEARCHED_QUIET  # searched, failed low
-    depth = 2  # a bonus of 128
+    depth = 2  # a bonus of 16 * 2^2 + 37 * 2 = 138 with the shipped HISTORY_BONUS_*, the malus 100 % of it
     update_histories(ctx, 0, cutoff, depth, base + 3, True)
-    assert ctx.work[history_index(0, cutoff)] == 128
-    assert ctx.work[history_index(0, moves[0])] == -128
+    assert ctx.work[history_index(0, cutoff)] == 138
+    assert ctx.work[history_index(0, moves[0])] == -138
     assert ctx.work[history_index(0, moves[1])] == 0
-    assert ctx.work[history_index(0, moves[2])] == -128
+    assert ctx.work[history_index(0, moves[2])] == -138
 
 
 def test_reduced_depth_grows_with_depth_whatever_the_history():

@@ -22,7 +22,7 @@ def test_every_search_parameter_is_a_spin_option_with_its_range():
     defaults = default_params()
     for index, field in enumerate(FIELDS):
         assert f"option name {field.name} type spin default {defaults[index]} min {field.low} max {field.high}" in lines
-    assert "option name RFP_MARGIN type spin default 80 min 20 max 250" in lines
+    assert "option name RFP_MARGIN type spin default 71 min 20 max 250" in lines
 
 
 @pytest.fixture
@@ -113,7 +113,9 @@ def test_setoption_changes_a_fixed_depth_search_without_recompiling(warm_cache):
     assert not errors_in(session.lines)
     # The same machine code ran: no new specialisation, the same compiled overload.
     assert dict(negamax.overloads) == compiled
-    session.protocol.handle("setoption name RFP_MARGIN value 80")
-    session.protocol.handle("setoption name NMP_BASE_REDUCTION value 3")
+    defaults = default_params()
+    for name in ("RFP_MARGIN", "NMP_BASE_REDUCTION"):
+        value = defaults[FIELDS.index(BY_NAME[name])]
+        session.protocol.handle(f"setoption name {name} value {value}")
     assert session.nodes_at_depth(7) == default_nodes
     session.protocol.handle("quit")
