@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from jitfish.search.params import BY_NAME, FIELDS, default_params
+from jitfish.search.params import BY_NAME, FIELDS, INDEX, default_params
 from jitfish.uci.options import OptionTable, uci_line
 from jitfish.uci.protocol import UciProtocol
 from tests.uci.conftest import ENGINE_COMMAND, READY_TIMEOUT, UciPipe, errors_in
@@ -115,7 +115,6 @@ def test_setoption_changes_a_fixed_depth_search_without_recompiling(warm_cache):
     assert dict(negamax.overloads) == compiled
     defaults = default_params()
     for name in ("RFP_MARGIN", "NMP_BASE_REDUCTION"):
-        value = defaults[FIELDS.index(BY_NAME[name])]
-        session.protocol.handle(f"setoption name {name} value {value}")
+        session.protocol.handle(f"setoption name {name} value {defaults[INDEX[name]]}")
     assert session.nodes_at_depth(7) == default_nodes
     session.protocol.handle("quit")
