@@ -11,11 +11,12 @@ winding down.  Commands fall in three kinds:
   ``quit`` drops what is held (:meth:`CommandOrder.quit`).
 - *search control*: ``stop`` and ``ponderhit`` act on the search of the last
   ``go`` before them, at once, or held until that ``go``'s search has started.
-  A ``stop`` also ends every search before it that waits for one (``go
-  infinite``, ``go ponder``, a ``go`` with no limit): the running one at once,
-  each held one as soon as it starts; a held ``go`` with a limit (depth,
-  nodes, clock) then still searches to it.  So ``go infinite``, ``go
-  infinite``, ``stop`` leaves nothing waiting for a second ``stop``.
+  A ``stop`` ends every search of a ``go`` received before it, whatever its
+  limit: the running one at once, each held one as soon as it starts, so that
+  it answers with the move of its first iteration.  After ``stop`` and
+  ``readyok`` the engine is idle, and the next ``go`` searches to its own
+  limit (Polyglot's burst: the ``go`` after the ``stop`` is the one that
+  counts).  ``isready`` after a ``stop`` waits for those answers.
 - *everything else* needs an idle engine.  While a search runs (until its
   ``bestmove`` is sent) or commands are held, it is held, and the held
   commands run in order in a worker thread.  A ``go`` never ends the search
@@ -33,17 +34,13 @@ import threading
 from collections import deque
 from typing import TYPE_CHECKING, Callable
 
-from jitfish.uci.commands import after_ponderhit, parse_go, releasers, starts_search
+from jitfish.uci.commands import after_ponderhit, releasers, starts_search
 
 if TYPE_CHECKING:
     from jitfish.turn import GoParams
 
 Command = tuple[str, list[str]]  # (name, the words after it)
 SEARCH_CONTROL = ("stop", "ponderhit")
-
-
-def _waits_for_stop(command: Command) -> bool:
-    return "stop" in releasers(parse_go(command[1])[0])
 
 
 class CommandOrder:
@@ -57,6 +54,7 @@ class CommandOrder:
         self._searching = False  # from starting a search until its bestmove is sent
         self._answering = False  # the bestmove is being sent: isready waits for held commands
         self._releasers: tuple[str, ...] = ()  # what the running search waits for before it may end
+        self._stopped = False  # the running search was sent a stop
         self._after_ponderhit: tuple[str, ...] = ()
         self._quitting = False
         self._worker: threading.Thread | None = None
@@ -92,22 +90,16 @@ class CommandOrder:
         return found
 
     def _place_stop(self) -> bool:
-        """Place an arriving ``stop`` (the rules are in the module docstring); ``False``: it runs now."""
-        gos = self._not_started()
-        running_waits = self._searching and "stop" in self._releasers
-        waiting = [(go, end) for go, end in gos if _waits_for_stop(go)]
-        if not gos:
-            return False
-        if not waiting and not running_waits:  # it belongs to the last go, still held
-            self._queue(len(self._pending), ("stop", []))
-            return True
-        for _, end in reversed(waiting):  # from the back, so that the places before stay right
+        """Place an arriving ``stop`` (the rules are in the module docstring): one right after each held
+        ``go`` that has none, so that its search ends as soon as it starts; ``False``: it runs now, on the
+        running search."""
+        for _, end in reversed(self._not_started()):  # from the back, so that the places before stay right
             start = end - 1
             while start >= 0 and not starts_search(*self._pending[start]):
                 start -= 1
             if not any(command == "stop" for command, _ in list(self._pending)[start + 1 : end]):
                 self._queue(end, ("stop", []))
-        return not running_waits
+        return not self._searching and bool(self._pending or self._in_flight)
 
     def _next_control(self) -> int | None:
         """The place in the queue of the first held ``stop`` or ``ponderhit`` that belongs to the running
@@ -151,7 +143,7 @@ class CommandOrder:
             if self._quitting:
                 return
             self._releasers, self._after_ponderhit = releasers(params), after_ponderhit(params)
-            self._searching = True  # before the search can end and send its bestmove
+            self._searching, self._stopped = True, False  # before the search can end and send its bestmove
             try:
                 start()
             except BaseException:
@@ -163,7 +155,7 @@ class CommandOrder:
         """Run ``stop`` or ``ponderhit`` (``act``), and note that the running search no longer waits for it."""
         with self._changed:
             if command == "stop":
-                self._releasers = ()
+                self._releasers, self._stopped = (), self._searching
             elif "ponderhit" in self._releasers:
                 self._releasers = self._after_ponderhit
             act()
@@ -181,14 +173,27 @@ class CommandOrder:
             self._releasers = ()
             self._changed.notify_all()
 
+    def _ending(self) -> bool:
+        """Whether the running search ends by itself soon: its ``bestmove`` is being sent, or it was sent a
+        ``stop`` or has one held for it."""
+        if self._answering or self._stopped or (self._in_flight is not None and self._in_flight[0] == "stop"):
+            return True
+        for command, args in self._pending:  # the commands that belong to it come before the next go
+            if starts_search(command, args):
+                return False
+            if command == "stop":
+                return True
+        return False
+
     def wait_ready(self) -> None:
-        """Wait until the commands before an ``isready`` have run, or wait behind a running search."""
+        """Wait until the commands before an ``isready`` have run, or wait behind a running search that does
+        not end by itself soon (``go infinite`` and the like are answered at once, as GUIs expect)."""
         with self._changed:
             self._changed.wait_for(
                 lambda: (
-                    (self._searching and not self._answering)
-                    or self._quitting
-                    or not (self._pending or self._in_flight)
+                    self._quitting
+                    or (self._searching and not self._ending())
+                    or not (self._pending or self._in_flight or self._searching)
                 )
             )
 

@@ -69,6 +69,13 @@ def read_bestmoves(pipe: UciPipe, count: int) -> list[list[str]]:
     return [pipe.read_until("bestmove", DEADLINE) for _ in range(count)]
 
 
+def split_at_bestmoves(lines: list[str], count: int) -> list[list[str]]:
+    """``lines`` cut after each ``bestmove``: exactly ``count`` searches' lines, then ``readyok`` alone."""
+    cuts = [index + 1 for index, line in enumerate(lines) if line.startswith("bestmove ")]
+    assert len(cuts) == count and lines[cuts[-1] :] == ["readyok"], lines
+    return [lines[start:end] for start, end in zip([0] + cuts, cuts)]
+
+
 def assert_nothing_more(pipe: UciPipe) -> None:
     """No further bestmove and no error: ``isready`` is answered with nothing before it but info lines."""
     lines = pipe.ready(DEADLINE)
@@ -183,25 +190,43 @@ def test_ucinewgame_and_isready_during_a_search(engine):
     write_at_once(engine, f"position {DISJOINT[1]}", "go depth 3", "isready")
     lines = engine.read_until("readyok", DEADLINE)
     assert not bestmoves(lines) and not errors_in(lines), lines
-    engine.send("stop")
-    infinite_lines, held_lines = read_bestmoves(engine, 2)
+    # The stop ends both: the held go, received before it, answers from its first iteration, and
+    # isready waits for both answers.
+    write_at_once(engine, "stop", "isready")
+    infinite_lines, held_lines = split_at_bestmoves(engine.read_until("readyok", DEADLINE), 2)
     assert_legal(bestmoves(infinite_lines)[0], DISJOINT[0])
     assert_legal(bestmoves(held_lines)[0], DISJOINT[1])
-    assert any(line.startswith("info depth 3 ") for line in held_lines), held_lines
+    assert not any(line.startswith("info depth 2 ") for line in held_lines), held_lines
     assert_nothing_more(engine)
 
 
-def test_a_stop_after_a_held_go_ends_the_infinite_search_it_waits_for(engine):
-    """A GUI that forgets ``stop`` before ``go``: the next ``stop`` ends the search the ``go`` waits for."""
+def test_a_stop_after_a_held_go_ends_it_and_the_search_it_waits_for(engine):
+    """A GUI that forgets ``stop`` before ``go``: the next ``stop`` ends the running search and the held one."""
     write_at_once(engine, f"position {DISJOINT[0]}", "go infinite")
     searching(engine)
-    write_at_once(engine, f"position {DISJOINT[1]}", "go infinite", "stop")
-    [first] = read_bestmoves(engine, 1)
+    write_at_once(engine, f"position {DISJOINT[1]}", "go infinite", "stop", "isready")
+    first, second = split_at_bestmoves(engine.read_until("readyok", DEADLINE), 2)
     assert_legal(bestmoves(first)[0], DISJOINT[0])
-    searching(engine)  # the held go now searches, until its own stop
-    engine.send("stop")
-    [second] = read_bestmoves(engine, 1)
     assert_legal(bestmoves(second)[0], DISJOINT[1])
+    assert_nothing_more(engine)
+
+
+def test_a_stop_ends_held_searches_whatever_their_limit(engine):
+    """Issue 78's fuzzer find: a held ``go`` with a huge limit of its own used to search on after the ``stop``
+    and ``readyok``, and the next ``go movetime`` waited behind it.  Every ``go`` before the ``stop`` is answered
+    at once, in order, before ``readyok``; the ``go`` after it searches to its own limit."""
+    write_at_once(engine, f"position {DISJOINT[0]}", "go infinite")
+    searching(engine)
+    held = ["go nodes 2147483648", "go depth 60", "go wtime 3600000 btime 3600000", "go mate 40", "go ponder"]
+    write_at_once(engine, *held, f"position {DISJOINT[1]}", "go movetime 60000", "stop", "isready")
+    answers = split_at_bestmoves(engine.read_until("readyok", DEADLINE), len(held) + 2)
+    for lines, position in zip(answers, [DISJOINT[0]] * (len(held) + 1) + [DISJOINT[1]]):
+        assert_legal(bestmoves(lines)[0], position)
+    assert not errors_in([line for lines in answers for line in lines]), engine.dump()
+    write_at_once(engine, f"position {DISJOINT[2]}", "go depth 4")
+    [searched] = read_bestmoves(engine, 1)
+    assert_legal(bestmoves(searched)[0], DISJOINT[2])
+    assert any(line.startswith("info depth 4 ") for line in searched), searched
     assert_nothing_more(engine)
 
 
