@@ -71,6 +71,9 @@ TREND_RANGE = (0.75, 1.5)
 # A deadline already past when the search starts is put this far after the
 # start: the search then finishes depth 1 and plays a searched move.
 MIN_SEARCH_TIME = 0.0005
+# The watchdog sleeps at most this long at a time: a deadline years away (``go movetime 4611686018427387904``)
+# is past what the platform's clock can wait for in one call.
+LONGEST_WAIT_S = 3600.0
 
 
 @dataclass(frozen=True)
@@ -329,7 +332,7 @@ class TimeController:
                 remaining = None if deadline is None else deadline - self._clock()
                 if self.stopped or (remaining is not None and remaining <= 0):
                     return True
-                self._changed.wait(remaining)
+                self._changed.wait(None if remaining is None else min(remaining, LONGEST_WAIT_S))
             return False
 
     # --- the protocol thread --------------------------------------------

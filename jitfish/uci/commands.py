@@ -21,6 +21,9 @@ GO_KEYWORDS = GO_INT_PARAMS + GO_FLAGS + ("searchmoves", "perft")
 GO_POSITIVE = ("movestogo", "depth", "nodes", "mate", "movetime")
 # The go parameters that end a search by themselves (``mate`` alone does not: there may be no mate).
 GO_LIMITS = ("wtime", "btime", "depth", "nodes", "movetime")
+# Larger values (``go nodes 9223372036854775808``) are read as this much: no limit that large can be reached,
+# and the search's counters are 64-bit.
+MAX_GO_VALUE = 1 << 62
 # The most plies ``go perft`` and ``bench`` take.
 MAX_PERFT_DEPTH = 20
 MAX_BENCH_DEPTH = 64
@@ -66,7 +69,7 @@ def parse_go(args: list[str]) -> tuple[GoParams, list[str]]:
             if token in GO_POSITIVE and value <= 0:
                 problems.append(f"go: '{token} {value}' is out of range; ignored")
                 continue
-            setattr(params, token, value)
+            setattr(params, token, max(-MAX_GO_VALUE, min(value, MAX_GO_VALUE)))
         else:
             problems.append(f"go: unknown parameter '{token[:40]}' ignored")
     return params, problems
@@ -96,9 +99,9 @@ def parse_position(args: list[str]) -> tuple[str | None, list[str]]:
     except ValueError:
         split = len(args)
     head, moves = args[:split], args[split + 1 :]
-    if head[0] == "startpos" and len(head) == 1:
+    if head == ["startpos"]:
         return None, moves
-    if head[0] == "fen" and len(head) > 1:
+    if head[:1] == ["fen"] and len(head) > 1:
         return " ".join(head[1:]), moves
     raise CommandError("position needs 'startpos' or 'fen <fen>' before 'moves'")
 

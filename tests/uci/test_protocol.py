@@ -298,6 +298,8 @@ def test_malformed_fen_leaves_the_position(uci):
     expect_error(uci, "position", "position needs")
     expect_error(uci, "position fen", "position needs")
     expect_error(uci, "position sideways", "position needs")
+    expect_error(uci, "position moves e2e4", "position needs")
+    assert fen_of(uci) == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 
 
 @pytest.mark.parametrize("bad", ["e2e5", "e7e5", "e2e4e", "z9z9", "e1g1", "0000x"])
@@ -318,6 +320,27 @@ def test_bad_go_parameters_are_reported_and_ignored(uci, go):
     lines = uci.read_until("bestmove", 10)
     assert errors_in(lines), lines
     uci.ready()
+
+
+@pytest.mark.parametrize(
+    "go",
+    [
+        "go nodes 9223372036854775808",
+        "go depth 9223372036854775808",
+        "go movetime 9223372036854775808",
+        "go wtime 9223372036854775808 btime 9223372036854775808 winc 9223372036854775808 movestogo 2147483648",
+        "go mate 9223372036854775808",
+    ],
+)
+def test_limits_past_64_bits_search_until_stop(uci, go):
+    """Numbers too large for any counter are read as 2^62: the search runs (no overflow), and ``stop`` ends it."""
+    uci.send("position startpos")
+    uci.send(go)
+    uci.read_until("info depth 2", PROMPT)
+    uci.send("stop")
+    lines = uci.read_until("bestmove", PROMPT)
+    assert not errors_in(lines), lines
+    assert chess.Move.from_uci(bestmove_of(lines)) in chess.Board().legal_moves
 
 
 def test_unknown_option_and_bad_values(uci):
