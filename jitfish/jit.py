@@ -3,14 +3,16 @@
 Every compiled kernel is declared with :func:`kernel`, so the compiler flags
 (caching, ``nogil``, no bounds checks) are set once here.  The on-disk cache
 lives in a directory named after the package version and a digest of the
-package's sources: Numba only invalidates a cached function when its own file
-changes, so a change in a helper module would otherwise leave stale machine
-code behind.
+modules kernels are compiled from (:func:`kernel_sources`, read from the
+sources): Numba only invalidates a cached function when its own file changes,
+so a change in a helper module would otherwise leave stale machine code
+behind, while a change in Python no kernel is compiled from keeps them all.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import types
 from pathlib import Path
 
@@ -27,31 +29,72 @@ from jitfish.cache import cache_root
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-# The sources compiled code can depend on.  Protocol, CLI and tooling code is
-# left out so that editing it does not throw away every compiled kernel.
-# ``teach`` is left out too: the engine never calls its kernels, and editing a
-# lesson should not cost every user of the engine a cold compile.  Each of its
-# kernel files (``teach/kernels.py``, ``teach/mcts_kernels.py``) calls no kernel
-# of another ``teach`` file, so Numba's own check (a cached function is
-# recompiled when its file changes) covers them; what they call in ``board``
-# and ``eval`` is digested here.  Of ``nnue`` only the two files
-# kernels read are digested (the inference kernels and the feature constants
-# they compile in), so that editing the trainer's NumPy code costs nothing.
-# ``syzygy`` is digested whole: the search calls its prober, whose kernels
-# read the table layout's constants from ``syzygy/layout.py``.
-KERNEL_SOURCES = ("jit.py", "types.py", "board", "search", "eval", "nnue/features.py", "nnue/inference.py", "syzygy")
+# What the cache key digests: the modules that kernels are compiled from, found by reading the sources.
+# A file *defines kernels* when a function in it is decorated with ``kernel`` or a name is bound to
+# ``kernel(...)`` or ``inlined_copy(...)``.  The key covers every module of this package that such a file
+# imports, and what those import in turn.  A kernel file that no other kernel file imports (``negamax``,
+# the lessons' kernels) is left to Numba's own check, which recompiles a cached function when its own file
+# changes: nothing else was compiled from it.  So editing Python that no kernel file imports (the driver,
+# the time manager, the protocol, the CLI, the tablebase files' reader) keeps every compiled kernel, and
+# editing a module kernels are built from recompiles them all at the next start.
+_DEFINES_KERNELS = re.compile(
+    rb"^[ \t]*(?:@(?:\w+\.)?kernel\b|\w+[ \t]*=[ \t]*(?:\w+\.)?(?:kernel|inlined_copy)\()", re.M
+)
+_IMPORTS = re.compile(
+    rb"^[ \t]*(?:from[ \t]+(jitfish[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+(jitfish[\w.]*))", re.M
+)
+
+
+def _package_sources() -> dict[str, Path]:
+    """Every module of the package by its dotted name (a package by its ``__init__.py``)."""
+    modules = {}
+    for path in PACKAGE_DIR.rglob("*.py"):
+        parts = path.relative_to(PACKAGE_DIR.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+def _imported(source: bytes, modules: dict[str, Path]) -> set[Path]:
+    """The package's modules that ``source`` imports: ``from jitfish.a import b`` is module ``jitfish.a.b`` if
+    there is one, else ``jitfish.a`` itself."""
+    found = set()
+    for module, names, plain in _IMPORTS.findall(source):
+        if plain:
+            found.add(modules.get(plain.decode()))
+            continue
+        for name in re.sub(r"#[^\n]*", "", names.decode()).strip("()").split(","):
+            name = name.split(" as ")[0].strip()
+            if name:
+                found.add(modules.get(f"{module.decode()}.{name}") or modules.get(module.decode()))
+    found.discard(None)
+    return found
+
+
+def kernel_sources() -> list[str]:
+    """The files the cache key digests (see above), relative to the package, sorted."""
+    modules = _package_sources()
+    sources = {path: path.read_bytes() for path in modules.values()}
+    pending = [
+        imported
+        for source in sources.values()
+        if b"kernel" in source and _DEFINES_KERNELS.search(source)
+        for imported in _imported(source, modules)
+    ]
+    found: set[Path] = set()
+    while pending:
+        path = pending.pop()
+        if path not in found:
+            found.add(path)
+            pending.extend(_imported(sources[path], modules))
+    return sorted(path.relative_to(PACKAGE_DIR).as_posix() for path in found)
 
 
 def source_digest() -> str:
-    """A short digest of the package's kernel sources (see ``KERNEL_SOURCES``)."""
+    """A short digest of the kernel sources (:func:`kernel_sources`), their names and their bytes."""
     digest = hashlib.sha1()
-    paths = []
-    for name in KERNEL_SOURCES:
-        entry = PACKAGE_DIR / name
-        paths.extend(sorted(entry.rglob("*.py")) if entry.is_dir() else [entry] if entry.exists() else [])
-    for path in paths:
-        digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
-        digest.update(path.read_bytes())
+    for name in kernel_sources():
+        digest.update(name.encode())
+        digest.update((PACKAGE_DIR / name).read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -19,10 +19,12 @@ compile to code with no call to them left.
 
 from __future__ import annotations
 
+import ast
 import os
-import types
+import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numba
@@ -203,6 +205,100 @@ def test_cache_directory_is_named_after_version_and_source_digest():
     assert len(digest) == 16 and int(digest, 16) >= 0
     assert jitfish.jit.CACHE_DIR.name == f"{__version__}-{digest}"
     assert numba.config.CACHE_DIR == str(jitfish.jit.CACHE_DIR)
+
+
+# Python that no kernel is compiled from (issue 76): editing it must keep every compiled kernel.
+PURE_PYTHON = ("search/driver.py", "search/timeman.py", "search/bench.py", "syzygy/root.py", "uci/protocol.py")
+
+
+def _ast_imports(path: Path, modules: dict[str, Path]) -> set[Path]:
+    """The reference for ``jit._imported``: the same rule over Python's own parse of the file."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            found |= {modules.get(alias.name) for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found |= {modules.get(f"{node.module}.{a.name}") or modules.get(node.module) for a in node.names}
+    return found - {None}
+
+
+def _ast_defines_kernels(path: Path) -> bool:
+    """The reference for a kernel file: a function decorated with ``kernel``, or ``name = kernel(...)`` or
+    ``name = inlined_copy(...)``, over Python's own parse."""
+
+    def named(node: ast.AST) -> str | None:
+        node = node.func if isinstance(node, ast.Call) else node
+        return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.FunctionDef) and any(named(d) == "kernel" for d in node.decorator_list):
+            return True
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            if named(node.value) in ("kernel", "inlined_copy"):
+                return True
+    return False
+
+
+def test_the_cache_key_reads_the_sources_as_python_does():
+    """Each file's imports as Python parses them are found (a docstring's example may add more), and the files
+    digested are those a reference over Python's own parse finds."""
+    modules = jitfish.jit._package_sources()
+    imports = {path: _ast_imports(path, modules) for path in modules.values()}
+    for path in modules.values():
+        assert imports[path] <= jitfish.jit._imported(path.read_bytes(), modules), path
+    pending = [found for path in modules.values() if _ast_defines_kernels(path) for found in imports[path]]
+    closure: set[Path] = set()
+    while pending:
+        path = pending.pop()
+        if path not in closure:
+            closure.add(path)
+            pending.extend(imports[path])
+    package = Path(jitfish.jit.__file__).parent
+    assert jitfish.jit.kernel_sources() == sorted(path.relative_to(package).as_posix() for path in closure)
+
+
+def test_the_cache_key_covers_what_kernels_are_built_from_and_nothing_else():
+    sources = jitfish.jit.kernel_sources()
+    for name in ("jit.py", "types.py", "board/movegen.py", "board/makemove.py", "search/quiescence.py"):
+        assert name in sources
+    for name in ("search/movepick.py", "eval/evaluation.py", "nnue/features.py", "nnue/inference.py"):
+        assert name in sources
+    for name in ("syzygy/probe.py", "syzygy/layout.py", "search/params.py"):
+        assert name in sources
+    assert not [name for name in sources if name in PURE_PYTHON or name.startswith(("uci/", "teach/"))]
+
+
+def test_a_pure_python_edit_recompiles_nothing_and_a_kernel_edit_recompiles(tmp_path):
+    """In a scratch copy of the package with its own cache: a kernel compiles once, then loads; editing files
+    that define no kernel and that no kernel file imports keeps the cache; editing a module kernels are
+    built from (``types.py``) compiles it again."""
+    shutil.copytree(Path(jitfish.__file__).parent, tmp_path / "jitfish", ignore=shutil.ignore_patterns("__pycache__"))
+    code = (
+        "from jitfish.compile import CompileCounter\nimport jitfish.jit as j\nfrom jitfish.types import mate_in\n"
+        "with CompileCounter() as counter:\n    mate_in(3)\nprint(j.DIGEST, counter.started, j.PACKAGE_DIR)"
+    )
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), JITFISH_CACHE_DIR=str(tmp_path / "cache"), JITFISH_PREBUILT="0")
+
+    def digest_and_compiles() -> tuple[str, int]:
+        done = subprocess.run(
+            [sys.executable, "-P", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, done.stderr
+        digest, compiled, package = done.stdout.split()
+        assert package == str(tmp_path / "jitfish")
+        return digest, int(compiled)
+
+    digest, compiled = digest_and_compiles()
+    assert compiled >= 1
+    assert digest_and_compiles() == (digest, 0)
+    for name in PURE_PYTHON:
+        with open(tmp_path / "jitfish" / name, "a") as file:
+            file.write("# edited\n")
+        assert digest_and_compiles() == (digest, 0), name
+    with open(tmp_path / "jitfish" / "types.py", "a") as file:
+        file.write("# edited\n")
+    edited, compiled = digest_and_compiles()
+    assert edited != digest and compiled >= 1
 
 
 def test_cache_root_can_be_moved_with_an_environment_variable(tmp_path):

@@ -19,10 +19,10 @@ visits exactly the perft tree: ``sum(perft(k) for k in 0..depth)`` nodes.
 
 Why all the kernels share one file: Numba invalidates a cached kernel when
 *its own* file changes, but not when a helper it calls from another file does
-(the helper's old machine code stays linked into it).  The engine's sources
-are digested into the cache directory's name (``jitfish.jit.KERNEL_SOURCES``);
-the teaching kernels are not, so that editing them never throws away the
-engine's compiled code.  Keeping every kernel and helper of these searches
+(the helper's old machine code stays linked into it).  The modules kernels
+are built from are digested into the cache directory's name
+(``jitfish.jit.kernel_sources``); no kernel file imports this one, so it is
+not, and editing it never throws away the engine's compiled code.  Keeping every kernel and helper of these searches
 here means Numba's own per-file check covers them all.  (UCT lives in
 :mod:`jitfish.teach.mcts_kernels` under the same rule: it calls no kernel
 of this file.)

@@ -27,7 +27,7 @@ the one-element array ``rng``: a seed gives the same search on every machine.
 
 This module calls no kernel of another teaching file (only the engine's
 board and evaluation, whose sources ``jitfish.jit`` digests), so Numba's own
-per-file cache check is enough here; see the note on ``KERNEL_SOURCES`` in
+per-file cache check is enough here; see the note on ``kernel_sources`` in
 ``jitfish/jit.py``.
 """
 
