@@ -161,7 +161,9 @@ def _self_play(args: argparse.Namespace) -> tuple[Path, Summary]:
     commit = dataset.build_commit()
 
     def published(summary: Summary) -> None:
+        """The file was just rewritten (a rename, so whole) to hold ``summary``'s games: its row follows."""
         white, draws, black = summary.results
+        size, sha256 = dataset.file_digest(output)
         dataset.write_row(
             args.data_dir,
             dataset.FileRow(
@@ -176,6 +178,8 @@ def _self_play(args: argparse.Namespace) -> tuple[Path, Summary]:
                 teacher,
                 args.nodes,
                 args.depth_cap,
+                size,
+                sha256,
             ),
         )
 

@@ -31,6 +31,7 @@ from tuning.datagen.records import (
     is_game_file,
     pack,
     read_games,
+    set_bytes,
     unpack,
     write_games,
 )
@@ -94,8 +95,9 @@ def text_to_games(lines: Iterable[tuple[str, int, float]]) -> Iterator[bytes]:
 
 
 def game_file_positions(path: str | Path) -> Iterator[np.ndarray]:
-    """The labelled positions of each game of a game file, packed (one ``POSITION`` array a game)."""
-    for record in read_games(path):
+    """The labelled positions of each game of a game file, packed (one ``POSITION`` array a game); of the
+    bytes its data set's manifest lists, when it has one."""
+    for record in read_games(path, set_bytes(Path(path))):
         yield game_positions(*record)
 
 

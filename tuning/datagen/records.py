@@ -44,6 +44,8 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
@@ -55,6 +57,9 @@ from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN
 
 if TYPE_CHECKING:
     from jitfish.board.position import Position
+
+# A data set's manifest, beside its files (tuning.datagen.dataset).
+MANIFEST = "manifest.json"
 
 POSITION = np.dtype(
     [
@@ -208,35 +213,64 @@ def _read_exactly(handle: io.BufferedIOBase, size: int, path: Path) -> bytes:
     return data
 
 
-def read_games(path: str | Path) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """``(start, numbers, scores, labelled)`` of every game record of a game file; ``ValueError`` if
-    malformed."""
+def read_games(
+    path: str | Path, size: int | None = None
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """``(start, numbers, scores, labelled)`` of every game record of a game file (of its first ``size``
+    bytes with ``size``: a data set's file as its manifest lists it); ``ValueError`` naming the file and the
+    first record that cannot be read when it is malformed, cut short or altered (gzip's checksums)."""
     path = Path(path)
-    with gzip.open(path, "rb") as raw:
-        handle = io.BufferedReader(raw, 1 << 16)
-        if handle.read(len(MAGIC)) != MAGIC:
-            raise ValueError(f"{path}: not a game file (no {MAGIC!r} header)")
-        while head := handle.read(2):
-            if len(head) != 2:
-                raise ValueError(f"{path}: truncated game record")
-            if head == MAGIC[:2]:
-                if _read_exactly(handle, len(MAGIC) - 2, path) != MAGIC[2:]:
-                    raise ValueError(f"{path}: bad member header")
-                continue
-            moves = int.from_bytes(head, "little")
-            start = np.frombuffer(_read_exactly(handle, POSITION.itemsize, path), dtype=POSITION)[0]
-            numbers = np.frombuffer(_read_exactly(handle, moves, path), dtype=np.uint8)
-            flags = np.frombuffer(_read_exactly(handle, (moves + 8) // 8, path), dtype=np.uint8)
-            labelled = np.unpackbits(flags, count=moves + 1, bitorder="little").astype(bool)
-            yield start, numbers, _decode_scores(_read_exactly(handle, 2 * (moves + 1), path)), labelled
+    records = 0
+    try:
+        with open(path, "rb") as file:
+            source = io.BytesIO(file.read(size)) if size is not None else file
+            with gzip.GzipFile(fileobj=source, mode="rb") as raw:
+                handle = io.BufferedReader(raw, 1 << 16)
+                if handle.read(len(MAGIC)) != MAGIC:
+                    raise ValueError("not a game file (no header)")
+                while head := handle.read(2):
+                    if len(head) != 2:
+                        raise ValueError("truncated game record")
+                    if head == MAGIC[:2]:
+                        if _read_exactly(handle, len(MAGIC) - 2, path) != MAGIC[2:]:
+                            raise ValueError("bad member header")
+                        continue
+                    moves = int.from_bytes(head, "little")
+                    start = np.frombuffer(_read_exactly(handle, POSITION.itemsize, path), dtype=POSITION)[0]
+                    numbers = np.frombuffer(_read_exactly(handle, moves, path), dtype=np.uint8)
+                    flags = np.frombuffer(_read_exactly(handle, (moves + 8) // 8, path), dtype=np.uint8)
+                    labelled = np.unpackbits(flags, count=moves + 1, bitorder="little").astype(bool)
+                    scores = _decode_scores(_read_exactly(handle, 2 * (moves + 1), path))
+                    records += 1
+                    yield start, numbers, scores, labelled
+    except (ValueError, EOFError, OSError, zlib.error) as error:
+        reason = str(error).removeprefix(f"{path}: ") or type(error).__name__
+        raise ValueError(f"{path.name}: record {records + 1:,} cannot be read: {reason}") from None
+
+
+def listed_bytes(folder: Path) -> dict[str, int] | None:
+    """The files of a data set's manifest (``folder/manifest.json``, :mod:`tuning.datagen.dataset`) with the
+    bytes each holds in the set (a file may be longer while a generator writes it: the rest is not yet in
+    the set); ``None`` when ``folder`` has no manifest."""
+    manifest = folder / MANIFEST
+    if not manifest.is_file():
+        return None
+    try:
+        return {row["file"]: int(row["bytes"]) for row in json.loads(manifest.read_text())["files"]}
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{manifest}: not a data manifest ({error!r})") from None
 
 
 def data_files(paths: Iterable[str | Path]) -> list[Path]:
     """The data files of a data set: files as given, directories searched (recursively, sorted) for game
-    files (``.bin``) and text files (``.gz``); ``ValueError`` for a missing path or an empty set."""
+    files (``.bin``) and text files (``.gz``), except a directory with a manifest, which holds the files its
+    manifest lists (and a generator's ``.parts`` beside them are not data); ``ValueError`` for a missing
+    path or an empty set."""
     files: list[Path] = []
     for path in map(Path, paths):
-        if path.is_dir():
+        if path.is_dir() and (listed := listed_bytes(path)) is not None:
+            files += [path / name for name in sorted(listed)]
+        elif path.is_dir():
             files += sorted(
                 p
                 for p in path.rglob("*")
@@ -249,6 +283,12 @@ def data_files(paths: Iterable[str | Path]) -> list[Path]:
     if not files:
         raise ValueError(f"no data files in {', '.join(map(str, paths))}")
     return files
+
+
+def set_bytes(path: Path) -> int | None:
+    """How many bytes of ``path`` belong to its data set: its manifest's count, or ``None`` (all of it)."""
+    listed = listed_bytes(path.parent)
+    return None if listed is None else listed.get(path.name)
 
 
 def is_game_file(path: Path) -> bool:

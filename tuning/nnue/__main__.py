@@ -29,6 +29,7 @@ except MissingExtra as missing:
     sys.exit(report_missing(missing))
 
 from jitfish.nnue.format import ACTIVATION_NAMES, DEFAULT_QA, DEFAULT_QB, write_network
+from tuning.datagen.dataset import verify
 from tuning.nnue.check import CHECK_POSITIONS, DEFAULT_SIGMAS, check_network
 from tuning.nnue.model import NnueModel, quantise
 from tuning.nnue.train import (
@@ -179,6 +180,11 @@ def parser() -> argparse.ArgumentParser:
         "--device", default="auto", help="auto (cuda when PyTorch sees a GPU, else cpu), cpu, cuda or cuda:N"
     )
     fit.add_argument("--quiet", action="store_true", help="no progress bar")
+    fit.add_argument(
+        "--unchecked",
+        action="store_true",
+        help="train on a data set even when its manifest does not check (python -m tuning.datagen check)",
+    )
     _check_options(fit)
 
     export = commands.add_parser("export", help="quantise a run's last checkpoint (or one checkpoint) to a file")
@@ -244,6 +250,8 @@ def run_train(args: argparse.Namespace) -> int:
             line += f"  validation {run.validation_losses[-1]:.6f}  held-out error {run.held_out_errors[-1]:.2f} cp"
         print(line, flush=True)
 
+    if not args.unchecked:
+        verify(args.data)
     print(f"training on {device}")
     run = train(args.data, settings, args.epochs, out_dir, quiet=args.quiet, report=report, device=device)
     done, best = run.epochs_done, run.best_epoch

@@ -28,7 +28,7 @@ import numpy as np
 
 from jitfish.board.squares import PIECE_TYPE_COUNT
 from jitfish.nnue.features import SQUARE_COUNT, VERTICAL_FLIP
-from tuning.datagen.records import RESULTS, data_files, pieces
+from tuning.datagen.records import RESULTS, data_files, pieces, set_bytes
 
 DataSet = Union[str, Path, Iterable[Union[str, Path]]]  # a file, a directory, or several
 
@@ -165,9 +165,9 @@ def data_digest(data: DataSet) -> str:
     """A short SHA-256 of a data set's files, in order: names its packed cache and ties a run to its data."""
     digest = hashlib.sha256()
     for path in data_files(_paths(data)):
+        size = set_bytes(path)
         with open(path, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
+            digest.update(handle.read() if size is None else handle.read(size))
         digest.update(b"\0")
     return digest.hexdigest()[:16]
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -10,11 +14,13 @@ import pytest
 from jitfish.nnue.format import SHIPPED_NETWORK
 from tuning.datagen import dataset
 from tuning.datagen.__main__ import main
+from tuning.datagen.convert import data_set_positions
 from tuning.datagen.records import game_positions, read_games, unpack
 from tuning.datagen.run import generate
 from tuning.datagen.selfplay import GameSettings
 
-DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "nnue"
+REPO = Path(__file__).resolve().parents[3]
+DATA_DIR = REPO / "data" / "nnue"
 
 
 def test_the_repositorys_manifest_matches_its_files():
@@ -41,6 +47,7 @@ def test_a_wrong_count_a_missing_file_and_a_file_without_a_row_are_reported(tmp_
         "hce",
         200,
         4,
+        *dataset.file_digest(tmp_path / "a.bin"),
     )
     dataset.write_row(tmp_path, row)
     assert dataset.check(tmp_path) == [
@@ -146,3 +153,99 @@ def test_a_file_whose_chunks_are_gone_is_not_played_again(tmp_path, capsys):
     assert main(command) == 2
     assert "start another seed" in capsys.readouterr().err
     assert (tmp_path / name).read_bytes() == before
+
+
+def _data_folder(tmp_path: Path, games: int = 6) -> Path:
+    """A data folder of one self-play file of ``games`` games (chunks of 2), with its row."""
+    command = ["--games", str(games), "--nodes", "200", "--depth-cap", "4", "--seed", "8", "--workers", "1"]
+    assert main(command + ["--chunk-games", "2", "--quiet", "--eval", "hce", "--data-dir", str(tmp_path)]) == 0
+    return tmp_path / dataset.file_name(8, 200, "hce")
+
+
+def test_every_row_holds_its_files_size_and_sha256(tmp_path):
+    path = _data_folder(tmp_path)
+    [row] = dataset.read_manifest(tmp_path)
+    assert (row.bytes, row.sha256) == (path.stat().st_size, hashlib.sha256(path.read_bytes()).hexdigest())
+    assert all(len(row.sha256) == 64 and row.bytes > 0 for row in dataset.read_manifest(DATA_DIR))
+
+
+def test_a_file_cut_short_or_changed_is_named_with_its_first_bad_record(tmp_path, capsys):
+    path = _data_folder(tmp_path)
+    capsys.readouterr()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 2 // 3])
+    [problem] = dataset.check(tmp_path)
+    assert problem.startswith(
+        f"{path.name}: {len(data) * 2 // 3:,} bytes, the manifest lists {len(data):,}: cut short;"
+    )
+    assert "record " in problem and "cannot be read" in problem
+    assert main(["check", str(tmp_path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == problem and len(out) == 2  # the problem, then the totals: no traceback
+    for offset in (len(data) // 3, len(data) // 2, len(data) - 12):  # in a member's stream, and its checksum
+        changed = bytearray(data)
+        changed[offset] ^= 0x10
+        path.write_bytes(bytes(changed))
+        [problem] = dataset.check(tmp_path)
+        assert problem.startswith(f"{path.name}: its first {len(data):,} bytes are not the manifest's"), problem
+        assert "record " in problem, problem
+    path.write_bytes(data)
+    assert dataset.check(tmp_path) == []
+
+
+def test_the_trainer_refuses_a_set_that_does_not_check(tmp_path):
+    path = _data_folder(tmp_path)
+    dataset.verify([tmp_path])
+    dataset.verify([path])
+    path.write_bytes(path.read_bytes()[:-100])
+    for given in ([tmp_path], [path]):
+        with pytest.raises(ValueError, match=f"the data does not check: {path.name}: .* cut short"):
+            dataset.verify(given)
+
+
+def test_bytes_past_a_row_are_not_in_the_set_until_the_row_says_so(tmp_path):
+    """A generator killed between writing its file and its row leaves the file longer than the row: the
+    set is the row's bytes, which still check, and readers read only them."""
+    path = _data_folder(tmp_path, games=2)
+    [row] = dataset.read_manifest(tmp_path)
+    positions = len([p for block in data_set_positions([tmp_path]) for p in block])
+    with open(path, "ab") as file:  # a further chunk, as the next rename would leave it
+        file.write(write_games_bytes(tmp_path))
+    assert dataset.check(tmp_path) == []
+    assert len([p for block in data_set_positions([tmp_path]) for p in block]) == positions == row.positions
+
+
+def test_a_killed_generator_leaves_the_set_checking_clean(tmp_path):
+    """Kill a generator run (SIGKILL) at several moments after it has published: the set always checks,
+    and no row ever shrinks."""
+    command = [sys.executable, "-m", "tuning.datagen", "--games", "400", "--nodes", "100", "--depth-cap", "3"]
+    command += ["--seed", "9", "--workers", "1", "--chunk-games", "1", "--quiet", "--eval", "hce"]
+    command += ["--data-dir", str(tmp_path)]
+    held = 0
+    for delay in (0.0, 0.3, 0.7):
+        process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and sum(row.games for row in _rows(tmp_path)) <= held:
+            time.sleep(0.02)
+        time.sleep(delay)
+        process.kill()
+        process.wait()
+        assert dataset.check(tmp_path) == []
+        games = sum(row.games for row in _rows(tmp_path))
+        assert games > held
+        held = games
+
+
+def _rows(folder: Path) -> list[dataset.FileRow]:
+    try:
+        return dataset.read_manifest(folder)
+    except ValueError:  # not written yet
+        return []
+
+
+def write_games_bytes(folder: Path) -> bytes:
+    """One more game, as the bytes of a chunk file."""
+    generate(folder / "extra.bin", seed=11, settings=GameSettings(nodes=200, depth_cap=4), games=1, progress=False)
+    data = (folder / "extra.bin").read_bytes()
+    (folder / "extra.bin").unlink()
+    return data
