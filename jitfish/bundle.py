@@ -14,9 +14,15 @@ digest of the unpacked package (:data:`jitfish.jit.CACHE_DIR`), as those of any 
 a temporary folder that is renamed into place, so copies started at once (OpenBench starts one ``bench``
 per thread) never see half a package: the first rename wins and the others drop their copy.
 
-The archive is the same, byte for byte, for the same package and options (sorted names, fixed dates), so
-rebuilding a commit reuses its unpacked copy.  This module is imported from the archive before it is
-unpacked: it may import only the standard library and :mod:`jitfish.cache`.
+With ``kernels`` (``make EXE=``, as OpenBench builds) the archive also carries the search's kernels, compiled
+at build time for a named CPU exactly as the wheel ships them (:mod:`jitfish.prebuilt`): where they fit the
+machine, the first ``bench`` from an empty cache installs them instead of compiling (OpenBench starts one
+``bench`` per thread, and two of them compiling on a slow two-core machine came near the client's 60 s).
+Where they do not fit (another CPU, a user's ``NUMBA_CPU_NAME``), the first start compiles as before.
+
+Without kernels the archive is the same, byte for byte, for the same package and options (sorted names,
+fixed dates), so rebuilding a commit reuses its unpacked copy.  This module is imported from the archive
+before it is unpacked: it may import only the standard library and :mod:`jitfish.cache`.
 """
 
 from __future__ import annotations
@@ -59,26 +65,36 @@ def _shell_line(python: str) -> bytes:
     ).encode()
 
 
-def package_files() -> list[Path]:
+def package_files(package_dir: Path = PACKAGE_DIR) -> list[Path]:
     """The files of the ``jitfish`` package (code and data), sorted, without compiled bytecode."""
     return sorted(
         path
-        for path in PACKAGE_DIR.rglob("*")
+        for path in package_dir.rglob("*")
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
     )
 
 
-def build(output: Path, python: str = sys.executable, tune: bool = False) -> None:
-    """Write the executable to ``output``: the shell line for ``python``, then the archive."""
+def build(output: Path, python: str = sys.executable, tune: bool = False, kernels: bool = False) -> None:
+    """Write the executable to ``output``: the shell line for ``python``, then the archive (with the search's
+    kernels compiled for a named CPU, with ``kernels``, where this machine can build them)."""
+    from jitfish import prebuilt
+
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=output.parent, prefix=f".{output.name}.", delete=False) as file:
-        file.write(_shell_line(python))
-        with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as archive:
-            for path in package_files():
-                name = path.relative_to(PACKAGE_DIR.parent).as_posix()
-                archive.writestr(zipfile.ZipInfo(name, ZIP_DATE), path.read_bytes(), zipfile.ZIP_DEFLATED)
-            archive.writestr(zipfile.ZipInfo("__main__.py", ZIP_DATE), ENTRY.format(tune=tune), zipfile.ZIP_DEFLATED)
+    with tempfile.TemporaryDirectory(prefix="jitfish-bundle-") as scratch:
+        package_dir = Path(scratch) / PACKAGE_DIR.name
+        shipped = shutil.ignore_patterns("__pycache__", "*.pyc", prebuilt.MANIFEST, prebuilt.ARCHIVE)
+        shutil.copytree(PACKAGE_DIR, package_dir, ignore=shipped)
+        if kernels:
+            prebuilt.build(package_dir, report=lambda line: print(line, file=sys.stderr))
+        with tempfile.NamedTemporaryFile(dir=output.parent, prefix=f".{output.name}.", delete=False) as file:
+            file.write(_shell_line(python))
+            with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as archive:
+                for path in package_files(package_dir):
+                    name = path.relative_to(package_dir.parent).as_posix()
+                    archive.writestr(zipfile.ZipInfo(name, ZIP_DATE), path.read_bytes(), zipfile.ZIP_DEFLATED)
+                entry = ENTRY.format(tune=tune)
+                archive.writestr(zipfile.ZipInfo("__main__.py", ZIP_DATE), entry, zipfile.ZIP_DEFLATED)
     os.chmod(file.name, 0o755)
     os.replace(file.name, output)
 
@@ -145,12 +161,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m jitfish.bundle", description=__doc__.splitlines()[0])
     parser.add_argument("output", type=Path, help="the executable to write")
     parser.add_argument("--tune", action="store_true", help="run as jitfish --tune (search parameters as options)")
+    parser.add_argument(
+        "--kernels", action="store_true", help="carry the search's kernels, compiled now for a named CPU"
+    )
     args = parser.parse_args(argv)
     problem = missing_requirements()
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1
-    build(args.output, tune=args.tune)
+    build(args.output, tune=args.tune, kernels=args.kernels)
     return 0
 
 

@@ -3,6 +3,7 @@ deleted (jitfish/bundle.py), and the client's `bench` and `genfens` work through
 
 from __future__ import annotations
 
+import platform
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import chess
 import pytest
 
+from jitfish import prebuilt
 from tests.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[1]
@@ -96,6 +98,15 @@ def test_openbench_flow_two_benches_at_once_from_an_empty_cache_then_genfens(tmp
     cache = tmp_path / "empty-cache"
     benches = client.benches_at_once(executable, 2, cache)
     assert [nodes for _, nodes, _ in benches] == [BENCH_NODES] * 2, [output for _, _, output in benches]
+    with zipfile.ZipFile(executable) as archive:  # the search's kernels, where this machine could build them
+        shipped = f"jitfish/{prebuilt.MANIFEST}" in archive.namelist()
+        if shipped:
+            (tmp_path / prebuilt.MANIFEST).write_bytes(archive.read(f"jitfish/{prebuilt.MANIFEST}"))
+    assert shipped or platform.machine() not in prebuilt.TARGETS
+    if shipped:
+        manifest = prebuilt.Manifest.read(tmp_path / prebuilt.MANIFEST)
+        if prebuilt.mismatch(manifest, manifest.digest) is None:  # they fit: installed, not compiled
+            assert list(cache.glob(f"*/{prebuilt.INSTALLED}")), [output for _, _, output in benches]
     runs = [client.genfens(executable, 50, 7, cache)[0] for _ in range(2)]
     assert runs[0] == runs[1] and len(set(runs[0])) == 50
     assert all(chess.Board(fen).is_valid() for fen in runs[0])
