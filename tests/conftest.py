@@ -1,11 +1,13 @@
 """Session set-up shared by every test.
 
 Kernels load from Numba's on-disk cache, or compile when the package's
-sources changed since the cache was written (20-40 s on this machine).  The
-warm-up below pays that once, up front, so that no test's own timing or
-subprocess ever sees a cold cache.  Tests that use the board kernels ask for
-it (``tests/board`` for every test, through its conftest); tests that never
-touch a kernel do not pay for a compile.
+sources changed since the cache was written (20-40 s on this machine, a few
+minutes for every group).  ``every_kernel_group_cached`` pays that once, up
+front, before the first test of any run (a folder alone included), so that no
+test's own timeout (a UCI answer, an engine subprocess's start, the first
+``eval``) ever has to hold a compile; on a warm cache it only looks.  Tests
+that use the board kernels in this process also ask for ``compiled_kernels``
+(``tests/board`` for every test, through its conftest).
 
 A search that raises must fail the test that started it, not pass as a
 weak move: the engine re-raises in its search thread when
@@ -27,6 +29,19 @@ import jitfish
 from jitfish.engine import RAISE_SEARCH_ERRORS
 
 os.environ[RAISE_SEARCH_ERRORS] = "1"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def every_kernel_group_cached() -> None:
+    """Compile every kernel group of ``jitfish compile`` that the cache lacks, before the first test."""
+    from jitfish.compile import ENTRY_FILES, GROUPS, compile_all, is_cached, one_compile_at_a_time
+
+    if all(is_cached(group) for group in ENTRY_FILES):
+        return
+    with one_compile_at_a_time():  # another session compiling the same cache: wait, then load
+        missing = [name for name, _, _ in GROUPS if name not in ENTRY_FILES or not is_cached(name)]
+        if missing:
+            compile_all(report=lambda line: None, groups=missing)
 
 
 @pytest.fixture(scope="session")
