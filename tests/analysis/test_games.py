@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
@@ -152,3 +154,14 @@ def test_a_chess960_game_with_castling(tmp_path):
 def test_bad_limits(limits, message):
     with pytest.raises(ValueError, match=message):
         jitfish.analyse(SHIPPED, **limits)
+
+
+def test_analyse_is_public_and_loads_on_first_use():
+    code = (
+        "import sys, jitfish\n"
+        "assert 'jitfish.analysis' not in sys.modules\n"
+        "assert 'analyse' in jitfish.__all__ and 'analyse' in dir(jitfish)\n"
+        "assert callable(jitfish.analyse) and 'jitfish.analysis.games' in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
