@@ -37,7 +37,7 @@ def plot_game(analysis: GameAnalysis, path: str | Path | None = None):
     chances = [first.chances_before] + [move.chances_after for move in moves]
     figure, axes = plt.subplots(figsize=(9, 3.6))
     axes.fill_between(xs, chances, 50, where=[c >= 50 for c in chances], color="0.92", interpolate=True)
-    axes.fill_between(xs, chances, 50, where=[c <= 50 for c in chances], color="0.35", interpolate=True)
+    axes.fill_between(xs, chances, 50, where=[c <= 50 for c in chances], color="0.55", interpolate=True)
     axes.plot(xs, chances, color="#4a7bb5", linewidth=1.6)
     axes.axhline(50, color="0.5", linewidth=0.8)
     for nag, (colour, symbol, word) in MARK_STYLE.items():
@@ -51,8 +51,9 @@ def plot_game(analysis: GameAnalysis, path: str | Path | None = None):
                     move.label + symbol,
                     (x, c),
                     textcoords="offset points",
-                    xytext=(4, 6 if c < 80 else -12),
+                    xytext=(4, 6 if c < 25 else -14),  # beside the dot, inside the axes
                     fontsize=8,
+                    bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": "none", "alpha": 0.85},
                 )
     axes.set_xlim(xs[0], xs[-1])
     axes.set_ylim(-3, 103)
