@@ -36,16 +36,9 @@ def _analyse(args: argparse.Namespace) -> int:
     to_stdout = args.output == "-"
     report = sys.stderr if to_stdout else sys.stdout
     try:
-        limits = search_limits(args.depth, args.nodes, args.movetime)
-        results = analyse(
-            args.game,
-            depth=limits.depth,
-            nodes=limits.nodes,
-            movetime=limits.movetime,
-            workers=args.workers,
-            progress=not args.quiet,
-            skip_bad_games=True,
-        )
+        budget = {"depth": args.depth, "nodes": args.nodes, "movetime": args.movetime}
+        limits = search_limits(**budget)
+        results = analyse(args.game, **budget, workers=args.workers, progress=not args.quiet, skip_bad_games=True)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
