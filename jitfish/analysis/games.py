@@ -63,9 +63,10 @@ class GameAnalysis:
             return f"error: {self.error}"
         headers = self.game.headers if self.game is not None else {}
         lines = [f"{self.name}, {headers.get('Result', '*')}"]
-        for white in (True, False):
-            player = headers.get("White" if white else "Black", "?")
-            lines.append(f"  {'White' if white else 'Black'} ({player}): {self.side_summary(white)}")
+        for white, side in ((True, "White"), (False, "Black")):
+            player = headers.get(side, "?")
+            named = side if player == "?" else f"{side} ({player})"
+            lines.append(f"  {named}: {self.side_summary(white)}")
         return "\n".join(lines)
 
 

@@ -89,6 +89,9 @@ def test_a_mate_allowed_is_a_blunder_and_mates_read_as_certain(tmp_path):
     assert nf6.score.white() == chess.engine.Mate(1)
     assert nf6.best_san in ("g6", "Qe7", "Qf6")
     assert mate.score is None and mate.chances_after == 100.0 and mate.nag is None
+    title, white, black = game.summary().splitlines()
+    assert title == "game 1, 1-0" and white.startswith("  White: accuracy ")  # no players in the tags
+    assert black == f"  Black: accuracy {game.black_accuracy:.1f} %, 0 inaccuracies, 0 mistakes, 1 blunder (3... Nf6)"
     (written,) = read(game.pgn())
     assert list(written.mainline())[-2].comment == "[%eval #1] Blunder. " + nf6.best_san + " was best."
 
