@@ -5,6 +5,7 @@ Public API::
     import jitfish
     board = jitfish.Board()              # python-chess-like, moves as UCI text
     jitfish.perft(jitfish.STARTING_FEN, 5)   # 4865609
+    jitfish.analyse("game.pgn")          # every move of every game judged (docs/analyse.md)
 
 Importing the package compiles nothing and imports nothing heavy: the public
 names are loaded on first use (module ``__getattr__``), so the UCI loop can
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from jitfish._version import __version__
 
 if TYPE_CHECKING:
+    from jitfish.analysis.games import analyse
     from jitfish.board.board import Board
     from jitfish.board.perft import perft, perft_divide
     from jitfish.board.position import STARTING_FEN
@@ -32,6 +34,7 @@ _LAZY = {
     "perft_divide": "jitfish.board.perft",
     "Searcher": "jitfish.search.driver",
     "SearchLimits": "jitfish.search.driver",
+    "analyse": "jitfish.analysis.games",
 }
 
 
@@ -52,4 +55,14 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY) | {"search", "teach"})
 
 
-__all__ = ["Board", "STARTING_FEN", "perft", "perft_divide", "search", "Searcher", "SearchLimits", "__version__"]
+__all__ = [
+    "Board",
+    "STARTING_FEN",
+    "perft",
+    "perft_divide",
+    "search",
+    "Searcher",
+    "SearchLimits",
+    "analyse",
+    "__version__",
+]

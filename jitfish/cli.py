@@ -81,8 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(handler=_bench_command)
     compile_ = commands.add_parser("compile", help="compile every kernel into the cache now (e.g. at install time)")
     compile_.set_defaults(handler=_compile_command)
-    from jitfish.teach.cli import add_teach_parser  # argparse only: no kernel is imported
+    from jitfish.analysis.cli import add_analyse_parser  # argparse only: no kernel is imported
+    from jitfish.teach.cli import add_teach_parser
 
+    add_analyse_parser(commands)
     add_teach_parser(commands)
     parser.set_defaults(subcommands=tuple(commands.choices))
     return parser

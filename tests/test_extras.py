@@ -15,6 +15,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "tests" / "data" / "datagen_sample.gz"
+GAME = REPO / "tests" / "data" / "analyse" / "sunfish-jitfish.pgn"
 
 # Prepended to each command: a finder, first on sys.meta_path, that refuses MODULE and its submodules.
 BLOCKER = """
@@ -53,6 +54,13 @@ COMMANDS = [
         "jitfish teach mcts --plot",
         "plot",
         "from jitfish.cli import main; sys.exit(main(['teach', 'mcts', '--iterations', '1', '--plot', {out!r}]))",
+    ),
+    (
+        "matplotlib",
+        "jitfish analyse --plot",
+        "plot",
+        "from jitfish.cli import main; sys.exit(main(['analyse', " + repr(str(GAME)) + ", "
+        "'--output', {out!r} + '.pgn', '--plot', {out!r}]))",
     ),
     (
         "matplotlib",
