@@ -344,7 +344,6 @@ class Searcher:
     ) -> None:
         self._weights = default_weights() if weights is None else np.ascontiguousarray(weights, np.int64)
         self._params = checked_params(default_params() if params is None else params)  # a copy
-        self._hash_mb = hash_mb
         self._tt = new_table(hash_mb)
         self._age = 0
         self._network = network
@@ -355,14 +354,13 @@ class Searcher:
 
     # --- configuration -------------------------------------------------
     def resize(self, hash_mb: int) -> None:
-        self._hash_mb = hash_mb
         self._tt = new_table(hash_mb)
 
     def clear(self) -> None:
-        # A new table rather than zeroing the old one: the system hands out zeroed pages as they are first
-        # touched, where writing zeros over a large table touches every page at once (11.7 s for
-        # ``Hash 3000`` on a two-core machine, while a GUI waits for ``readyok``).
-        self._tt = new_table(self._hash_mb)
+        # Zeros written over the table, not a new one: the pages are then in memory before the next search
+        # (a GUI waits for readyok), where a fresh table's pages would be faulted in, each at its first touch,
+        # during a timed search (seconds for a large table in a virtual machine).
+        self._tt[:] = 0
         self._age = 0
         for worker in self._workers:
             worker.heuristics[:] = 0
