@@ -32,8 +32,8 @@ _LAZY = {
     "STARTING_FEN": "jitfish.board.position",
     "perft": "jitfish.board.perft",
     "perft_divide": "jitfish.board.perft",
-    "Searcher": "jitfish.search.driver",
-    "SearchLimits": "jitfish.search.driver",
+    "Searcher": "jitfish.search.searcher",
+    "SearchLimits": "jitfish.search.results",
     "analyse": "jitfish.analysis.games",
 }
 

@@ -219,6 +219,35 @@ def _finish_with(helper: subprocess.Popen) -> None:
     _await_helper(helper)
 
 
+def warm_up_search(before_search: Callable[[], None] | None = None) -> None:
+    """Load (or compile) every kernel the search uses, with a small searcher of its own.
+
+    ``before_search`` is called once the kernels the search calls from Python are
+    ready (the lookup tables, the root move generator, the root's evaluation) and
+    before the search's own kernels are: a cold start waits there for its helper
+    process (:func:`warm_search`).
+    """
+    from jitfish.board.board import Board
+    from jitfish.eval.params import default_weights
+    from jitfish.search.params import default_params
+    from jitfish.search.results import SearchLimits
+    from jitfish.search.searcher import Searcher
+    from jitfish.search.worker import SearchWorker
+
+    board = Board("r3k2r/pp3ppp/8/3q4/8/8/PPP2PPP/R2QK2R w KQkq - 0 1")
+    if before_search is not None:
+        board.position.legal_moves()
+        worker = SearchWorker(default_params(), None)
+        worker.prepare(board.position.copy(), 0, 1, [])
+        worker.evaluate_root(default_weights())
+        before_search()
+    searcher = Searcher(hash_mb=1)
+    searcher.search(board, SearchLimits(depth=3))
+    # A PV of one move (a depth-1 or early-stopped search) takes its ponder move from the table, through
+    # kernels called from Python: load them now, not in the first such search.
+    searcher.extend_pv(board.position, [int(board.position.legal_moves()[0])])
+
+
 def warm_search(helper: bool = True, started: subprocess.Popen | None = None) -> None:
     """Load (or compile) the search; on a cold cache with a spare core, with a helper process (see above).
 
@@ -226,13 +255,12 @@ def warm_search(helper: bool = True, started: subprocess.Popen | None = None) ->
     here if ``helper``).
     """
     from jitfish.jit import ENGINE_FIRST
-    from jitfish.search.driver import Searcher
 
     helper = started or (start_helper() if helper else None)
     try:
         if helper is not None:
             _compile_callees(ENGINE_FIRST)
-        Searcher(hash_mb=1).warm_up(before_search=None if helper is None else lambda: _finish_with(helper))
+        warm_up_search(before_search=None if helper is None else lambda: _finish_with(helper))
     finally:
         if helper is not None and helper.poll() is None:
             helper.terminate()  # behind: its work is done here already (Numba writes cache files atomically)
@@ -248,7 +276,7 @@ def warm_tablebases(tablebase=None) -> None:
     :class:`jitfish.syzygy.Tablebase`) may be any, and without one an empty one serves.
     """
     from jitfish.board.board import Board
-    from jitfish.search.driver import SearchLimits, Searcher
+    from jitfish.search import SearchLimits, Searcher
     from jitfish.syzygy import Tablebase
 
     import numba

@@ -75,7 +75,7 @@ def start_board(line: str):
 
 def generate_fens(engine: "Engine", count: int, seed: int, book: Path | None) -> Iterator[str]:
     """The ``count`` positions of ``genfens`` as FENs, one at a time (see the module docstring)."""
-    from jitfish.search.driver import SearchLimits, Searcher
+    from jitfish.search import SearchLimits, Searcher
 
     lines = book_lines(book)
     plies = START_PLIES if book is None else BOOK_PLIES

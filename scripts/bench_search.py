@@ -17,6 +17,7 @@ from pathlib import Path
 import chess
 
 import jitfish
+from jitfish.compile import warm_up_search
 from jitfish.search import SearchLimits, Searcher
 from jitfish.search.bench import BENCH_DEPTH, run_bench
 
@@ -26,7 +27,7 @@ WAC = Path(__file__).resolve().parent.parent / "tests" / "data" / "win_at_chess.
 def wac(limits: SearchLimits, path: Path, count: int | None = None) -> tuple[int, int, int, float]:
     """(solved, positions, nodes, seconds) over the Win At Chess ``bm`` positions."""
     searcher = Searcher(hash_mb=16)
-    searcher.warm_up()
+    warm_up_search()
     solved = total = nodes = 0
     started = time.perf_counter()
     for line in path.read_text().splitlines()[:count]:

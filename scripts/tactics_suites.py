@@ -29,6 +29,7 @@ from pathlib import Path
 import chess
 
 import jitfish
+from jitfish.compile import warm_up_search
 from jitfish.nnue.format import read_network, shipped_network
 from jitfish.nnue.inference import kernel_network
 from jitfish.search import SearchLimits, Searcher
@@ -116,7 +117,7 @@ def main() -> None:
         parser.error(str(error))
     for name, net in (("hand-written", None), ("network", kernel_network(network))):
         searcher = Searcher(hash_mb=16, network=net, params=params)
-        searcher.warm_up()
+        warm_up_search()
         figures = [
             f"{path.split('.')[0]} {'/'.join(map(str, solved_in_suite(searcher, DATA / path, args.nodes)))}"
             for path in SUITES

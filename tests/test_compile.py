@@ -15,7 +15,7 @@ from jitfish.search import Searcher
 
 @pytest.fixture(scope="module")
 def searched() -> None:
-    Searcher(hash_mb=1).warm_up()
+    jit_compile.warm_up_search()
 
 
 def test_helper_compiles_the_signatures_the_search_calls():

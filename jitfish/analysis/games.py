@@ -12,7 +12,8 @@ from jitfish.analysis.judge import NAG_BLUNDER, NAG_INACCURACY, NAG_MISTAKE
 from jitfish.analysis.reading import PgnGame, PgnSource, read_games
 from jitfish.analysis.report import MoveAnalysis, accuracies, analysis_note, annotate, judge_game
 from jitfish.analysis.searching import Position, evaluate_all
-from jitfish.search.driver import MAX_DEPTH, SearchLimits
+from jitfish.search.results import SearchLimits
+from jitfish.search.worker import MAX_DEPTH
 
 COUNTED = (
     (NAG_INACCURACY, "inaccuracy", "inaccuracies"),

@@ -1,4 +1,4 @@
-"""Search: iterative deepening PVS over a transposition table (see :mod:`jitfish.search.driver`).
+"""Search: iterative deepening PVS over a transposition table (see :mod:`jitfish.search.searcher`).
 
 The package itself is callable, so that ``jitfish.search(board, depth=8)``
 and ``jitfish.search.Searcher`` both work.
@@ -8,7 +8,9 @@ import sys
 import types
 from typing import Any
 
-from jitfish.search.driver import SearchInfo, SearchLimits, SearchResult, Searcher, SearchWorker, search
+from jitfish.search.results import SearchInfo, SearchLimits, SearchResult
+from jitfish.search.searcher import Searcher, search
+from jitfish.search.worker import SearchWorker
 
 
 class _CallableModule(types.ModuleType):

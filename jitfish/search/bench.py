@@ -66,10 +66,11 @@ def run_bench(
     ``network``: a :class:`jitfish.nnue.inference.KernelNetwork` to evaluate with (default: hand-written).
     """
     from jitfish.board.board import Board
-    from jitfish.search.driver import SearchLimits, Searcher
+    from jitfish.compile import warm_up_search
+    from jitfish.search import SearchLimits, Searcher
 
     searcher = Searcher(hash_mb=BENCH_HASH_MB, threads=1, network=network)
-    searcher.warm_up()
+    warm_up_search()
     total_nodes = 0
     total_time = 0.0
     for index, fen in enumerate(BENCH_FENS[:positions]):

@@ -1,6 +1,6 @@
 """The layout of the search's preallocated buffers, and node counting.
 
-Each search thread owns three, allocated once by :mod:`jitfish.search.driver`
+Each search thread owns three, allocated once by :mod:`jitfish.search.worker`
 and handed to the kernels inside the search context
 (:class:`jitfish.search.context.SearchContext`):
 

@@ -179,7 +179,7 @@ def _run_deepening(name: str, board, depth: int, buffers: _Buffers) -> list[Dept
 
 
 def _run_engine(board, depth: int) -> list[DepthResult]:
-    from jitfish.search.driver import Searcher, SearchLimits
+    from jitfish.search import Searcher, SearchLimits
 
     result = Searcher(hash_mb=16).search(board, SearchLimits(depth=depth))
     return [

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import jitfish
+from jitfish.compile import warm_up_search
 from jitfish.search import Searcher
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -14,9 +15,8 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 @pytest.fixture(scope="session")
 def searcher() -> Searcher:
-    engine = Searcher(hash_mb=16)
-    engine.warm_up()
-    return engine
+    warm_up_search()
+    return Searcher(hash_mb=16)
 
 
 @pytest.fixture

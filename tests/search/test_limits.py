@@ -206,10 +206,10 @@ def test_two_fresh_processes_load_the_cached_search():
 
 
 def test_a_search_stopped_before_depth_one_finishes_still_plays_a_searched_move(fresh, monkeypatch):
-    from jitfish.search import driver
+    from jitfish.search import worker
 
     # Poll the node limit at every node, so that a limit of one node stops depth 1 at its first node.
-    monkeypatch.setattr(driver, "POLL_NODES", 1)
+    monkeypatch.setattr(worker, "POLL_NODES", 1)
     board = jitfish.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")  # Rxd5 wins the queen; Kf1 is generated first
     assert board.legal_moves()[0] != "d1d5"
     result = fresh.search(board, SearchLimits(nodes=1))

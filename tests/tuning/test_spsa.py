@@ -147,9 +147,9 @@ def test_bad_settings_are_refused():
 
 @pytest.fixture(scope="module")
 def warm_search() -> None:
-    from jitfish.search import Searcher
+    from jitfish.compile import warm_up_search
 
-    Searcher(hash_mb=1).warm_up()  # the engines then load the kernels from the cache
+    warm_up_search()  # the engines then load the kernels from the cache
 
 
 def test_one_iteration_against_real_tune_engines(tmp_path, warm_search):

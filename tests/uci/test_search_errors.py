@@ -38,7 +38,8 @@ BROKEN_ENGINE = [
         raise {BROKEN}
 
     jitfish.search.Searcher.search = broken
-    jitfish.search.Searcher.warm_up = lambda *args, **kwargs: None
+    import jitfish.compile
+    jitfish.compile.warm_up_search = lambda *args, **kwargs: None
     from jitfish.cli import main
     sys.exit(main([]))
 """),

@@ -43,7 +43,7 @@ from jitfish.eval.params import default_weights
 from jitfish.nnue.format import read_network
 from jitfish.nnue.inference import kernel_network
 from jitfish.search import SearchLimits
-from jitfish.search.driver import SearchWorker
+from jitfish.search.worker import SearchWorker
 from jitfish.search.params import checked_params, default_params
 from jitfish.search.tt import AGE_MASK, new_table
 from tuning.datagen.kernels import CHECKMATE, ENDING_NAMES, PLAYING, play_move, sorted_legal_moves
@@ -149,7 +149,7 @@ def adjudicate(scores: list[int], ply: int) -> tuple[str, float] | None:
 
 
 class SelfPlayer:
-    """One thread's search buffers (a :class:`~jitfish.search.driver.SearchWorker`), reused from game to game.
+    """One thread's search buffers (a :class:`~jitfish.search.worker.SearchWorker`), reused from game to game.
 
     ``network`` is the teacher: the network file whose evaluation the searches use (``None``: the
     hand-written evaluation).

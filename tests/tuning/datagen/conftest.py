@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from jitfish.compile import warm_up_search
 from jitfish.search import Searcher
 from tuning.datagen.selfplay import GameSettings
 
 
 @pytest.fixture(scope="session")
 def searcher() -> Searcher:
-    engine = Searcher(hash_mb=16)
-    engine.warm_up()
-    return engine
+    warm_up_search()
+    return Searcher(hash_mb=16)
 
 
 @pytest.fixture(scope="session")
