@@ -16,7 +16,7 @@ import tempfile
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from pathlib import Path
 
-from tuning.backends import GameCallback, MatchOutcome, StopPredicate
+from tuning.backends.interface import GameCallback, MatchOutcome, StopPredicate
 from tuning.config import Encounter, MatchConfig, schedule
 from tuning.results import GameRecord
 

@@ -18,7 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from tuning.backends import CUTECHESS_PROGRAM, GameCallback, MatchOutcome, StopPredicate
+from tuning.backends.interface import CUTECHESS_PROGRAM, GameCallback, MatchOutcome, StopPredicate
 from tuning.config import GAMES_PER_ENCOUNTER, MatchConfig
 from tuning.openings import opening_format
 from tuning.results import FaultKind, GameRecord, GameResult

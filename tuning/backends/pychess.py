@@ -35,7 +35,7 @@ import chess.engine
 import chess.pgn
 
 from tuning import xboard_edit_adapter
-from tuning.backends import GameCallback, MatchOutcome, StopPredicate
+from tuning.backends.interface import GameCallback, MatchOutcome, StopPredicate
 from tuning.config import Encounter, MatchConfig, schedule
 from tuning.engines import EngineSpec
 from tuning.openings import Opening
