@@ -1,6 +1,6 @@
 """Label quality of self-play data: how far its scores are from a deeper search of the same positions.
 
-    python scripts/datagen_label_check.py OLD.gz NEW.bin --sample 500 --nodes 100000
+    python -m tuning.datagen_label_check OLD.gz NEW.bin --sample 500 --nodes 100000
 
 For each data set (text or game files, tuning.datagen.records.data_files), a seeded sample of its
 positions is searched again with a fresh table at a fixed, deeper node limit, and the mean absolute
@@ -16,13 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-import jitfish  # noqa: E402  (after the path: the checkout's packages)
-from jitfish.search import SearchLimits, Searcher  # noqa: E402
-from tuning.nnue.data import load_positions  # noqa: E402
-from tuning.datagen.records import unpack  # noqa: E402
+import jitfish
+from jitfish.search import SearchLimits, Searcher
+from tuning.datagen.records import unpack
+from tuning.nnue.data import load_positions
 
 
 def label_errors(data: Path, sample: int, nodes: int, seed: int) -> np.ndarray:

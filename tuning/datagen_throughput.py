@@ -1,6 +1,6 @@
 """Self-play throughput of this checkout's generator against an older commit's, run alternately.
 
-    python scripts/datagen_throughput.py --old-ref 2609b46 --games 32 --rounds 5 --workers 2
+    python -m tuning.datagen_throughput --old-ref 2609b46 --games 32 --rounds 5 --workers 2
 
 The old commit's tree is extracted once (``git archive``) to a temporary folder, or taken as it is
 from ``--old-tree``; each round runs ``python -m tuning.datagen --games N`` from the old tree, then

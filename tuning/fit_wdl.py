@@ -1,7 +1,7 @@
 """Fit the win/draw/loss model of ``jitfish/wdl.py`` to Jitfish's self-play games and check it on held-out ones.
 
-    python scripts/fit_wdl.py /work/shared/data/nnue                # fit, write jitfish/wdl.json, report
-    python scripts/fit_wdl.py DATA --plot docs/wdl.png --sample tests/data/wdl_holdout.npz
+    python -m tuning.fit_wdl /work/shared/data/nnue                # fit, write jitfish/wdl.json, report
+    python -m tuning.fit_wdl DATA --plot docs/wdl.png --sample tests/data/wdl_holdout.npz
 
 Each data file is self-play: ``FEN | score | result`` text (``.gz``) or game files (``.bin``), the score
 from white's view as the generator's search found it.  Every fifth game of each file (by its order in the
@@ -148,7 +148,7 @@ def plot(
     """Observed against predicted score per bucket, and the model's curves at three material counts."""
     from jitfish.extras import require
 
-    require("matplotlib", "scripts/fit_wdl.py --plot")
+    require("matplotlib", "python -m tuning.fit_wdl --plot")
     import matplotlib
 
     matplotlib.use("Agg")

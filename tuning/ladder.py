@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Elo ladder: gauntlets of Jitfish against engines anyone can install, placed on Stockfish's UCI_Elo scale.
 
 Opponents (Debian packages ``fairymax phalanx glaurung toga2 stockfish``, PyPI ``sunfish``): Fairy-Max, Phalanx,
@@ -13,11 +12,11 @@ Writes ``ladder.md`` (results table), ``ladder.png`` (score per opponent with 95
 The candidate's rating is the maximum-likelihood Elo that explains its scores against the Stockfish anchors
 (logistic model), with a 95 % interval from the observed per-game variance. Target run (hours)::
 
-    python scripts/ladder.py --games 40 --tc 10+0.1
+    python -m tuning.ladder --games 40 --tc 10+0.1
 
 Smoke run::
 
-    python scripts/ladder.py --games 2 --tc 2+0.05 --opponents sunfish,sf1500
+    python -m tuning.ladder --games 2 --tc 2+0.05 --opponents sunfish,sf1500
 """
 
 from __future__ import annotations
@@ -32,16 +31,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from tuning.backends import choose_backend
+from tuning.config import MatchConfig
+from tuning.elo import expected_score, normal_quantile
+from tuning.engines import EngineSpec, parse_engine_spec
+from tuning.match import run_match
+from tuning.openings import read_openings
+from tuning.tc import parse_time_control
 
-from tuning.backends import choose_backend  # noqa: E402
-from tuning.config import MatchConfig  # noqa: E402
-from tuning.elo import expected_score, normal_quantile  # noqa: E402
-from tuning.engines import EngineSpec, parse_engine_spec  # noqa: E402
-from tuning.match import run_match  # noqa: E402
-from tuning.openings import read_openings  # noqa: E402
-from tuning.tc import parse_time_control  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 GAMES_DIR = "/usr/games"
 STOCKFISH_LEVELS = (1500, 2000, 2400, 2800)  # the default anchors; any sf<elo> in the range is accepted

@@ -18,11 +18,11 @@ en passant) was not kept before -- walks that transpose into one another count o
 ones appended to ``--output`` after each batch, so a stopped run keeps its work.
 
     # tuning/openings/balanced.epd (80) and balanced-600.epd (600): MultiPV walks from the start
-    python scripts/make_openings.py --count 80 --seed 1 --output tuning/openings/balanced.epd
+    python -m tuning.make_openings --count 80 --seed 1 --output tuning/openings/balanced.epd
     # tuning/openings/balanced-10k.epd: cheap walks from the start and from both suites above, two runs
     # (one per core), then the first of each position kept
     for seed in 45 46; do
-        nice -n 19 python scripts/make_openings.py --count 5150 --seed $seed --walk-depth 0 --min-plies 6 \\
+        nice -n 19 python -m tuning.make_openings --count 5150 --seed $seed --walk-depth 0 --min-plies 6 \\
             --max-plies 14 --seeds tuning/openings/balanced.epd tuning/openings/balanced-600.epd \\
             --seed-plies 1 8 --nodes 10000 --max-score 100 --output /tmp/openings-$seed.epd &
     done; wait

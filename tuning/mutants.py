@@ -1,8 +1,8 @@
-"""Mutation check: put each bug of ``scripts/mutants.toml`` into a copy of the repository and run its tests.
+"""Mutation check: put each bug of ``tuning/mutants.toml`` into a copy of the repository and run its tests.
 
-    python scripts/mutants.py                 # every mutant, after a baseline run of their tests
-    python scripts/mutants.py --only NAME ... # some of them
-    python scripts/mutants.py --list
+    python -m tuning.mutants                 # every mutant, after a baseline run of their tests
+    python -m tuning.mutants --only NAME ... # some of them
+    python -m tuning.mutants --list
 
 A mutant is *killed* when its tests fail (pytest exit code 1) or time out,
 and *survives* when they pass: a surviving mutant is a bug the tests let
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-MUTANTS_FILE = REPO / "scripts" / "mutants.toml"
+MUTANTS_FILE = Path(__file__).with_name("mutants.toml")
 TIMEOUT_SECONDS = 1800  # per pytest run, cold compile included; a hang counts as a kill
 
 

@@ -1,8 +1,8 @@
 """How a network's error falls with the number of training positions and with its settings, against the
 hand-written evaluation's.
 
-    python scripts/nnue_learning_curve.py DATA.gz --sizes 100000 200000 400000 --samples 10000000 --out curve.json
-    python scripts/nnue_learning_curve.py DATA/ --hidden 16 32 --wdl 0 0.25 0.5 --lr-decay 0.5 --lr-step 3 \
+    python -m tuning.nnue_learning_curve DATA.gz --sizes 100000 200000 400000 --samples 10000000 --out curve.json
+    python -m tuning.nnue_learning_curve DATA/ --hidden 16 32 --wdl 0 0.25 0.5 --lr-decay 0.5 --lr-step 3 \
         --samples 12000000 --validation 0.05 --save nets/ --out grid.json          # a grid on all positions
 
 The data set's last ``--validation`` share (whole games) is held out.  For each size (all training
@@ -33,17 +33,14 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from jitfish.extras import MissingExtra, report_missing, require  # noqa: E402
+from jitfish.extras import MissingExtra, report_missing, require
 
 try:
-    torch = require("torch", "scripts/nnue_learning_curve.py")
-    require("matplotlib", "scripts/nnue_learning_curve.py (its plot)")
+    torch = require("torch", "python -m tuning.nnue_learning_curve")
+    require("matplotlib", "python -m tuning.nnue_learning_curve (its plot)")
 except MissingExtra as missing:
     sys.exit(report_missing(missing))
-import jitfish  # noqa: E402  (after the path: the checkout's packages, not an installed copy)
+import jitfish  # noqa: E402  (after the check: a missing extra is one line, not a traceback)
 from jitfish.eval import evaluate as handwritten_evaluation  # noqa: E402
 from jitfish.jit import cache_root  # noqa: E402
 from jitfish.nnue.format import write_network  # noqa: E402

@@ -1,7 +1,7 @@
 """Where the search's time goes, kernel by kernel: Linux ``perf`` samples of ``bench``, named.
 
-    python scripts/profile_kernels.py                  # 4 bench runs, samples per kernel
-    python scripts/profile_kernels.py --hot negamax     # also negamax's hottest 32-byte blocks
+    python -m tuning.profile_kernels                  # 4 bench runs, samples per kernel
+    python -m tuning.profile_kernels --hot negamax     # also negamax's hottest 32-byte blocks
 
 ``perf`` cannot name Numba's code: it lives in memory the JIT allocated, with
 no symbol table.  So this script compiles the kernels into a fresh, private
@@ -9,8 +9,10 @@ cache directory (a kernel loaded from the cache keeps no object code), reads
 each compiled library's symbol table from its object code (``nm``), places
 it at the address the JIT loaded it to, and attributes every sample to the
 function around it.  Kernels inlined into another are counted in it.  Numbers
-are samples at ``--frequency`` Hz; compare two builds by running this in each
-checkout (``PYTHONPATH=<checkout>``), one after the other on an idle machine.
+are samples at ``--frequency`` Hz; compare two builds by running this file with
+each on the path (``PYTHONPATH=<checkout> python -P tuning/profile_kernels.py``,
+from this checkout: it imports nothing but ``jitfish``), one after the other
+on an idle machine.
 Needs ``perf`` (``linux-perf``) and ``nm`` (binutils); the compile takes
 about a minute.
 """

@@ -1,15 +1,16 @@
 """Tactics and mates at fixed limits, with the hand-written evaluation and with the shipped network.
 
-    python scripts/tactics_suites.py                 # both evaluations, 20,000 nodes a position
-    python scripts/tactics_suites.py --nodes 100000
-    python scripts/tactics_suites.py --eval-file records/matches/nnue-issue50/nets/E-1.nnue
-    python scripts/tactics_suites.py --set RFP_MAX_DEPTH=4 --set LMR_MIN_DEPTH=4
+    python -m tuning.tactics_suites                 # both evaluations, 20,000 nodes a position
+    python -m tuning.tactics_suites --nodes 100000
+    python -m tuning.tactics_suites --eval-file records/matches/nnue-issue50/nets/E-1.nnue
+    python -m tuning.tactics_suites --set RFP_MAX_DEPTH=4 --set LMR_MIN_DEPTH=4
 
 The network is the shipped one, or ``--eval-file``'s; ``--set`` changes search
 parameters (``jitfish/search/params.py``, their ranges checked) for both runs.
-To measure another build, run this script with that tree first on the path
-(``PYTHONPATH=/path/to/tree python -P scripts/tactics_suites.py``): the suites
-stay this checkout's.
+To measure another build, run this file with that tree on the path instead of
+this checkout (``PYTHONPATH=/path/to/tree python -P tuning/tactics_suites.py``,
+from this checkout: it imports nothing but ``jitfish``, which then is that
+tree's): the suites stay this checkout's.
 
 Deterministic (fixed nodes, a cleared searcher per position), so the figures
 compare builds and evaluations exactly: a change to the search or the

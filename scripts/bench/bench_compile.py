@@ -1,8 +1,8 @@
 """Where a cold start's compile time goes: seconds per kernel, per group.
 
-    python scripts/bench_compile.py              # a fresh, empty cache (a cold start)
-    python scripts/bench_compile.py --top 40     # more rows
-    python scripts/bench_compile.py --groups search
+    python -m scripts.bench.bench_compile              # a fresh, empty cache (a cold start)
+    python -m scripts.bench.bench_compile --top 40     # more rows
+    python -m scripts.bench.bench_compile --groups search
 
 Each group of :mod:`jitfish.compile` is warmed up in turn, in a temporary
 cache directory and without the cold-start helper process, while Numba's ``numba:compile`` events are recorded.  A
@@ -21,10 +21,6 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 
 class CompileRecorder:

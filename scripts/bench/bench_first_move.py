@@ -1,6 +1,6 @@
 """Time the first move after an option, as a bot or GUI plays it through python-chess.
 
-    python scripts/bench_first_move.py [--against DIR] [--runs 3] [--option SyzygyPath=./syzygy/]
+    python -m scripts.bench.bench_first_move [--against DIR] [--runs 3] [--option SyzygyPath=./syzygy/]
 
 Each run starts from a fresh kernel cache in which only the search is
 compiled (a first ``isready``, not timed), as after a plain first start; then
@@ -26,7 +26,7 @@ from pathlib import Path
 import chess
 import chess.engine
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def first_move_seconds(checkout: Path, options: dict[str, str]) -> float:

@@ -1,8 +1,8 @@
 """NNUE inference speed: accumulator refreshes, incremental updates and evaluations per second, and the
 compile time of :mod:`jitfish.nnue.inference`'s kernels.
 
-    python scripts/bench_nnue.py [--positions 300] [--seconds 1.0] [--hidden 128 256]
-    python scripts/bench_nnue.py --search NET.nnue [--rounds 5] [--depth 13]
+    python -m scripts.bench.bench_nnue [--positions 300] [--seconds 1.0] [--hidden 128 256]
+    python -m scripts.bench.bench_nnue --search NET.nnue [--rounds 5] [--depth 13]
 
 The kernels run inside compiled loops over the first ``--positions`` positions of the shipped sample
 (``tests/data/datagen_sample.gz``), with random networks of each hidden size, so the figures exclude
@@ -26,13 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from jitfish.jit import kernel  # noqa: E402
-from jitfish.nnue.inference import (  # noqa: E402
+from jitfish.jit import kernel
+from jitfish.nnue.inference import (
     add_feature,
     evaluate_accumulators,
     kernel_network,
@@ -40,6 +37,7 @@ from jitfish.nnue.inference import (  # noqa: E402
     sub_feature,
 )
 
+REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "tests" / "data" / "datagen_sample.gz"
 KERNEL_NAMES = (
     "feature_index",

@@ -3,7 +3,7 @@
 Everything is measured in one run, so the ratios compare like with like on
 whatever load the machine has.  Usage::
 
-    python scripts/bench_perft.py [--quick] [--cold]
+    python -m scripts.bench.bench_perft [--quick] [--cold]
 
 ``--quick`` uses lower depths; ``--cold`` also times a first compile in an
 empty cache directory (30-60 s).

@@ -1,7 +1,7 @@
 """Search speed and strength report (targets, not asserts).
 
-    python scripts/bench_search.py                 # bench nodes and nps, WAC at 20k nodes
-    python scripts/bench_search.py --wac-time 1    # also Win At Chess at 1 s per position
+    python -m scripts.bench.bench_search                 # bench nodes and nps, WAC at 20k nodes
+    python -m scripts.bench.bench_search --wac-time 1    # also Win At Chess at 1 s per position
 
 Prints the bench signature and speed on one thread, then the Win At Chess
 solve rate at a fixed node budget (deterministic) and, if asked, at a fixed
@@ -20,7 +20,7 @@ import jitfish
 from jitfish.search import SearchLimits, Searcher
 from jitfish.search.bench import BENCH_DEPTH, run_bench
 
-WAC = Path(__file__).resolve().parent.parent / "tests" / "data" / "win_at_chess.epd"
+WAC = Path(__file__).resolve().parents[2] / "tests" / "data" / "win_at_chess.epd"
 
 
 def wac(limits: SearchLimits, path: Path, count: int | None = None) -> tuple[int, int, int, float]:

@@ -1,7 +1,7 @@
 """Compiled Syzygy WDL probes per second on random positions (one core).
 
-    python scripts/bench_syzygy.py                      # tests/data/syzygy, 4 pieces, 100,000 probes
-    python scripts/bench_syzygy.py --pieces 3 --count 20000 --path /path/to/syzygy
+    python -m scripts.bench.bench_syzygy                      # tests/data/syzygy, 4 pieces, 100,000 probes
+    python -m scripts.bench.bench_syzygy --pieces 3 --count 20000 --path /path/to/syzygy
 
 Positions are drawn (seeded) from the tables' materials with the requested
 piece count, converted to the engine's arrays once, and probed in one
@@ -21,15 +21,14 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from jitfish.board.position import Position
+from jitfish.board.tables import lookup_tables
+from jitfish.syzygy import Tablebase
+from jitfish.syzygy.layout import TB_FAILED
+from jitfish.syzygy.probe import probe_batch
+from tests.syzygy.positions import random_position
 
-from jitfish.board.position import Position  # noqa: E402
-from jitfish.board.tables import lookup_tables  # noqa: E402
-from jitfish.syzygy import Tablebase  # noqa: E402
-from jitfish.syzygy.layout import TB_FAILED  # noqa: E402
-from jitfish.syzygy.probe import probe_batch  # noqa: E402
-from tests.syzygy.positions import random_position  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Texel tuner speed report (a target, not an assert): seconds per epoch over a million positions.
 
-    python scripts/bench_texel.py                  # 1M synthetic positions, 25 coefficients each
-    python scripts/bench_texel.py --rows 200000 --epochs 5
+    python -m scripts.bench.bench_texel                  # 1M synthetic positions, 25 coefficients each
+    python -m scripts.bench.bench_texel --rows 200000 --epochs 5
 
 The rows are random sparse traces shaped like real ones (the engine's weight
 pairs, about 25 non-zero coefficients a position in self-play data), so the

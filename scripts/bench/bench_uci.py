@@ -1,11 +1,11 @@
 """Measure the UCI engine against its targets: start-up, threads, memory, self-play.
 
-    python scripts/bench_uci.py startup [--runs 5]     # launch->uciok, launch->readyok (warm), cold start
-    python scripts/bench_uci.py cold --against DIR     # cold launch->readyok, alternated with another checkout
-    python scripts/bench_uci.py installed --against REV  # a player's install: wheels in fresh venvs, cold and warm
-    python scripts/bench_uci.py nps [--seconds 5]      # Threads 1 vs Threads 2
-    python scripts/bench_uci.py memory [--hash 64]     # peak RSS through a long game
-    python scripts/bench_uci.py selfplay [--games 200] # 1 s + 0.01 s games, clocks kept by python-chess
+    python -m scripts.bench.bench_uci startup [--runs 5]      # launch->uciok, launch->readyok (warm), cold start
+    python -m scripts.bench.bench_uci cold --against DIR      # cold launch->readyok, alternated with another checkout
+    python -m scripts.bench.bench_uci installed --against REV # a player's install: wheels in fresh venvs, cold and warm
+    python -m scripts.bench.bench_uci nps [--seconds 5]       # Threads 1 vs Threads 2
+    python -m scripts.bench.bench_uci memory [--hash 64]      # peak RSS through a long game
+    python -m scripts.bench.bench_uci selfplay [--games 200]  # 1 s + 0.01 s games, clocks kept by python-chess
 
 Targets: uci->uciok <= 0.3 s; launch->readyok <= 1.5 s warm from a checkout; an installed wheel's
 readyok <= 10 s cold (an empty compile cache) and <= 0.5 s warm; a checkout's cold start <= 30 s;
@@ -24,8 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
 ENGINE = [sys.executable, "-m", "jitfish"]
 
 NPS_FENS = [

@@ -1,6 +1,6 @@
 """Install Jitfish as a player would, from its wheel, and use it from outside the source tree.
 
-    python scripts/check_wheel.py            # what .ci/run does after the tests
+    python -m scripts.check.check_wheel            # what .ci/run does after the tests
 
 Builds the sdist and, from it, the wheel (``python -m build``, so the sdist is proven complete too),
 checks that the wheel holds every file of the ``jitfish`` package that git tracks (code, the evaluation
@@ -32,9 +32,9 @@ import time
 import zipfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-from jitfish import prebuilt  # noqa: E402  (imports no kernel)
+from jitfish import prebuilt  # imports no kernel
+
+REPO = Path(__file__).resolve().parents[2]
 
 BENCH_FILE = REPO / "tests" / "data" / "bench.txt"
 GAME_PLIES = 8

@@ -5,8 +5,8 @@ Polyglot, which translates xboard's moves and clocks into ``position``/``go`` an
 ``stop``, ``position`` and ``go`` in one burst on every ponder miss.  The script plays a match the way xboard
 plays one (``-mg``), reads the PGN xboard saves, and prints the score and the games lost on time::
 
-    python scripts/gui_match.py                       # 10 games at 20 s + 0.2 s, pondering on
-    python scripts/gui_match.py --games 4 --tc 0:30 --inc 0.5 --no-ponder --out /tmp/gm
+    python -m scripts.check.gui_match                       # 10 games at 20 s + 0.2 s, pondering on
+    python -m scripts.check.gui_match --games 4 --tc 0:30 --inc 0.5 --no-ponder --out /tmp/gm
 
 Jitfish runs as ``python -m jitfish`` from the repository this script lives in (``PYTHONPATH`` is set to it).
 The Debian packages ``xboard``, ``polyglot``, ``fairymax`` and ``xvfb`` are installed with apt-get when
@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 # Debian puts games in /usr/games, which is not always on PATH.
 SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/games"])
 # Program name -> Debian package.

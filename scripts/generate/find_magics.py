@@ -1,7 +1,7 @@
 """Find magic multipliers for rook and bishop attacks and write jitfish/board/magics.py.
 
 Run once by a developer; the engine ships the numbers so that start-up never
-searches for them.  Usage: ``python scripts/find_magics.py [SEED]``.
+searches for them.  Usage: ``python -m scripts.generate.find_magics [SEED]``.
 """
 
 from __future__ import annotations
@@ -78,14 +78,14 @@ def main() -> None:
     rng = np.random.default_rng(seed)
     rook = [find_magic(sq, ROOK_DIRECTIONS, rng) for sq in range(64)]
     bishop = [find_magic(sq, BISHOP_DIRECTIONS, rng) for sq in range(64)]
-    out = Path(__file__).resolve().parent.parent / "jitfish" / "board" / "magics.py"
+    out = Path(__file__).resolve().parents[2] / "jitfish" / "board" / "magics.py"
 
     def block(name: str, values: list[int]) -> str:
         rows = [", ".join(f"0x{v:016X}" for v in values[i : i + 4]) for i in range(0, 64, 4)]
         return f"{name} = (\n" + "".join(f"    {row},\n" for row in rows) + ")\n"
 
     out.write_text(
-        '"""Magic multipliers for sliding attacks, found by scripts/find_magics.py '
+        '"""Magic multipliers for sliding attacks, found by scripts/generate/find_magics.py '
         f'(seed {seed}).\n\nGenerated file: rerun the script rather than editing it.\n"""\n\n'
         + block("ROOK_MAGICS", rook)
         + "\n"

@@ -1,6 +1,6 @@
 """Write the reference data the tests read into ``tests/data`` (run once; the output is committed).
 
-    python scripts/make_test_data.py [--source /work/shared/data]
+    python -m scripts.generate.make_test_data [--source /work/shared/data]
 
 Perft suites become ``FEN ;D1 n ;D2 n`` EPD lines holding only the depths some
 test checks (a count above every budget of ``tests/board/test_perft.py`` is
@@ -17,11 +17,9 @@ import shutil
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from tests.perft_data import PerftCase
 
-from tests.perft_data import PerftCase  # noqa: E402
-
+REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "tests" / "data"
 MATE_FILES = ("mate1.fen", "mate2.fen", "mate3.fen", "mate4.fen")
 MATETRACK_MAX_MATE = 4

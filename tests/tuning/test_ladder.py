@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.scripts import load_script
-
-ladder = load_script("ladder")
+from tuning import ladder
 
 
 def summary(wins: int, draws: int, losses: int) -> dict:

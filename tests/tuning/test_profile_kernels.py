@@ -1,10 +1,8 @@
-"""scripts/profile_kernels.py names Numba's compiled functions (no profile is taken here)."""
+"""tuning/profile_kernels.py names Numba's compiled functions (no profile is taken here)."""
 
 from __future__ import annotations
 
-from tests.scripts import load_script
-
-profile = load_script("profile_kernels")
+from tuning import profile_kernels as profile
 
 
 def test_mangled_names_become_dotted_paths():

@@ -1,4 +1,4 @@
-"""scripts/tactics_suites.py: every suite's lines, whatever their layout, and ``--set`` (no searches)."""
+"""tuning/tactics_suites.py: every suite's lines, whatever their layout, and ``--set`` (no searches)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ import argparse
 
 import pytest
 
-from tests.scripts import load_script
-
-suites = load_script("tactics_suites")
+from tuning import tactics_suites as suites
 
 
 def test_best_moves_of_each_layout():

@@ -1,9 +1,9 @@
 """An OpenBench instance on 127.0.0.1, offline, from fetched snapshots: one SPRT or one datagen run through it.
 
-    python scripts/openbench_local.py setup --openbench OB --fastchess FASTCHESS --work DIR
-    python scripts/openbench_local.py backport --work DIR OLD NEW      # prints the commit to test OLD as
-    python scripts/openbench_local.py sprt --work DIR DEV BASE [--tc N=5000] [--bounds "[0.00, 40.00]"]
-    python scripts/openbench_local.py datagen --work DIR DEV [--games 32] [--tc N=5000]
+    python -m tuning.openbench.local setup --openbench OB --fastchess FASTCHESS --work DIR
+    python -m tuning.openbench.local backport --work DIR OLD NEW      # prints the commit to test OLD as
+    python -m tuning.openbench.local sprt --work DIR DEV BASE [--tc N=5000] [--bounds "[0.00, 40.00]"]
+    python -m tuning.openbench.local datagen --work DIR DEV [--games 32] [--tc N=5000]
 
 ``OB`` is an exported snapshot of AndyGrant/OpenBench (``git archive``), ``FASTCHESS`` a fastchess binary built
 from a snapshot of Disservin/fastchess.  Run it with a Python that has OpenBench's requirements
@@ -48,7 +48,7 @@ import urllib.parse
 import zipfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 SERVER_PORT = 8000
 GITHUB_PORT = 8001
@@ -209,8 +209,7 @@ def run_offline(argv: list[str]) -> None:
     requests.sessions.Session.request = offline_request
     script = Path(argv[0]).resolve()
     sys.argv = [str(script), *argv[1:]]
-    sys.path.insert(0, str(script.parent))
-    runpy.run_path(str(script), run_name="__main__")
+    runpy.run_path(str(script), run_name="__main__")  # its folder is on PYTHONPATH (Instance.start)
 
 
 # ------------------------------------------------------------------------------------------------- setup
@@ -269,9 +268,12 @@ class Instance:
 
     def start(self, name: str, script: Path, *args: str) -> None:
         log = open(self.work / f"{name}.log", "a")
+        # This file runs by its path, in OpenBench's Python (which need not have Jitfish: it imports none of it),
+        # and the script's folder is on the path, as when Python runs the script itself.
         command = [self.python, str(Path(__file__).resolve()), "_offline", str(script), *args]
+        env = dict(self.env, PYTHONPATH=str(script.parent))
         self.processes.append(
-            subprocess.Popen(command, cwd=script.parent, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+            subprocess.Popen(command, cwd=script.parent, env=env, stdout=log, stderr=subprocess.STDOUT)
         )
 
     def start_server(self) -> None:
@@ -460,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
     workload.add_argument("--hash", type=int, default=16)
     workload.add_argument("--workload-size", type=int, default=8, help="game pairs a client takes at once")
     workload.add_argument("--dev-bench", help="default: tests/data/bench.txt of the commit")
-    workload.add_argument("--info", default="local OpenBench (scripts/openbench_local.py)")
+    workload.add_argument("--info", default="local OpenBench (tuning/openbench/local.py)")
     one = commands.add_parser("sprt", parents=[workload], help="one SPRT of DEV against BASE")
     one.add_argument("dev")
     one.add_argument("base")

@@ -1,6 +1,6 @@
 """Print the search parameters as OpenBench's SPSA input: one ``NAME, int, value, min, max, c_end, r_end`` line each.
 
-    python scripts/openbench_spsa_input.py > spsa.txt    # paste into OpenBench's "SPSA Parameters" box
+    python -m tuning.openbench.spsa_input > spsa.txt    # paste into OpenBench's "SPSA Parameters" box
 
 The names are the UCI options of a build made with ``make EXE=<name> TUNE=1`` (``jitfish --tune``), the
 values those of ``jitfish/search/search_params.json``, and the range and steps those of
@@ -9,12 +9,7 @@ values those of ``jitfish/search/search_params.json``, and the range and steps t
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from jitfish.search.params import FIELDS, default_params  # noqa: E402
+from jitfish.search.params import FIELDS, default_params
 
 
 def spsa_lines() -> list[str]:
