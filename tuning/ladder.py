@@ -5,9 +5,8 @@ Glaurung, Toga II, Sunfish, and Stockfish limited with ``UCI_LimitStrength`` to 
 (any other level as ``sf<elo>``).
 Each opponent plays ``--games`` games against the candidate (openings from the balanced suite, colours swapped).
 Writes ``ladder.md`` (results table), ``ladder.png`` (score per opponent with 95 % error bars; needs matplotlib:
-``pip install -e .[ladder]``), ``ladder.json`` and ``games.pgn`` to ``--output-dir`` (default
-``records/ladder/latest``: records live outside the packages, so no install carries them; compress the PGN with
-``gzip -9 -n`` before committing a run, as ``records/README.md`` says).
+``pip install -e .[ladder]``), ``ladder.json`` and ``games.pgn.gz`` (the games, compressed) to ``--output-dir``
+(default ``records/ladder/latest``: records live outside the packages, so no install carries them).
 
 The candidate's rating is the maximum-likelihood Elo that explains its scores against the Stockfish anchors
 (logistic model), with a 95 % interval from the observed per-game variance. Target run (hours)::
@@ -295,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     backend = choose_backend(args.backend)
     openings = tuple(read_openings(args.openings))
     args.output_dir.mkdir(parents=True, exist_ok=True)
-    pgn_path = args.output_dir / "games.pgn"
+    pgn_path = args.output_dir / "games.pgn.gz"
     json_path = args.output_dir / "ladder.json"
     rows: list[dict[str, Any]] = []
     if args.resume and json_path.exists():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -15,6 +16,7 @@ import chess.pgn
 import pytest
 from distributed import Client, LocalCluster
 
+from tuning import pgnfile
 from tuning.cluster import local_workers
 from tuning.datagen.run import MANIFEST, generate, parts_dir
 from tuning.datagen.selfplay import GameSettings
@@ -104,15 +106,16 @@ def play_match(capsys, pgn: Path, *cluster: str) -> tuple[dict, dict[str, tuple[
         == 0
     )
     games = {}
-    with open(pgn) as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            games[game.headers["GameNumber"]] = (game.headers["Result"], [move.uci() for move in game.mainline_moves()])
+    handle = io.StringIO(pgnfile.read_text(pgn))
+    while (game := chess.pgn.read_game(handle)) is not None:
+        games[game.headers["GameNumber"]] = (game.headers["Result"], [move.uci() for move in game.mainline_moves()])
     return json.loads(capsys.readouterr().out.splitlines()[-1]), games
 
 
 def test_a_match_on_a_local_cluster_plays_the_games_of_a_local_run(capsys, tmp_path):
     local, local_games = play_match(capsys, tmp_path / "local.pgn")
-    clustered, clustered_games = play_match(capsys, tmp_path / "cluster.pgn", "--cluster", "local:2")
+    # The workers' games reach the file compressed, as a .gz name asks.
+    clustered, clustered_games = play_match(capsys, tmp_path / "cluster.pgn.gz", "--cluster", "local:2")
     assert clustered["backend"] == "dask" and local["backend"] == "python-chess"
     assert sorted(clustered_games) == sorted(local_games) == ["1", "2", "3", "4"]
     assert clustered_games == local_games
