@@ -1,6 +1,6 @@
 """Install Jitfish as a player would, from its wheel, and use it from outside the source tree.
 
-    python -m scripts.check.check_wheel            # what .ci/run does after the tests
+    python -m scripts.check.check_wheel      # the last step of `make check`, after the tests
 
 Builds the sdist and, from it, the wheel (``python -m build``, so the sdist is proven complete too),
 checks that the wheel holds every file of the ``jitfish`` package that git tracks (code, the evaluation

@@ -23,6 +23,7 @@ from tuning.datagen.selfplay import GameSettings
 from tuning.match import main as match_main
 
 REPO = Path(__file__).parents[2]
+STOCKFISH = "/usr/games/stockfish"
 SETTINGS = GameSettings(nodes=500, depth_cap=8)  # a chunk of two games takes a few seconds
 RUN = dict(seed=11, settings=SETTINGS, games=4, chunk_games=2, progress=False)
 
@@ -75,7 +76,7 @@ def play_match(capsys, pgn: Path, *cluster: str) -> tuple[dict, dict[str, tuple[
     """A short match at fixed nodes, Jitfish against Stockfish on two openings: its JSON summary, and each
     game of its PGN by number (result and moves)."""
     jitfish = ["--engine", f"cmd={sys.executable}", "arg=-m", "arg=jitfish", f"dir={REPO}", "name=Jitfish"]
-    stockfish = ["--engine", "cmd=/usr/games/stockfish", "name=Stockfish", "option.Threads=1"]
+    stockfish = ["--engine", f"cmd={STOCKFISH}", "name=Stockfish", "option.Threads=1"]
     assert (
         match_main(
             [
@@ -112,6 +113,7 @@ def play_match(capsys, pgn: Path, *cluster: str) -> tuple[dict, dict[str, tuple[
     return json.loads(capsys.readouterr().out.splitlines()[-1]), games
 
 
+@pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="stockfish not installed (apt-get install stockfish)")
 def test_a_match_on_a_local_cluster_plays_the_games_of_a_local_run(capsys, tmp_path):
     local, local_games = play_match(capsys, tmp_path / "local.pgn")
     # The workers' games reach the file compressed, as a .gz name asks.
