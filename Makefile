@@ -11,6 +11,11 @@
 #
 # `make launcher EXE=<path>` writes a small script that runs this checkout as it is now (edits included), and
 # `make bench EXE=<path>` times `bench` through the executable and fails at BENCH_LIMIT seconds or more.
+#
+# `make check` is the test command (README, *Working on Jitfish*; .ci/run runs it after its installs): lint,
+# format and type check (.ci/lint), the fast tests, the slow tests, then the wheel built, installed in a fresh
+# virtual environment and used from outside the tree (scripts/check/check_wheel.py).  It needs the project
+# installed editable with its test extras first: pip install -e '.[test,cluster]'.
 
 ROOT   := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 PYTHON ?= python3
@@ -19,7 +24,7 @@ TUNE   ?=
 PYTHON_PATH := $(shell command -v $(PYTHON) 2>/dev/null)
 BENCH_LIMIT ?= 60
 
-.PHONY: all executable launcher bench clean
+.PHONY: all executable launcher bench check clean
 
 all: KERNELS = --kernels
 all: executable
@@ -45,6 +50,14 @@ bench: executable
 	@start=$$(date +%s); "$(abspath $(EXE))" bench || exit 1; \
 	 elapsed=$$(( $$(date +%s) - start )); echo "bench took $${elapsed} s (limit $(BENCH_LIMIT) s)"; \
 	 test $$elapsed -lt $(BENCH_LIMIT)
+
+# pytest exits 5 when it selects no test at all (a tree whose slow tests are all gone); that is no failure.
+check:
+	@test -n "$(PYTHON_PATH)" || { echo "error: make check needs Python 3.11 or newer as $(PYTHON) (or PYTHON=...)" >&2; exit 1; }
+	cd "$(ROOT)" && .ci/lint
+	cd "$(ROOT)" && "$(PYTHON_PATH)" -m pytest -q
+	cd "$(ROOT)" && { "$(PYTHON_PATH)" -m pytest -q -m slow || test $$? -eq 5; }
+	cd "$(ROOT)" && "$(PYTHON_PATH)" -m scripts.check.check_wheel
 
 clean:
 	rm -f jitfish-engine

@@ -14,7 +14,7 @@ steeply (from about 110 cp with most pieces on to about 450 cp at 10), which a c
 logarithm of material but not in material itself.
 
 The eight coefficients are data, ``wdl.json`` beside this file, fitted by maximum likelihood to
-Jitfish's self-play games by ``scripts/fit_wdl.py`` (docs/wdl.md has the data, the fit and the check on
+Jitfish's self-play games by ``tuning/fit_wdl.py`` (docs/wdl.md has the data, the fit and the check on
 held-out games).  The model reports the score's meaning; it never changes the score (``cp`` in ``info``
 stays the search's).
 """

@@ -55,7 +55,7 @@ def _read_suite(suite: Suite) -> list[PerftCase]:
     return read_epd_suite(suite.path, suite.chess960)
 
 
-# Every suite ships with the repository (written by scripts/make_test_data.py; the big
+# Every suite ships with the repository (written by scripts/generate/make_test_data.py; the big
 # python-chess random suite keeps every 5th position).  python-chess runs its "tricky"
 # suite as Chess960, and so do we.
 SUITES = {

@@ -6,6 +6,11 @@ is still a circle.  Imports under ``if TYPE_CHECKING:`` are left out, since
 they never run.  A private name (``_x``) may be imported only by a module of
 the package (the folder) that defines it; ``jitfish/``, ``tuning/`` and
 ``scripts/`` are checked, the tests are not (they may test private parts).
+
+The layers: ``scripts/`` (benchmarks, checks and generators run by hand) may
+import ``tuning`` (the tools), which may import ``jitfish`` (the engine), and
+never the other way.  Library code lives in packages, so nothing imports a
+script (not a test, not another script), and no module touches ``sys.path``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKED_FOR_PRIVATE_IMPORTS = ("jitfish", "tuning", "scripts")
+# What the modules under each top folder may not import: a layer above them, the tests, or a script.
+NOT_IMPORTED_FROM = {
+    "jitfish": ("tuning", "scripts", "tests"),
+    "tuning": ("scripts", "tests"),
+    "scripts": ("scripts",),
+    "tests": ("scripts",),
+}
 
 
 def _module_name(path: Path) -> str:
@@ -106,8 +118,33 @@ def test_the_circle_finder_finds_a_circle():
     assert _circles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_circle_in_jitfish():
-    assert _circles(_graph(_modules("jitfish"))) == []
+@pytest.mark.parametrize("top", ["jitfish", "tuning"])
+def test_no_circle(top):
+    assert _circles(_graph(_modules(top))) == []
+
+
+@pytest.mark.parametrize("top", NOT_IMPORTED_FROM)
+def test_no_import_reaches_up_a_layer_or_into_a_script(top):
+    forbidden = NOT_IMPORTED_FROM[top]
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {imported}"
+        for path in _modules(top).values()
+        for imported, _, line in _imports(path)
+        if imported.partition(".")[0] in forbidden
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize("top", ["tuning", "scripts", "tests"])
+def test_no_module_touches_the_import_path(top):
+    """No ``sys.path`` at all (``insert``, ``append``, ``sys.path[:] = ...``): a tool or script runs with
+    ``python -m`` from the repository's root instead, which puts the checkout first on the path."""
+    edits = []
+    for path in _modules(top).values():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Attribute) and node.attr == "path" and ast.unparse(node.value) == "sys":
+                edits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert edits == []
 
 
 @pytest.mark.parametrize("top", CHECKED_FOR_PRIVATE_IMPORTS)

@@ -1,8 +1,8 @@
-"""The mutant list of ``scripts/mutants.py`` stays applicable: every edit's original occurs exactly once.
+"""The mutant list of ``tuning/mutants.py`` stays applicable: every edit's original occurs exactly once.
 
 A refactoring that moves a mutated line must move the mutant with it (or
 replace it by an equivalent one), or the mutation check would silently stop
-checking that bug.  Running the mutants themselves is ``scripts/mutants.py``'s
+checking that bug.  Running the mutants themselves is ``tuning/mutants.py``'s
 job (minutes of compiling); this only reads the files.
 """
 
@@ -10,14 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.scripts import load_script
+from tuning.mutants import load_mutants
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def load_mutants():
-    """``load_mutants`` of scripts/mutants.py (a script, not a package module)."""
-    return load_script("mutants").load_mutants()
 
 
 def test_every_mutant_applies_to_the_current_sources():
@@ -29,7 +24,7 @@ def test_every_mutant_applies_to_the_current_sources():
         for edit in m.edits
         if (REPO / edit.file).read_text().count(edit.original) != 1
     ]
-    assert not stale, "mutants to update in scripts/mutants.toml:\n" + "\n".join(stale)
+    assert not stale, "mutants to update in tuning/mutants.toml:\n" + "\n".join(stale)
 
 
 def test_every_mutant_names_existing_tests():

@@ -14,11 +14,11 @@ import chess
 import pytest
 
 from jitfish import prebuilt
-from tests.scripts import load_script
+from tuning.openbench import client_steps as client
+from tuning.openbench.spsa_input import spsa_lines
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH_NODES = int((REPO / "tests" / "data" / "bench.txt").read_text().split()[-1])
-client = load_script("bench_openbench")  # the client's steps, copied; the script times them
 
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
 
@@ -115,7 +115,7 @@ def test_openbench_flow_two_benches_at_once_from_an_empty_cache_then_genfens(tmp
 def test_the_spsa_input_is_what_openbench_accepts_for_the_tune_options():
     from jitfish.options import search_param_options
 
-    lines = load_script("openbench_spsa_input").spsa_lines()
+    lines = spsa_lines()
     options = {spec.name: spec for spec in search_param_options()}
     assert [line.split(",")[0] for line in lines] == list(options)
     for line in lines:  # OpenBench's own checks (OpenBench/workloads/verify_workload.py)

@@ -1,4 +1,4 @@
-"""scripts/openbench_local.py: the offline GitHub OpenBench talks to, and the backport of the OpenBench build."""
+"""tuning/openbench/local.py: the offline GitHub OpenBench talks to, and the backport of the OpenBench build."""
 
 from __future__ import annotations
 
@@ -15,9 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.scripts import load_script
-
-openbench_local = load_script("openbench_local")
+from tuning.openbench import local as openbench_local
 
 IDENTITY = {
     "GIT_AUTHOR_NAME": "test",

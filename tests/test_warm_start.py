@@ -5,7 +5,7 @@ warm one loads them in about a second.  The child runs once to make sure the
 cache holds exactly what it needs, then again under ``NUMBA_DEBUG_CACHE=1``,
 which makes Numba print a line for every cache load and every save: the
 second run must load and never save, leave the cache files untouched, and
-compile nothing (how long a warm start takes is scripts/bench_uci.py's business).
+compile nothing (how long a warm start takes is scripts/bench/bench_uci.py's business).
 """
 
 from __future__ import annotations

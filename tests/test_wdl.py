@@ -1,6 +1,6 @@
 """The win/draw/loss model (``jitfish/wdl.py``) against games it was not fitted to.
 
-``tests/data/wdl_holdout.npz`` holds every position of the games that ``scripts/fit_wdl.py`` held out
+``tests/data/wdl_holdout.npz`` holds every position of the games that ``tuning/fit_wdl.py`` held out
 (every fifth self-play game of the data in docs/wdl.md), counted by its score (white's view), both
 sides' material and the game's result.  In each score bucket the model's mean predicted
 score must be within 3 percentage points of the score the games made.
@@ -14,9 +14,8 @@ import pytest
 
 import jitfish
 from jitfish.wdl import A_COEFFICIENTS, B_COEFFICIENTS, material_of_fen, win_draw_loss
-from tests.scripts import load_script
+from tuning import fit_wdl
 
-fit_wdl = load_script("fit_wdl")
 HOLD_OUT = Path(__file__).parent / "data" / "wdl_holdout.npz"
 LEAST_POSITIONS = 5000  # per bucket: the held-out games have 8,000-21,000 in each
 

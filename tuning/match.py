@@ -5,7 +5,7 @@ Options follow cutechess-cli's, written with two dashes::
     python -m tuning.match \\
         --engine cmd=./jitfish name=new --engine cmd=stockfish name=sf option.Hash=16 \\
         --tc 10+0.1 --openings tuning/openings/balanced.epd --rounds 100 --concurrency 2 \\
-        --pgnout games.pgn --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
+        --pgnout games.pgn.gz --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
 
 The games are played by cutechess-cli when it is on PATH, else by the built-in python-chess backend
 (``--backend`` chooses explicitly). A progress bar goes to stderr.
@@ -22,6 +22,7 @@ from typing import Any, Sequence
 from tqdm import tqdm
 
 from jitfish.extras import reporting_missing_extras
+from tuning import pgnfile
 from tuning.backends import Backend, BackendName, MatchOutcome, choose_backend
 from tuning.cluster import ClusterExecutor, local_workers
 from tuning.config import DrawAdjudication, MatchConfig, ResignAdjudication
@@ -64,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--rounds", type=int, default=1, help="opening pairs per pairing (2 games each)")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at the same time")
     parser.add_argument("--tournament", choices=("round-robin", "gauntlet"), default="round-robin")
-    parser.add_argument("--pgnout", metavar="FILE", help="append the games to this PGN file")
+    parser.add_argument(
+        "--pgnout", metavar="FILE", help="append the games to this PGN file (gzip-compressed when it ends in .gz)"
+    )
     parser.add_argument(
         "--resume",
         action="store_true",
@@ -190,10 +193,12 @@ def run_match(
             decided.append((len(played) + len(records), state))
         return state.decision is not None
 
+    pgnfile.compact(config.pgn_out)  # a gzip member cut short by an earlier run's end would hide what follows it
     try:
         outcome: MatchOutcome = backend.run(config, on_game, should_stop)
     finally:
         bar.close()
+        pgnfile.compact(config.pgn_out)  # one gzip member per game while it ran: one for the file now
     summary = match_summary(
         [*played, *outcome.records],
         names,

@@ -1,4 +1,4 @@
-"""Magic multipliers for sliding attacks, found by scripts/find_magics.py (seed 2026).
+"""Magic multipliers for sliding attacks, found by scripts/generate/find_magics.py (seed 2026).
 
 Generated file: rerun the script rather than editing it.
 """

@@ -481,7 +481,7 @@ def probe_batch(bbs_rows, state_rows, undo, key_history, tables, tb, scratch, ou
     """Probe each position of a batch (one ``bbs`` and one ``state`` row each) into ``out``.
 
     One call for many probes keeps Python out of the loop: the tests compare
-    10,000 positions this way and ``scripts/bench_syzygy.py`` times it.
+    10,000 positions this way and ``scripts/bench/bench_syzygy.py`` times it.
     """
     for i in range(bbs_rows.shape[0]):
         out[i] = probe_wdl(bbs_rows[i], state_rows[i], undo, key_history, tables, tb, scratch)

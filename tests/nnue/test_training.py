@@ -178,7 +178,7 @@ def test_a_training_epoch_steps_on_every_record_once_in_a_new_order_each_epoch(m
 
 
 def test_the_batch_integer_scores_are_the_references_for_the_shipped_network():
-    """The held-out errors of the file's integers (scripts/nnue_learning_curve.py) use this batch form."""
+    """The held-out errors of the file's integers (tuning/nnue_learning_curve.py) use this batch form."""
     net = shipped_network()
     positions = load_positions(SAMPLE)
     rows = np.arange(0, len(positions), 7)

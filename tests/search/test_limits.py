@@ -91,7 +91,7 @@ def test_stop_from_another_thread(fresh):
     """An infinite search stops at once on stop(): every node checks the flag, so only a handful more are searched.
 
     Counted in nodes, not milliseconds, so that a busy machine cannot fail it (the latency in time is a
-    benchmark's business: ``scripts/bench_uci.py``).
+    benchmark's business: ``scripts/bench/bench_uci.py``).
     """
     results = []
     thread = threading.Thread(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -15,12 +16,14 @@ import chess.pgn
 import pytest
 from distributed import Client, LocalCluster
 
+from tuning import pgnfile
 from tuning.cluster import local_workers
 from tuning.datagen.run import MANIFEST, generate, parts_dir
 from tuning.datagen.selfplay import GameSettings
 from tuning.match import main as match_main
 
 REPO = Path(__file__).parents[2]
+STOCKFISH = "/usr/games/stockfish"
 SETTINGS = GameSettings(nodes=500, depth_cap=8)  # a chunk of two games takes a few seconds
 RUN = dict(seed=11, settings=SETTINGS, games=4, chunk_games=2, progress=False)
 
@@ -73,7 +76,7 @@ def play_match(capsys, pgn: Path, *cluster: str) -> tuple[dict, dict[str, tuple[
     """A short match at fixed nodes, Jitfish against Stockfish on two openings: its JSON summary, and each
     game of its PGN by number (result and moves)."""
     jitfish = ["--engine", f"cmd={sys.executable}", "arg=-m", "arg=jitfish", f"dir={REPO}", "name=Jitfish"]
-    stockfish = ["--engine", "cmd=/usr/games/stockfish", "name=Stockfish", "option.Threads=1"]
+    stockfish = ["--engine", f"cmd={STOCKFISH}", "name=Stockfish", "option.Threads=1"]
     assert (
         match_main(
             [
@@ -104,15 +107,17 @@ def play_match(capsys, pgn: Path, *cluster: str) -> tuple[dict, dict[str, tuple[
         == 0
     )
     games = {}
-    with open(pgn) as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            games[game.headers["GameNumber"]] = (game.headers["Result"], [move.uci() for move in game.mainline_moves()])
+    handle = io.StringIO(pgnfile.read_text(pgn))
+    while (game := chess.pgn.read_game(handle)) is not None:
+        games[game.headers["GameNumber"]] = (game.headers["Result"], [move.uci() for move in game.mainline_moves()])
     return json.loads(capsys.readouterr().out.splitlines()[-1]), games
 
 
+@pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="stockfish not installed (apt-get install stockfish)")
 def test_a_match_on_a_local_cluster_plays_the_games_of_a_local_run(capsys, tmp_path):
     local, local_games = play_match(capsys, tmp_path / "local.pgn")
-    clustered, clustered_games = play_match(capsys, tmp_path / "cluster.pgn", "--cluster", "local:2")
+    # The workers' games reach the file compressed, as a .gz name asks.
+    clustered, clustered_games = play_match(capsys, tmp_path / "cluster.pgn.gz", "--cluster", "local:2")
     assert clustered["backend"] == "dask" and local["backend"] == "python-chess"
     assert sorted(clustered_games) == sorted(local_games) == ["1", "2", "3", "4"]
     assert clustered_games == local_games

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import stat
@@ -262,3 +263,26 @@ def test_backend_runs_cutechess_and_follows_its_output(tmp_path: Path, monkeypat
     assert summary["games"] == 362 and summary["stopped_early"]
     assert summary["sprt"]["decision"] == "H1"
     assert summary["reported"]["sprt"]["decision"] == "H1"
+
+
+def test_a_compressed_pgnout_gets_cutechess_cli_s_plain_games_compressed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """cutechess-cli writes plain PGN: beside the file, then added to it compressed, and the folder left clean."""
+    fake = tmp_path / "bin" / "cutechess-cli"
+    fake.parent.mkdir()
+    fake.write_text(
+        f"#!{sys.executable}\nimport sys\nargs = sys.argv[1:]\n"
+        "open(args[args.index('-pgnout') + 1], 'a').write('[Event \"fake\"]\\n\\n1. e4 *\\n\\n')\n"
+        f"sys.stdout.write(open({str(DATA / 'cutechess_sprt.txt')!r}).read())\n"
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    games = tmp_path / "records" / "games.pgn.gz"
+    games.parent.mkdir()
+    games.write_bytes(gzip.compress(b'[Event "earlier"]\n\n1. d4 *\n\n'))
+    engines = (parse_engine_spec(["cmd=a", "name=new"]), parse_engine_spec(["cmd=b", "name=old"]))
+    summary = run_match(two_engine_config(engines=engines, rounds=10000, pgn_out=str(games)), CutechessBackend())
+    assert summary["games"] == 362
+    assert gzip.decompress(games.read_bytes()) == b'[Event "earlier"]\n\n1. d4 *\n\n[Event "fake"]\n\n1. e4 *\n\n'
+    assert [path.name for path in games.parent.iterdir()] == ["games.pgn.gz"]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
 import pytest
 
-from tests.scripts import load_script
-
-ladder = load_script("ladder")
+from tuning import ladder
 
 
 def summary(wins: int, draws: int, losses: int) -> dict:
@@ -79,8 +78,8 @@ def test_every_default_opponent_has_a_program() -> None:
 def test_resume_keeps_finished_opponents_and_plays_no_game_for_them(tmp_path: Path) -> None:
     rows = [{"opponent": "Stockfish 1500", "key": "sf1500", "anchor_elo": 1500, "summary": summary(2, 0, 2)}]
     ladder.write_report(rows, "J", "10+0.1", tmp_path)
-    pgn = tmp_path / "games.pgn"
-    pgn.write_text("[Event \"kept\"]\n")
+    pgn = tmp_path / "games.pgn.gz"
+    pgn.write_bytes(gzip.compress(b"[Event \"kept\"]\n"))
     assert (
         ladder.main(
             ["--opponents", "sf1500", "--output-dir", str(tmp_path), "--resume", "--quiet", "--backend", "python-chess"]
@@ -90,7 +89,7 @@ def test_resume_keeps_finished_opponents_and_plays_no_game_for_them(tmp_path: Pa
     report = json.loads((tmp_path / "ladder.json").read_text())
     assert [row["key"] for row in report["rows"]] == ["sf1500"]
     assert report["placement"]["elo"] == pytest.approx(1500, abs=0.01)
-    assert pgn.read_text() == "[Event \"kept\"]\n"  # resuming keeps the games already played
+    assert gzip.decompress(pgn.read_bytes()) == b"[Event \"kept\"]\n"  # resuming keeps the games already played
     assert "| Stockfish 1500 | 1500 | 4 | 2 | 0 | 2 | 50.0 % |" in (tmp_path / "ladder.md").read_text()
 
 

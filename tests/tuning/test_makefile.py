@@ -1,4 +1,5 @@
-"""`make launcher EXE=<path>` writes a launcher that runs Jitfish from this checkout as it is now.
+"""`make launcher EXE=<path>` writes a launcher that runs Jitfish from this checkout as it is now, and `make
+check` is the one test command that the README gives and .ci/run runs.
 
 `make EXE=<path>`, the self-contained executable OpenBench builds, is tested in tests/test_openbench.py."""
 
@@ -54,3 +55,36 @@ def test_launcher_runs_its_own_checkout_whatever_the_working_directory(tmp_path:
         env={key: value for key, value in os.environ.items() if key != "PYTHONPATH"},
     )
     assert completed.returncode == 0 and completed.stdout.startswith("Jitfish"), completed.stdout
+
+
+def dry_run(*arguments: str) -> list[str]:
+    """The commands ``make -n`` would run, one a line."""
+    done = subprocess.run(
+        ["make", "-n", "-C", str(REPO), *arguments], check=True, capture_output=True, text=True, timeout=60
+    )
+    return done.stdout.splitlines()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
+def test_make_check_lints_runs_both_suites_and_checks_the_wheel() -> None:
+    commands = dry_run("check")
+    steps = [
+        ".ci/lint",
+        "-m pytest -q",
+        "-m pytest -q -m slow || test $? -eq 5; }",  # no test selected (exit 5) is no failure
+        "-m scripts.check.check_wheel",
+    ]
+    found = [next((i for i, line in enumerate(commands) if line.endswith(step)), None) for step in steps]
+    assert None not in found and found == sorted(found), commands
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
+def test_make_alone_still_builds_the_openbench_executable() -> None:
+    assert any("-m jitfish.bundle" in line and "--kernels" in line for line in dry_run("EXE=/nowhere/x"))
+
+
+def test_the_readme_and_ci_run_the_one_test_command() -> None:
+    readme = (REPO / "README.md").read_text()
+    assert "```sh\npip install -e '.[test,cluster]'\nmake check\n```" in readme
+    ci = [line for line in (REPO / ".ci" / "run").read_text().splitlines() if line and not line.startswith("#")]
+    assert ci[-1] == "make check PYTHON=python"

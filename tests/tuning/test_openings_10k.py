@@ -1,4 +1,4 @@
-"""The SPRT opening suite (``tuning/openings/balanced-10k.epd``, made by ``scripts/make_openings.py``)."""
+"""The SPRT opening suite (``tuning/openings/balanced-10k.epd``, made by ``tuning/make_openings.py``)."""
 
 from __future__ import annotations
 

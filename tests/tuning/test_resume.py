@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import subprocess
 import sys
 from dataclasses import replace
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.tuning.conftest import random_mover
+from tuning import pgnfile
 from tuning.backends.pychess import PythonChessBackend
 from tuning.config import MatchConfig
 from tuning.engines import EngineSpec
@@ -46,7 +48,12 @@ def resume(match: MatchConfig) -> dict:
 
 
 def games_in(pgn: Path) -> list[str]:
-    return ["[Event " + text for text in pgn.read_text().split("[Event ")[1:]]
+    return ["[Event " + text for text in pgnfile.read_text(pgn).split("[Event ")[1:]]
+
+
+def rewrite(pgn: Path, games: list[str]) -> None:
+    pgn.unlink()
+    pgnfile.append(pgn, "".join(games))
 
 
 def points_of_a(game: str) -> float:
@@ -55,13 +62,14 @@ def points_of_a(game: str) -> float:
     return 0.5 if result == "1/2-1/2" else float((result == "1-0") == (white == "A"))
 
 
-def test_a_pair_cut_in_half_is_played_again_and_the_rest_is_not(tmp_path: Path) -> None:
-    pgn = tmp_path / "games.pgn"
+@pytest.mark.parametrize("name", ["games.pgn", "games.pgn.gz"])
+def test_a_pair_cut_in_half_is_played_again_and_the_rest_is_not(tmp_path: Path, name: str) -> None:
+    pgn = tmp_path / name
     first = config(pgn, random_mover("A", seed=1), random_mover("B", seed=2), rounds=3)
     run_match(first, PythonChessBackend(), progress=False)
     games = games_in(pgn)
     assert len(games) == 6
-    pgn.write_text("".join(games[:5]))  # stopped in the third pair, after its first game
+    rewrite(pgn, games[:5])  # stopped in the third pair, after its first game
 
     played = played_records(first)
     assert [(record.encounter, record.number) for record in played] == [(0, 1), (0, 2), (1, 3), (1, 4)]
@@ -84,6 +92,22 @@ def test_a_pair_cut_in_half_is_played_again_and_the_rest_is_not(tmp_path: Path) 
     finished = resume(first)  # nothing left to play: the same totals, no new game
     assert finished["games"] == 6 and finished["resumed_games"] == 6
     assert len(games_in(pgn)) == 7
+
+
+def test_a_compressed_file_cut_while_written_resumes_and_ends_as_one_gzip_member(tmp_path: Path) -> None:
+    pgn = tmp_path / "games.pgn.gz"
+    match = config(pgn, random_mover("A", seed=1), random_mover("B", seed=2), rounds=2)
+    run_match(match, PythonChessBackend(), progress=False)
+    games = games_in(pgn)
+    rewrite(pgn, games[:2])
+    with open(pgn, "ab") as handle:  # the run was killed while it wrote the second pair's first game
+        handle.write(gzip.compress(games[2].encode(), 9, mtime=0)[:-8])
+    assert [record.encounter for record in played_records(match)] == [0, 0]
+    summary = resume(match)
+    assert summary["resumed_games"] == 2 and summary["games"] == 4
+    again = games_in(pgn)
+    assert again[:2] == games[:2] and len(again) == 4
+    assert pgn.read_bytes() == gzip.compress("".join(again).encode(), 9, mtime=0)  # compacted at the end
 
 
 def test_faults_in_the_old_games_still_count(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ COLD_START_TIMEOUT = 300.0
 READY_TIMEOUT = 60.0
 # A generous protocol deadline for answers that should come at once (uciok, readyok during a
 # search, bestmove after stop or a book move): it cannot be missed on a loaded 2-core machine, yet
-# a hang fails.  Latencies themselves are measured by scripts/bench_uci.py, not asserted.
+# a hang fails.  Latencies themselves are measured by scripts/bench/bench_uci.py, not asserted.
 PROMPT = 10.0
 # What the engine says when its search raised, before it plays the first legal move instead.
 SEARCH_FAILED = "info string error: search failed"

@@ -1,6 +1,6 @@
 """Self-play through python-chess, which keeps the clocks: counts illegal moves and time losses.
 
-Used by ``tests/uci/test_selfplay.py`` and ``scripts/bench_uci.py``.
+Used by ``tests/uci/test_selfplay.py`` and ``scripts/bench/bench_uci.py``.
 """
 
 from __future__ import annotations

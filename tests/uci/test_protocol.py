@@ -50,7 +50,7 @@ def test_uci_lists_id_options_and_uciok(warm_cache):
     pipe = UciPipe()
     try:
         pipe.send("uci")
-        lines = pipe.read_until("uciok", PROMPT)  # the latency target is 0.3 s: see scripts/bench_uci.py
+        lines = pipe.read_until("uciok", PROMPT)  # the latency target is 0.3 s: see scripts/bench/bench_uci.py
         assert lines[0].startswith("id name Jitfish ")
         assert lines[1].startswith("id author ")
         names = {line.split(" type ")[0][len("option name ") :] for line in lines if line.startswith("option")}

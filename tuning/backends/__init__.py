@@ -8,33 +8,25 @@ more encounters (the SPRT decision lives in the caller).
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Protocol, Sequence
 
-from tuning.config import MatchConfig
-from tuning.results import GameRecord
+from tuning.backends.interface import (
+    CUTECHESS_PROGRAM,
+    Backend,
+    BackendName,
+    GameCallback,
+    MatchOutcome,
+    StopPredicate,
+)
 
-GameCallback = Callable[[GameRecord, Sequence[GameRecord]], None]
-StopPredicate = Callable[[Sequence[GameRecord]], bool]
-BackendName = Literal["auto", "cutechess", "python-chess"]
-CUTECHESS_PROGRAM = "cutechess-cli"
-
-
-@dataclass
-class MatchOutcome:
-    """What a backend hands back."""
-
-    records: list[GameRecord]
-    stopped_early: bool = False
-    restarts: dict[str, int] = field(default_factory=dict)
-    reported: dict[str, Any] = field(default_factory=dict)
-    """What the tournament manager itself printed (cutechess-cli's final score, Elo and SPRT lines)."""
-
-
-class Backend(Protocol):
-    name: str
-
-    def run(self, config: MatchConfig, on_game: GameCallback, should_stop: StopPredicate) -> MatchOutcome: ...
+__all__ = [
+    "CUTECHESS_PROGRAM",
+    "Backend",
+    "BackendName",
+    "GameCallback",
+    "MatchOutcome",
+    "StopPredicate",
+    "choose_backend",
+]
 
 
 def choose_backend(name: BackendName = "auto") -> Backend:

@@ -16,7 +16,8 @@ import tempfile
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from pathlib import Path
 
-from tuning.backends import GameCallback, MatchOutcome, StopPredicate
+from tuning import pgnfile
+from tuning.backends.interface import GameCallback, MatchOutcome, StopPredicate
 from tuning.config import Encounter, MatchConfig, schedule
 from tuning.results import GameRecord
 
@@ -55,8 +56,7 @@ class ClusterBackend:
             for future in finished:
                 pair, pgn = future.result()
                 if pgn:
-                    with open(config.pgn_out, "a", encoding="utf-8") as handle:
-                        handle.write(pgn)
+                    pgnfile.append(config.pgn_out, pgn)
                 for record in pair:
                     records.append(record)
                     on_game(record, records)

@@ -11,14 +11,18 @@ restart crashed engines instead of ending the match.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import subprocess
+import tempfile
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Sequence
 
-from tuning.backends import CUTECHESS_PROGRAM, GameCallback, MatchOutcome, StopPredicate
+from tuning import pgnfile
+from tuning.backends.interface import CUTECHESS_PROGRAM, GameCallback, MatchOutcome, StopPredicate
 from tuning.config import GAMES_PER_ENCOUNTER, MatchConfig
 from tuning.openings import opening_format
 from tuning.results import FaultKind, GameRecord, GameResult
@@ -195,6 +199,19 @@ class CutechessBackend:
         self.program = program
 
     def run(self, config: MatchConfig, on_game: GameCallback, should_stop: StopPredicate) -> MatchOutcome:
+        if config.pgn_out is None or not pgnfile.is_compressed(config.pgn_out):
+            return self._run(config, on_game)
+        # cutechess-cli writes plain PGN: it writes beside the file, and the games are added to it compressed.
+        folder = Path(config.pgn_out).resolve().parent
+        with tempfile.TemporaryDirectory(prefix=".cutechess-pgn-", dir=folder) as scratch:
+            plain = Path(scratch) / "games.pgn"
+            try:
+                return self._run(dataclasses.replace(config, pgn_out=str(plain)), on_game)
+            finally:
+                if plain.exists():
+                    pgnfile.append(config.pgn_out, plain.read_text(encoding="utf-8"))
+
+    def _run(self, config: MatchConfig, on_game: GameCallback) -> MatchOutcome:
         parser = CutechessOutputParser([engine.name for engine in config.engines])
         tail: deque[str] = deque(maxlen=20)
         with subprocess.Popen(

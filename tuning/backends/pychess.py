@@ -34,8 +34,8 @@ import chess
 import chess.engine
 import chess.pgn
 
-from tuning import xboard_edit_adapter
-from tuning.backends import GameCallback, MatchOutcome, StopPredicate
+from tuning import pgnfile, xboard_edit_adapter
+from tuning.backends.interface import GameCallback, MatchOutcome, StopPredicate
 from tuning.config import Encounter, MatchConfig, schedule
 from tuning.engines import EngineSpec
 from tuning.openings import Opening
@@ -407,8 +407,7 @@ def _new_pgn(config: MatchConfig, encounter: Encounter, white: str, black: str, 
 
 
 def _append_pgn(path: str, game: chess.pgn.Game) -> None:
-    with open(path, "a", encoding="utf-8") as handle:
-        print(game, file=handle, end="\n\n")
+    pgnfile.append(path, f"{game}\n\n")
 
 
 @dataclass
