@@ -29,6 +29,8 @@ _LAZY = {
     "ladder_suite": "jitfish.teach.ladder",
     "warm_up": "jitfish.teach.ladder",
     "minimax_tree_sizes": "jitfish.teach.ladder",
+    "mtdf_passes": "jitfish.teach.ladder",
+    "plot_bounds": "jitfish.teach.plot",
     "ALGORITHMS": "jitfish.teach.report",
     "ALGORITHM_NAMES": "jitfish.teach.report",
     "LadderReport": "jitfish.teach.report",

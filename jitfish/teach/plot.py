@@ -91,3 +91,61 @@ def plot_visits(reports, path: str | None = None, columns: int = 2):
         figure.savefig(path, dpi=80)
         plt.close(figure)
     return figure
+
+
+def plot_bounds(report: LadderReport, path: str | None = None):
+    """MTD(f)'s bounds pass by pass, one chart per depth: the lower bound rises, the upper falls, until they meet.
+
+    Each pass's question ("at least gamma?") is a dot, filled when the answer
+    was yes; the dashed line is the value.  Saves to ``path`` (PNG or SVG by
+    extension) when given; returns the figure.
+    """
+    from jitfish.extras import require
+
+    if not report.passes:
+        raise ValueError("the report holds no MTD(f) passes: run the ladder with the mtdf rung, on one position")
+    matplotlib = require("matplotlib", "drawing MTD(f)'s bounds")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    depths = sorted(report.passes)
+    figure, grid = plt.subplots(1, len(depths), figsize=(2.9 * len(depths) + 0.6, 3.8), squeeze=False)
+    for axes, depth in zip(grid.flat, depths):
+        passes = report.passes[depth]
+        shown = [report.guesses[depth]] + [v for p in passes for v in (p.gamma, p.result)]
+        margin = max(10, (max(shown) - min(shown)) // 8)
+        bottom, top = min(shown) - margin, max(shown) + margin
+        numbers = range(len(passes) + 1)
+        # Before any pass the value may be anything; a bound not yet known is drawn at the chart's edge.
+        lower = [bottom] + [max(p.lower, bottom) for p in passes]
+        upper = [top] + [min(p.upper, top) for p in passes]
+        axes.fill_between(numbers, lower, upper, step="post", color="tab:green", alpha=0.15, label="still possible")
+        known_upper = [np.nan if u >= top else u for u in upper]
+        known_lower = [np.nan if v <= bottom else v for v in lower]
+        axes.step(numbers, known_upper, where="post", color="tab:red", label="upper bound")
+        axes.step(numbers, known_lower, where="post", color="tab:blue", label="lower bound")
+        axes.scatter(
+            range(1, len(passes) + 1),
+            [p.gamma for p in passes],
+            s=14,
+            facecolors=["black" if p.failed_high else "white" for p in passes],
+            edgecolors="black",
+            zorder=3,
+            label="question: value >= gamma? (filled: yes)",
+        )
+        axes.axhline(passes[-1].lower, color="0.4", linestyle="--", linewidth=1, label="value")
+        axes.set_ylim(bottom, top)
+        axes.set_xlim(0, len(passes) + 0.5)
+        axes.xaxis.get_major_locator().set_params(integer=True)
+        axes.set_title(f"depth {depth}: {len(passes)} passes from {report.guesses[depth]:+d}", fontsize=9)
+        axes.set_xlabel("pass")
+        axes.grid(True, alpha=0.3)
+    grid.flat[0].set_ylabel("centipawns (side to move)")
+    handles, labels = grid.flat[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
+    figure.suptitle(f"MTD(f): the bounds close in on the value\n{report.fens[0]}", fontsize=9)
+    figure.tight_layout(rect=(0, 0.07, 1, 1))
+    if path is not None:
+        figure.savefig(path, dpi=80)
+        plt.close(figure)
+    return figure
