@@ -47,11 +47,15 @@ def _reporting_errors(handler):
 
 def _ladder(args: argparse.Namespace) -> int:
     from jitfish.teach.ladder import ladder, ladder_suite, warm_up
-    from jitfish.teach.plot import plot_nodes
+    from jitfish.teach.plot import plot_bounds, plot_nodes
 
     if args.plot:  # before minutes of searching
         require("matplotlib", "jitfish teach ladder --plot")
     algorithms = args.algorithms.split(",") if args.algorithms else None
+    if args.bounds_plot:
+        require("matplotlib", "jitfish teach ladder --bounds-plot")
+        if args.epd or (algorithms is not None and "mtdf" not in algorithms):
+            raise ValueError("--bounds-plot draws the mtdf rung's passes on one position (no --epd)")
     loading = warm_up(engine=algorithms is None or "engine" in algorithms)
     print(f"Search kernels ready in {loading:.1f} s (compiled, or loaded from the cache)")
     if args.epd:
@@ -62,6 +66,9 @@ def _ladder(args: argparse.Namespace) -> int:
     if args.plot:
         plot_nodes(report, args.plot)
         print(f"\nPlot written to {args.plot}")
+    if args.bounds_plot:
+        plot_bounds(report, args.bounds_plot)
+        print(f"\nMTD(f)'s bounds drawn to {args.bounds_plot}")
     return 0
 
 
@@ -89,6 +96,8 @@ def _tree(args: argparse.Namespace) -> int:
 
     if args.out:
         require("matplotlib", "jitfish teach tree --out")
+    if args.players is not None:
+        return _players_tree(args)
     if args.chance:
         return _chance_tree(args)
     if args.bounds:
@@ -127,6 +136,33 @@ def _chance_tree(args: argparse.Namespace) -> int:
             title=f"expectiminimax {result.value:g}; Star1 with utilities in "
             f"[{bounds[0]:g}, {bounds[1]:g}] prunes the grey leaves",
         )
+        print(f"Tree drawn to {args.out}")
+    return 0
+
+
+def _players_tree(args: argparse.Namespace) -> int:
+    from jitfish.teach.multiplayer import MAX_PLAYERS, OPPONENT_TREE, THREE_PLAYER_TREE, players_tree, reduction
+    from jitfish.teach.toytree import draw_tree, minimax_value
+
+    if args.fen or args.chance or args.bounds:
+        raise ValueError("--players takes the shipped tree or --leaves, not --fen, --chance or --bounds")
+    if not 2 <= args.players <= MAX_PLAYERS:
+        raise ValueError(f"--players must be between 2 and {MAX_PLAYERS}, got {args.players}")
+    default = OPPONENT_TREE if args.players == 2 else THREE_PLAYER_TREE if args.players == 3 else None
+    if default is None and not args.leaves:
+        raise ValueError(f"no shipped tree for {args.players} players: give one with --leaves")
+    result = players_tree(_parse_tree(args.leaves) if args.leaves else default, args.players)
+    print(result.text())
+    if args.out:
+        if result.zero_sum:  # two players: the opponent's nodes replaced by chance nodes
+            root = reduction(result.root, 2, 0, "random")
+            for node in root.walk():
+                node.value = minimax_value(node)
+            title = f"B plays at random: expectimax {root.value:.4g} (minimax {max(result.values['paranoid']):g})"
+        else:
+            root = result.root
+            title = f"max^n with {args.players} players: {', '.join(f'{v:g}' for v in root.value)}"
+        draw_tree(root, args.out, title=title)
         print(f"Tree drawn to {args.out}")
     return 0
 
@@ -180,6 +216,7 @@ def add_teach_parser(commands) -> None:
         help="skip minimax and plain alpha-beta where the full tree has more nodes",
     )
     ladder.add_argument("--plot", help="write a PNG (or SVG) of nodes against depth")
+    ladder.add_argument("--bounds-plot", help="write a PNG (or SVG) of MTD(f)'s bounds closing in, pass by pass")
     ladder.set_defaults(handler=_reporting_errors(_ladder))
     horizon = modes.add_parser("horizon", help="fixed-depth search without and with quiescence")
     horizon.add_argument("--fen", help="position (default: the shipped horizon-effect positions)")
@@ -204,6 +241,12 @@ def add_teach_parser(commands) -> None:
         nargs=2,
         metavar=("LOW", "HIGH"),
         help="with --chance: every utility lies in [LOW, HIGH] (default: the leaves' range)",
+    )
+    tree.add_argument(
+        "--players",
+        type=int,
+        help="max^n with N players, leaves utility tuples '[[[3,1,2],[4,2,1]],..]', beside paranoid and random "
+        "opponents (default tree for 2 and 3; with 2 a number u is the zero-sum (u, -u))",
     )
     tree.add_argument("--out", help="draw the tree to this PNG or SVG file")
     tree.set_defaults(handler=_reporting_errors(_tree))

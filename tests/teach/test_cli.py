@@ -109,3 +109,29 @@ def test_teach_mcts_reports_both_policies_on_a_position(tmp_path):
     assert plot.read_bytes()[:4] == b"\x89PNG"
     bad = run_jitfish("teach", "mcts", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--iterations", "0")
     assert bad.returncode == 2 and bad.stderr.startswith("error: iterations")
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_teach_ladder_shows_mtdfs_passes_and_draws_its_bounds(tmp_path):
+    plot = tmp_path / "bounds.png"
+    result = run_jitfish("teach", "ladder", "--depth", "3", "--algorithms", "pvs,mtdf", "--bounds-plot", str(plot))
+    assert result.returncode == 0, result.stderr
+    assert "mtdf: 2 zero-window passes from the first guess +7 (depth 0's value)" in result.stdout
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    wrong = run_jitfish("teach", "ladder", "--depth", "2", "--algorithms", "pvs", "--bounds-plot", str(plot))
+    assert wrong.returncode == 2 and wrong.stderr.startswith("error: --bounds-plot")
+
+
+def test_teach_tree_players_prints_maxn_beside_the_other_models_and_draws_the_tuples(tmp_path):
+    out = tmp_path / "maxn.png"
+    result = run_jitfish("teach", "tree", "--players", "3", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "value (6, 4, 3); the line played: A 2, B 1, C 1" in result.stdout
+    assert out.read_bytes()[:4] == b"\x89PNG"
+    two = run_jitfish("teach", "tree", "--players", "2")
+    assert two.returncode == 0 and "zero-sum: max^n is minimax" in two.stdout
+    own = run_jitfish("teach", "tree", "--players", "4", "--leaves", "[[1, 2, 3, 4], [4, 3, 2, 1]]")
+    assert own.returncode == 0 and "value (4, 3, 2, 1)" in own.stdout
+    bad = run_jitfish("teach", "tree", "--players", "3", "--leaves", "[[1, 2], [3, 4, 5]]")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: at [0]: a leaf holds 3 utilities")
+    assert run_jitfish("teach", "tree", "--players", "3", "--leaves", "[[1, 2, 3]").stderr.startswith("error: --leaves")
