@@ -62,6 +62,12 @@ COMMANDS = [
     ),
     (
         "matplotlib",
+        "jitfish teach kriegspiel --plot",
+        "plot",
+        "from jitfish.cli import main; sys.exit(main(['teach', 'kriegspiel', '--max-moves', '1', '--plot', {out!r}]))",
+    ),
+    (
+        "matplotlib",
         "jitfish teach mcts --plot",
         "plot",
         "from jitfish.cli import main; sys.exit(main(['teach', 'mcts', '--iterations', '1', '--plot', {out!r}]))",

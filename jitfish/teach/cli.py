@@ -1,4 +1,4 @@
-"""``jitfish teach ladder|horizon|tree|mcts``: the teaching mode from the command line."""
+"""``jitfish teach ladder|horizon|tree|mcts|kriegspiel``: the teaching mode from the command line."""
 
 from __future__ import annotations
 
@@ -195,8 +195,49 @@ def _mcts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _kriegspiel(args: argparse.Namespace) -> int:
+    import time
+
+    import chess
+
+    from jitfish.teach.clairvoyance import clairvoyance
+    from jitfish.teach.kriegspiel_game import RandomPlayer, SamplingPlayer, game_text, match, play_game
+    from jitfish.teach.ladder import warm_up
+    from jitfish.teach.plot import plot_belief
+
+    if args.plot:
+        require("matplotlib", "jitfish teach kriegspiel --plot")
+    if args.games < 1 or args.max_moves < 1 or args.limit < 1:
+        raise ValueError("--games, --max-moves and --limit must be at least 1")
+    print(f"Search kernels ready in {warm_up(engine=False):.1f} s (compiled, or loaded from the cache)")
+    if args.clairvoyance:
+        print(clairvoyance(depth=args.depth).text())
+        return 0
+    started = time.perf_counter()
+    if args.games == 1:
+        player = SamplingPlayer(chess.WHITE, args.samples, args.depth, args.limit, args.seed)
+        if args.opponent_samples is None:
+            opponent = RandomPlayer(args.seed)
+        else:
+            opponent = SamplingPlayer(chess.BLACK, args.opponent_samples, args.depth, args.limit, args.seed + 1000)
+        game = play_game(player, opponent, args.seed, args.max_moves)
+        print(game_text(game))
+    else:
+        played = match(
+            args.games, args.samples, args.opponent_samples, args.depth, args.limit, args.seed, args.max_moves
+        )
+        print(played.text())
+        game = played.games[0]
+    print(f"({time.perf_counter() - started:.1f} s)")
+    if args.plot:
+        plot_belief(game, args.plot)
+        print(f"Belief state sizes drawn to {args.plot}")
+    return 0
+
+
 def add_teach_parser(commands) -> None:
     """Register ``teach`` and its subcommands on the main parser's subcommands."""
+    from jitfish.teach import kriegspiel_game as KG
     from jitfish.teach.ladder import DEFAULT_MINIMAX_BUDGET, MAX_LADDER_DEPTH
     from jitfish.teach.mcts import DEFAULT_SEED, POLICIES
     from jitfish.teach.report import ALGORITHM_NAMES
@@ -282,3 +323,37 @@ def add_teach_parser(commands) -> None:
     )
     mcts.add_argument("--plot", help="write a PNG (or SVG) of the root moves' visit shares against iterations")
     mcts.set_defaults(handler=_reporting_errors(_mcts))
+    kriegspiel = modes.add_parser(
+        "kriegspiel", help="chess unseen: a player averaging searches over its belief state, with an umpire"
+    )
+    kriegspiel.add_argument(
+        "--samples",
+        type=int,
+        default=KG.DEFAULT_SAMPLES,
+        help=f"positions averaged per move (default {KG.DEFAULT_SAMPLES})",
+    )
+    kriegspiel.add_argument(
+        "--opponent-samples", type=int, help="play a sampling player with this many samples (default: a random player)"
+    )
+    kriegspiel.add_argument("--games", type=int, default=1, help="a match of N games, colours alternating (default 1)")
+    kriegspiel.add_argument(
+        "--depth", type=int, default=KG.DEFAULT_DEPTH, help=f"search depth, 1-4 (default {KG.DEFAULT_DEPTH})"
+    )
+    kriegspiel.add_argument(
+        "--limit",
+        type=int,
+        default=KG.DEFAULT_LIMIT,
+        help=f"positions a belief state keeps before it is sampled (default {KG.DEFAULT_LIMIT})",
+    )
+    kriegspiel.add_argument(
+        "--max-moves",
+        type=int,
+        default=KG.DEFAULT_MAX_MOVES,
+        help=f"a draw after N moves (default {KG.DEFAULT_MAX_MOVES})",
+    )
+    kriegspiel.add_argument("--seed", type=int, default=KG.DEFAULT_SEED, help="the same seed gives the same games")
+    kriegspiel.add_argument("--plot", help="write a PNG (or SVG) of the belief state's size over the (first) game")
+    kriegspiel.add_argument(
+        "--clairvoyance", action="store_true", help="the position where averaging over clairvoyance chooses badly"
+    )
+    kriegspiel.set_defaults(handler=_reporting_errors(_kriegspiel))

@@ -149,3 +149,51 @@ def plot_bounds(report: LadderReport, path: str | None = None):
         figure.savefig(path, dpi=80)
         plt.close(figure)
     return figure
+
+
+def plot_belief(game, path: str | None = None):
+    """The size of each sampling player's belief state over a Kriegspiel game (log scale), ply by ply.
+
+    Filled markers are exact sizes, triangles upper bounds (the opponent's
+    king alone), hollow ones estimates from a sample.  Saves to ``path`` (PNG
+    or SVG by extension) when given; returns the figure.
+    """
+    from jitfish.extras import require
+
+    matplotlib = require("matplotlib", "drawing the belief state")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7.5, 4.2))
+    styles = {"exact": ("o", True), "bounded": ("^", True), "sampled": ("o", False)}
+    for color, name in ((True, game.white), (False, game.black)):
+        plies = [p for p in game.plies if p.color == color and p.decision is not None]
+        if not plies:
+            continue
+        line = axes.plot([p.number for p in plies], [p.decision.belief_size for p in plies], linewidth=1)[0]
+        for mode, (marker, filled) in styles.items():
+            shown = [p for p in plies if p.decision.mode == mode]
+            if shown:
+                axes.scatter(
+                    [p.number for p in shown],
+                    [p.decision.belief_size for p in shown],
+                    marker=marker,
+                    s=22,
+                    facecolors=line.get_color() if filled else "white",
+                    edgecolors=line.get_color(),
+                    zorder=3,
+                    label=f"{name} ({'White' if color else 'Black'}): {mode}",
+                )
+    axes.set_yscale("log")
+    axes.set_xlabel("ply")
+    axes.set_ylabel("positions in the belief state")
+    axes.grid(True, which="major", alpha=0.3)
+    axes.set_title(
+        f"Kriegspiel, seed {game.seed}: {game.white} against {game.black}, {game.result} ({game.reason})", fontsize=9
+    )
+    axes.legend(fontsize=7)
+    figure.tight_layout()
+    if path is not None:
+        figure.savefig(path, dpi=80)
+        plt.close(figure)
+    return figure

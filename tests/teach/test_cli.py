@@ -135,3 +135,16 @@ def test_teach_tree_players_prints_maxn_beside_the_other_models_and_draws_the_tu
     bad = run_jitfish("teach", "tree", "--players", "3", "--leaves", "[[1, 2], [3, 4, 5]]")
     assert bad.returncode == 2 and bad.stderr.startswith("error: at [0]: a leaf holds 3 utilities")
     assert run_jitfish("teach", "tree", "--players", "3", "--leaves", "[[1, 2, 3]").stderr.startswith("error: --leaves")
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_teach_kriegspiel_reports_each_move_and_draws_the_belief_state(tmp_path):
+    plot = tmp_path / "belief.png"
+    result = run_jitfish("teach", "kriegspiel", "--samples", "4", "--max-moves", "6", "--plot", str(plot))
+    assert result.returncode == 0, result.stderr
+    assert "Kriegspiel: 4 samples (White) against random (Black), seed 1" in result.stdout
+    assert "Result: " in result.stdout and plot.read_bytes()[:4] == b"\x89PNG"
+    clairvoyant = run_jitfish("teach", "kriegspiel", "--clairvoyance")
+    assert clairvoyant.returncode == 0 and "Averaging over clairvoyance plays Nd6+" in clairvoyant.stdout
+    bad = run_jitfish("teach", "kriegspiel", "--samples", "0")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: the sampling player needs at least 1 sample")
