@@ -70,7 +70,7 @@ _LAZY = {
     "game_text": "jitfish.teach.kriegspiel_game",
     "match": "jitfish.teach.kriegspiel_game",
     "plot_belief": "jitfish.teach.plot",
-    "clairvoyance": "jitfish.teach.clairvoyance",
+    "clairvoyance": "jitfish.teach.kriegspiel_clairvoyance",
 }
 
 

@@ -200,7 +200,7 @@ def _kriegspiel(args: argparse.Namespace) -> int:
 
     import chess
 
-    from jitfish.teach.clairvoyance import clairvoyance
+    from jitfish.teach.kriegspiel_clairvoyance import clairvoyance
     from jitfish.teach.kriegspiel_game import RandomPlayer, SamplingPlayer, game_text, match, play_game
     from jitfish.teach.ladder import warm_up
     from jitfish.teach.plot import plot_belief
@@ -326,32 +326,18 @@ def add_teach_parser(commands) -> None:
     kriegspiel = modes.add_parser(
         "kriegspiel", help="chess unseen: a player averaging searches over its belief state, with an umpire"
     )
-    kriegspiel.add_argument(
-        "--samples",
-        type=int,
-        default=KG.DEFAULT_SAMPLES,
-        help=f"positions averaged per move (default {KG.DEFAULT_SAMPLES})",
-    )
+    for flag, default, meaning in (
+        ("--samples", KG.DEFAULT_SAMPLES, "positions averaged per move"),
+        ("--games", 1, "a match of N games, colours alternating"),
+        ("--depth", KG.DEFAULT_DEPTH, "search depth, 1-4"),
+        ("--limit", KG.DEFAULT_LIMIT, "positions a belief state keeps before it is sampled"),
+        ("--max-moves", KG.DEFAULT_MAX_MOVES, "a draw after N moves"),
+        ("--seed", KG.DEFAULT_SEED, "the same seed gives the same games"),
+    ):
+        kriegspiel.add_argument(flag, type=int, default=default, help=f"{meaning} (default {default})")
     kriegspiel.add_argument(
         "--opponent-samples", type=int, help="play a sampling player with this many samples (default: a random player)"
     )
-    kriegspiel.add_argument("--games", type=int, default=1, help="a match of N games, colours alternating (default 1)")
-    kriegspiel.add_argument(
-        "--depth", type=int, default=KG.DEFAULT_DEPTH, help=f"search depth, 1-4 (default {KG.DEFAULT_DEPTH})"
-    )
-    kriegspiel.add_argument(
-        "--limit",
-        type=int,
-        default=KG.DEFAULT_LIMIT,
-        help=f"positions a belief state keeps before it is sampled (default {KG.DEFAULT_LIMIT})",
-    )
-    kriegspiel.add_argument(
-        "--max-moves",
-        type=int,
-        default=KG.DEFAULT_MAX_MOVES,
-        help=f"a draw after N moves (default {KG.DEFAULT_MAX_MOVES})",
-    )
-    kriegspiel.add_argument("--seed", type=int, default=KG.DEFAULT_SEED, help="the same seed gives the same games")
     kriegspiel.add_argument("--plot", help="write a PNG (or SVG) of the belief state's size over the (first) game")
     kriegspiel.add_argument(
         "--clairvoyance", action="store_true", help="the position where averaging over clairvoyance chooses badly"

@@ -19,7 +19,9 @@ moves there are far too many to keep.  :class:`Belief` keeps them all while
 they number at most ``limit``, and from then on a uniform sample of
 ``limit`` of them, estimating the size: the sample's positions are expanded
 and filtered as the exact set would be, and the estimate grows by the
-sample's average number of consistent successors.  A sample may lose every
+sample's average number of consistent successors.  That counts a position
+once for every way of reaching it, so it is capped by the number of ways
+the opponent's remaining pieces could stand.  A sample may lose every
 position consistent with what is told next (the truth was not among them);
 it is then drawn again by replaying what it was told since a recent sample
 (or since the belief was last exact) with random consistent opponent moves
@@ -38,6 +40,7 @@ attempted they rule out nothing, and are ignored.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -218,7 +221,7 @@ class Belief:
             self.size = float(len(successors))
             self.mode = "sampled"
         elif successors:  # a sample of the old belief expands into a sample of the new one
-            self.size *= len(successors) / len(self.positions)
+            self.size = min(self.size * len(successors) / len(self.positions), self._placements())
         if not self.consistent and event.kind == "opponent" and self._recent():  # lost: try to find the way back
             successors = self.regenerate(self.limit) or successors
         elif len(successors) < self.minimum:  # too few left to choose by: draw more
@@ -264,6 +267,17 @@ class Belief:
                 break
         self.consistent = self.consistent or bool(found)
         return list(found.values())
+
+    def _placements(self) -> float:
+        """At most this many positions: the ways the opponent's remaining pieces could stand on the free squares.
+
+        (Which squares, which is the king, a type of five for each other piece,
+        four castling states.)  It caps the estimate, which counts a position
+        once per way of reaching it and so grows too fast once pieces shuffle.
+        """
+        ours = chess.popcount(self.positions[0].occupied_co[self.color])
+        pieces = 16 - self.taken
+        return float(math.comb(64 - ours, pieces) * pieces * 5 ** (pieces - 1) * 4)
 
     def _lone_king(self, heard: Announcement) -> list[chess.Board]:
         """With only its king left the opponent's positions are few: every square its king can stand on now.
@@ -326,7 +340,13 @@ class Belief:
         return self.rng.sample(self.positions, count)
 
     def size_text(self) -> str:
-        return {"exact": "", "bounded": "<=", "sampled": "~"}[self.mode] + f"{self.size:,.0f}"
+        return size_text(self.size, self.mode)
+
+
+def size_text(size: float, mode: str) -> str:
+    """A belief state's size: exact, ``<=`` an upper bound, ``~`` an estimate (large ones as powers of ten)."""
+    number = f"{size:,.0f}" if size < 1e7 else f"{size:.1e}"
+    return {"exact": "", "bounded": "<=", "sampled": "~"}[mode] + number
 
 
 def _successors(position: chess.Board, event: Event) -> list[chess.Board]:

@@ -16,7 +16,7 @@ sampled mate drowns the other samples.
 
 Each search is *clairvoyant*: it plays on as if the sampled position were
 the true one, and every later choice knew where the pieces are.  That is
-what averaging over clairvoyance cannot see; :mod:`jitfish.teach.clairvoyance`
+what averaging over clairvoyance cannot see; :mod:`jitfish.teach.kriegspiel_clairvoyance`
 shows a position where it matters.
 """
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from jitfish.teach.kriegspiel import Announcement, Belief, announce, game_end, position_key
+from jitfish.teach.kriegspiel import Announcement, Belief, announce, game_end, position_key, size_text
 
 DEFAULT_SAMPLES = 12
 DEFAULT_DEPTH = 2
@@ -285,22 +285,20 @@ def game_text(game: Game) -> str:
     """
     lines = [
         f"Kriegspiel: {game.white} (White) against {game.black} (Black), seed {game.seed}",
-        f"{'ply':>4}  {'player':<11} {'belief':>14} {'samples':>7}  {'move':<7} {'umpire':<28} "
-        "illegal attempts first; best averages",
+        f"{'ply':>4}  {'player':<11} {'belief':>9} {'samples':>7}  {'move':<7} {'umpire':<37} "
+        "tried first (illegal); best averages",
     ]
     for ply in game.plies:
         d = ply.decision
-        size = "" if d is None else {"exact": "", "bounded": "<=", "sampled": "~"}[d.mode] + f"{d.belief_size:,.0f}"
+        size = "" if d is None else size_text(d.belief_size, d.mode)
         samples = "" if d is None else str(d.samples)
         notes = []
         if ply.illegal:
             notes.append("illegal: " + " ".join(ply.illegal))
         if ply.averages:
             notes.append(", ".join(f"{move} {value:+.0f}" for move, value in ply.averages))
-        lines.append(
-            f"{ply.number:>4}  {ply.player:<11} {size:>14} {samples:>7}  {ply.move:<7} {ply.heard.text():<28} "
-            + "; ".join(notes)
-        )
+        row = f"{ply.number:>4}  {ply.player:<11} {size:>9} {samples:>7}  {ply.move:<7} {ply.heard.text():<37} "
+        lines.append((row + "; ".join(notes)).rstrip())
     lines.append(f"Result: {game.result} ({game.reason}) after {len(game.plies)} plies")
     return "\n".join(lines)
 

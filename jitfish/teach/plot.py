@@ -7,13 +7,37 @@ import numpy as np
 from jitfish.teach.report import LadderReport
 
 
-def plot_nodes(report: LadderReport, path: str | None = None, title: str | None = None):
-    """Draw the ladder's node counts; save to ``path`` (PNG or SVG by extension) when given; return the figure."""
+def _pyplot(drawing: str):
+    """matplotlib's pyplot, drawing to files only; a one-line error naming the extra when it is not installed."""
     from jitfish.extras import require
 
-    matplotlib = require("matplotlib", "drawing the ladder")
+    matplotlib = require("matplotlib", drawing)
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _saved(figure, path: str | None):
+    """Save ``figure`` to ``path`` (PNG or SVG by extension) when given, and close it there; return it."""
+    if path is not None:
+        import matplotlib.pyplot as plt
+
+        figure.savefig(path, dpi=80)
+        plt.close(figure)
+    return figure
+
+
+def _log_scale(axes, xlabel: str, ylabel: str) -> None:
+    axes.set_yscale("log")
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.grid(True, which="major", alpha=0.3)
+
+
+def plot_nodes(report: LadderReport, path: str | None = None, title: str | None = None):
+    """Draw the ladder's node counts; save to ``path`` (PNG or SVG by extension) when given; return the figure."""
+    plt = _pyplot("drawing the ladder")
 
     figure, axes = plt.subplots(figsize=(7.5, 4.8))
     tree = [(d, n) for d, n in sorted(report.minimax_tree.items()) if d >= 1 and n]
@@ -24,19 +48,13 @@ def plot_nodes(report: LadderReport, path: str | None = None, title: str | None 
         points = report.nodes(name)
         if points:
             axes.plot(*zip(*points), marker=markers[index % len(markers)], label=name)
-    axes.set_yscale("log")
-    axes.set_xlabel("depth (plies)")
-    axes.set_ylabel("nodes visited")
+    _log_scale(axes, "depth (plies)", "nodes visited")
     axes.set_xticks(range(1, report.depth + 1))
-    axes.grid(True, which="major", alpha=0.3)
     where = f"{len(report.fens)} positions" if len(report.fens) > 1 else report.fens[0]
     axes.set_title(title or f"Nodes against depth: {where}", fontsize=9)
     axes.legend(fontsize=8)
     figure.tight_layout()
-    if path is not None:
-        figure.savefig(path, dpi=80)
-        plt.close(figure)
-    return figure
+    return _saved(figure, path)
 
 
 VISITS_SHOWN = 5  # root moves drawn per chart (the most visited at the end, and alpha-beta's choice)
@@ -50,11 +68,7 @@ def plot_visits(reports, path: str | None = None, columns: int = 2):
     figure, ``columns`` charts a row.  Saves to ``path`` (PNG or SVG by
     extension) when given; returns the figure.
     """
-    from jitfish.extras import require
-
-    matplotlib = require("matplotlib", "drawing MCTS's visits")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot("drawing MCTS's visits")
 
     reports = [reports] if not isinstance(reports, (list, tuple)) else list(reports)
     columns = min(columns, len(reports))
@@ -87,10 +101,7 @@ def plot_visits(reports, path: str | None = None, columns: int = 2):
     for axes in list(grid.flat)[len(reports) :]:
         axes.set_axis_off()
     figure.tight_layout()
-    if path is not None:
-        figure.savefig(path, dpi=80)
-        plt.close(figure)
-    return figure
+    return _saved(figure, path)
 
 
 def plot_bounds(report: LadderReport, path: str | None = None):
@@ -100,13 +111,9 @@ def plot_bounds(report: LadderReport, path: str | None = None):
     was yes; the dashed line is the value.  Saves to ``path`` (PNG or SVG by
     extension) when given; returns the figure.
     """
-    from jitfish.extras import require
-
     if not report.passes:
         raise ValueError("the report holds no MTD(f) passes: run the ladder with the mtdf rung, on one position")
-    matplotlib = require("matplotlib", "drawing MTD(f)'s bounds")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot("drawing MTD(f)'s bounds")
 
     depths = sorted(report.passes)
     figure, grid = plt.subplots(1, len(depths), figsize=(2.9 * len(depths) + 0.6, 3.8), squeeze=False)
@@ -145,10 +152,7 @@ def plot_bounds(report: LadderReport, path: str | None = None):
     figure.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
     figure.suptitle(f"MTD(f): the bounds close in on the value\n{report.fens[0]}", fontsize=9)
     figure.tight_layout(rect=(0, 0.07, 1, 1))
-    if path is not None:
-        figure.savefig(path, dpi=80)
-        plt.close(figure)
-    return figure
+    return _saved(figure, path)
 
 
 def plot_belief(game, path: str | None = None):
@@ -158,11 +162,7 @@ def plot_belief(game, path: str | None = None):
     king alone), hollow ones estimates from a sample.  Saves to ``path`` (PNG
     or SVG by extension) when given; returns the figure.
     """
-    from jitfish.extras import require
-
-    matplotlib = require("matplotlib", "drawing the belief state")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot("drawing the belief state")
 
     figure, axes = plt.subplots(figsize=(7.5, 4.2))
     styles = {"exact": ("o", True), "bounded": ("^", True), "sampled": ("o", False)}
@@ -184,16 +184,10 @@ def plot_belief(game, path: str | None = None):
                     zorder=3,
                     label=f"{name} ({'White' if color else 'Black'}): {mode}",
                 )
-    axes.set_yscale("log")
-    axes.set_xlabel("ply")
-    axes.set_ylabel("positions in the belief state")
-    axes.grid(True, which="major", alpha=0.3)
+    _log_scale(axes, "ply", "positions in the belief state")
     axes.set_title(
         f"Kriegspiel, seed {game.seed}: {game.white} against {game.black}, {game.result} ({game.reason})", fontsize=9
     )
     axes.legend(fontsize=7)
     figure.tight_layout()
-    if path is not None:
-        figure.savefig(path, dpi=80)
-        plt.close(figure)
-    return figure
+    return _saved(figure, path)
