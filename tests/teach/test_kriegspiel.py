@@ -223,3 +223,6 @@ def test_averaging_over_clairvoyance_prefers_a_fork_that_pays_only_if_you_know_w
     # Knowing the state the fork's next move differs (Nxb7, Nxf7); not knowing it, one move for both.
     assert fork.knowing - fork.honest > 200 and rook.knowing - rook.honest < 50
     assert fork.followups == ["Nf7", "Nxf7"]
+    page = DOCS.read_text()
+    for line in result.text().splitlines():
+        assert line in page, line

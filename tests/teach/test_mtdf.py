@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import jitfish
 from jitfish.teach.ladder import _Buffers, _call, _run_fixed, _run_mtdf, ladder, mtdf_passes
 from jitfish.teach.plot import plot_bounds
+from jitfish.teach.report import format_passes
 from jitfish.types import INF, MATE_BOUND
 from tests.teach.conftest import suite_positions
 
 pytestmark = pytest.mark.usefixtures("teaching_kernels")
 
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "teaching.md"
 DEPTH_4_LEAVES = 100_000  # as test_ladder: minimax to depth 4 where perft(4) is at most this
 OPENING = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 
@@ -123,3 +127,10 @@ def test_the_report_shows_each_pass_and_the_bounds_plot_is_drawn(tmp_path):
     assert (tmp_path / "bounds.png").read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(ValueError, match="no MTD"):
         plot_bounds(ladder(OPENING, 2, ["pvs"]))
+
+
+def test_the_page_shows_the_passes_the_ladder_prints():
+    report = ladder(OPENING, 4, ["mtdf"])
+    page = DOCS.read_text()
+    for line in format_passes(report, 4):
+        assert line in page, line

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,9 @@ from jitfish.teach.multiplayer import (
     reduction,
 )
 from jitfish.teach.toytree import alphabeta_tree, draw_tree, minimax_value
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "teaching.md"
 
 
 def random_players_tree(rng: random.Random, depth: int, players: int):
@@ -143,3 +147,10 @@ def test_a_malformed_tree_is_a_value_error_naming_the_node(bad, players, message
 def test_draw_a_maxn_tree_with_its_tuples(tmp_path):
     draw_tree(maxn_tree(THREE_PLAYER_TREE, 3), str(tmp_path / "maxn.png"))
     assert (tmp_path / "maxn.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_page_shows_the_numbers_the_tests_compute():
+    page = DOCS.read_text()
+    for tree, players in ((THREE_PLAYER_TREE, 3), (OPPONENT_TREE, 2)):
+        for line in players_tree(tree, players).text().splitlines():
+            assert line in page, line
