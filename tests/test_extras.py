@@ -51,6 +51,24 @@ COMMANDS = [
     ),
     (
         "matplotlib",
+        "jitfish teach tree --out",
+        "plot",
+        "from jitfish.cli import main; sys.exit(main(['teach', 'tree', '--players', '3', '--out', {out!r}]))",
+    ),
+    (
+        "matplotlib",
+        "jitfish teach ladder --bounds-plot",
+        "plot",
+        "from jitfish.cli import main; sys.exit(main(['teach', 'ladder', '--depth', '1', '--bounds-plot', {out!r}]))",
+    ),
+    (
+        "matplotlib",
+        "jitfish teach kriegspiel --plot",
+        "plot",
+        "from jitfish.cli import main; sys.exit(main(['teach', 'kriegspiel', '--max-moves', '1', '--plot', {out!r}]))",
+    ),
+    (
+        "matplotlib",
         "jitfish teach mcts --plot",
         "plot",
         "from jitfish.cli import main; sys.exit(main(['teach', 'mcts', '--iterations', '1', '--plot', {out!r}]))",

@@ -1,4 +1,4 @@
-"""Teaching mode: minimax, alpha-beta, PVS and quiescence side by side, measured and drawn; MCTS and expectiminimax.
+"""Teaching mode: minimax to MTD(f) side by side, measured and drawn; MCTS, expectiminimax, max^n, Kriegspiel.
 
 Notebook use::
 
@@ -12,6 +12,11 @@ Notebook use::
     print(report)                        # root visits and means as iterations grow, alpha-beta beside them
     teach.plot_visits(report, "visits.png")
     teach.draw_tree(teach.star1_tree(teach.CHANCE_TREE, (-3, 3)), "chance.png")
+    teach.plot_bounds(teach.ladder(report.fen, 5, ["pvs", "mtdf"]), "bounds.png")   # MTD(f)'s passes
+    print(teach.players_tree(teach.THREE_PLAYER_TREE, 3).text())            # max^n, paranoid, random
+    game = teach.play_game(teach.SamplingPlayer(True, 12), teach.RandomPlayer())   # Kriegspiel
+    print(teach.game_text(game)); teach.plot_belief(game, "belief.png")
+    print(teach.clairvoyance().text())
 
 Names load on first use: importing :mod:`jitfish` or this package compiles
 nothing.  The teaching kernels (:mod:`jitfish.teach.kernels`,
@@ -29,6 +34,8 @@ _LAZY = {
     "ladder_suite": "jitfish.teach.ladder",
     "warm_up": "jitfish.teach.ladder",
     "minimax_tree_sizes": "jitfish.teach.ladder",
+    "mtdf_passes": "jitfish.teach.ladder",
+    "plot_bounds": "jitfish.teach.plot",
     "ALGORITHMS": "jitfish.teach.report",
     "ALGORITHM_NAMES": "jitfish.teach.report",
     "LadderReport": "jitfish.teach.report",
@@ -50,6 +57,20 @@ _LAZY = {
     "CHANCE_TREE": "jitfish.teach.chance",
     "build_chance_tree": "jitfish.teach.chance",
     "star1_tree": "jitfish.teach.chance",
+    "THREE_PLAYER_TREE": "jitfish.teach.multiplayer",
+    "OPPONENT_TREE": "jitfish.teach.multiplayer",
+    "maxn_tree": "jitfish.teach.multiplayer",
+    "players_tree": "jitfish.teach.multiplayer",
+    "reduction": "jitfish.teach.multiplayer",
+    "Belief": "jitfish.teach.kriegspiel",
+    "announce": "jitfish.teach.kriegspiel",
+    "SamplingPlayer": "jitfish.teach.kriegspiel_game",
+    "RandomPlayer": "jitfish.teach.kriegspiel_game",
+    "play_game": "jitfish.teach.kriegspiel_game",
+    "game_text": "jitfish.teach.kriegspiel_game",
+    "match": "jitfish.teach.kriegspiel_game",
+    "plot_belief": "jitfish.teach.plot",
+    "clairvoyance": "jitfish.teach.kriegspiel_clairvoyance",
 }
 
 

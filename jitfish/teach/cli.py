@@ -1,4 +1,4 @@
-"""``jitfish teach ladder|horizon|tree|mcts``: the teaching mode from the command line."""
+"""``jitfish teach ladder|horizon|tree|mcts|kriegspiel``: the teaching mode from the command line."""
 
 from __future__ import annotations
 
@@ -47,11 +47,15 @@ def _reporting_errors(handler):
 
 def _ladder(args: argparse.Namespace) -> int:
     from jitfish.teach.ladder import ladder, ladder_suite, warm_up
-    from jitfish.teach.plot import plot_nodes
+    from jitfish.teach.plot import plot_bounds, plot_nodes
 
     if args.plot:  # before minutes of searching
         require("matplotlib", "jitfish teach ladder --plot")
     algorithms = args.algorithms.split(",") if args.algorithms else None
+    if args.bounds_plot:
+        require("matplotlib", "jitfish teach ladder --bounds-plot")
+        if args.epd or (algorithms is not None and "mtdf" not in algorithms):
+            raise ValueError("--bounds-plot draws the mtdf rung's passes on one position (no --epd)")
     loading = warm_up(engine=algorithms is None or "engine" in algorithms)
     print(f"Search kernels ready in {loading:.1f} s (compiled, or loaded from the cache)")
     if args.epd:
@@ -62,6 +66,9 @@ def _ladder(args: argparse.Namespace) -> int:
     if args.plot:
         plot_nodes(report, args.plot)
         print(f"\nPlot written to {args.plot}")
+    if args.bounds_plot:
+        plot_bounds(report, args.bounds_plot)
+        print(f"\nMTD(f)'s bounds drawn to {args.bounds_plot}")
     return 0
 
 
@@ -89,6 +96,8 @@ def _tree(args: argparse.Namespace) -> int:
 
     if args.out:
         require("matplotlib", "jitfish teach tree --out")
+    if args.players is not None:
+        return _players_tree(args)
     if args.chance:
         return _chance_tree(args)
     if args.bounds:
@@ -131,6 +140,33 @@ def _chance_tree(args: argparse.Namespace) -> int:
     return 0
 
 
+def _players_tree(args: argparse.Namespace) -> int:
+    from jitfish.teach.multiplayer import MAX_PLAYERS, OPPONENT_TREE, THREE_PLAYER_TREE, players_tree, reduction
+    from jitfish.teach.toytree import draw_tree, minimax_value
+
+    if args.fen or args.chance or args.bounds:
+        raise ValueError("--players takes the shipped tree or --leaves, not --fen, --chance or --bounds")
+    if not 2 <= args.players <= MAX_PLAYERS:
+        raise ValueError(f"--players must be between 2 and {MAX_PLAYERS}, got {args.players}")
+    default = OPPONENT_TREE if args.players == 2 else THREE_PLAYER_TREE if args.players == 3 else None
+    if default is None and not args.leaves:
+        raise ValueError(f"no shipped tree for {args.players} players: give one with --leaves")
+    result = players_tree(_parse_tree(args.leaves) if args.leaves else default, args.players)
+    print(result.text())
+    if args.out:
+        if result.zero_sum:  # two players: the opponent's nodes replaced by chance nodes
+            root = reduction(result.root, 2, 0, "random")
+            for node in root.walk():
+                node.value = minimax_value(node)
+            title = f"B plays at random: expectimax {root.value:.4g} (minimax {max(result.values['paranoid']):g})"
+        else:
+            root = result.root
+            title = f"max^n with {args.players} players: {', '.join(f'{v:g}' for v in root.value)}"
+        draw_tree(root, args.out, title=title)
+        print(f"Tree drawn to {args.out}")
+    return 0
+
+
 def _mcts(args: argparse.Namespace) -> int:
     from jitfish.teach.mcts import POLICIES, load_positions, mcts
     from jitfish.teach.plot import plot_visits
@@ -159,8 +195,49 @@ def _mcts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _kriegspiel(args: argparse.Namespace) -> int:
+    import time
+
+    import chess
+
+    from jitfish.teach.kriegspiel_clairvoyance import clairvoyance
+    from jitfish.teach.kriegspiel_game import RandomPlayer, SamplingPlayer, game_text, match, play_game
+    from jitfish.teach.ladder import warm_up
+    from jitfish.teach.plot import plot_belief
+
+    if args.plot:
+        require("matplotlib", "jitfish teach kriegspiel --plot")
+    if args.games < 1 or args.max_moves < 1 or args.limit < 1:
+        raise ValueError("--games, --max-moves and --limit must be at least 1")
+    print(f"Search kernels ready in {warm_up(engine=False):.1f} s (compiled, or loaded from the cache)")
+    if args.clairvoyance:
+        print(clairvoyance(depth=args.depth).text())
+        return 0
+    started = time.perf_counter()
+    if args.games == 1:
+        player = SamplingPlayer(chess.WHITE, args.samples, args.depth, args.limit, args.seed)
+        if args.opponent_samples is None:
+            opponent = RandomPlayer(args.seed)
+        else:
+            opponent = SamplingPlayer(chess.BLACK, args.opponent_samples, args.depth, args.limit, args.seed + 1000)
+        game = play_game(player, opponent, args.seed, args.max_moves)
+        print(game_text(game))
+    else:
+        played = match(
+            args.games, args.samples, args.opponent_samples, args.depth, args.limit, args.seed, args.max_moves
+        )
+        print(played.text())
+        game = played.games[0]
+    print(f"({time.perf_counter() - started:.1f} s)")
+    if args.plot:
+        plot_belief(game, args.plot)
+        print(f"Belief state sizes drawn to {args.plot}")
+    return 0
+
+
 def add_teach_parser(commands) -> None:
     """Register ``teach`` and its subcommands on the main parser's subcommands."""
+    from jitfish.teach import kriegspiel_game as KG
     from jitfish.teach.ladder import DEFAULT_MINIMAX_BUDGET, MAX_LADDER_DEPTH
     from jitfish.teach.mcts import DEFAULT_SEED, POLICIES
     from jitfish.teach.report import ALGORITHM_NAMES
@@ -180,6 +257,7 @@ def add_teach_parser(commands) -> None:
         help="skip minimax and plain alpha-beta where the full tree has more nodes",
     )
     ladder.add_argument("--plot", help="write a PNG (or SVG) of nodes against depth")
+    ladder.add_argument("--bounds-plot", help="write a PNG (or SVG) of MTD(f)'s bounds closing in, pass by pass")
     ladder.set_defaults(handler=_reporting_errors(_ladder))
     horizon = modes.add_parser("horizon", help="fixed-depth search without and with quiescence")
     horizon.add_argument("--fen", help="position (default: the shipped horizon-effect positions)")
@@ -204,6 +282,12 @@ def add_teach_parser(commands) -> None:
         nargs=2,
         metavar=("LOW", "HIGH"),
         help="with --chance: every utility lies in [LOW, HIGH] (default: the leaves' range)",
+    )
+    tree.add_argument(
+        "--players",
+        type=int,
+        help="max^n with N players, leaves utility tuples '[[[3,1,2],[4,2,1]],..]', beside paranoid and random "
+        "opponents (default tree for 2 and 3; with 2 a number u is the zero-sum (u, -u))",
     )
     tree.add_argument("--out", help="draw the tree to this PNG or SVG file")
     tree.set_defaults(handler=_reporting_errors(_tree))
@@ -239,3 +323,23 @@ def add_teach_parser(commands) -> None:
     )
     mcts.add_argument("--plot", help="write a PNG (or SVG) of the root moves' visit shares against iterations")
     mcts.set_defaults(handler=_reporting_errors(_mcts))
+    kriegspiel = modes.add_parser(
+        "kriegspiel", help="chess unseen: a player averaging searches over its belief state, with an umpire"
+    )
+    for flag, default, meaning in (
+        ("--samples", KG.DEFAULT_SAMPLES, "positions averaged per move"),
+        ("--games", 1, "a match of N games, colours alternating"),
+        ("--depth", KG.DEFAULT_DEPTH, "search depth, 1-4"),
+        ("--limit", KG.DEFAULT_LIMIT, "positions a belief state keeps before it is sampled"),
+        ("--max-moves", KG.DEFAULT_MAX_MOVES, "a draw after N moves"),
+        ("--seed", KG.DEFAULT_SEED, "the same seed gives the same games"),
+    ):
+        kriegspiel.add_argument(flag, type=int, default=default, help=f"{meaning} (default {default})")
+    kriegspiel.add_argument(
+        "--opponent-samples", type=int, help="play a sampling player with this many samples (default: a random player)"
+    )
+    kriegspiel.add_argument("--plot", help="write a PNG (or SVG) of the belief state's size over the (first) game")
+    kriegspiel.add_argument(
+        "--clairvoyance", action="store_true", help="the position where averaging over clairvoyance chooses badly"
+    )
+    kriegspiel.set_defaults(handler=_reporting_errors(_kriegspiel))

@@ -47,6 +47,7 @@ PVS = 2  # principal variation search: later moves get a null window first
 NULL_MOVE = 4  # null-move pruning (forward pruning: not exact)
 REDUCTIONS = 8  # late-move reductions (forward pruning: not exact)
 QUIESCENCE = 16  # at depth 0, play out captures before evaluating
+BOUNDS = 32  # the table keeps a lower and an upper bound per position (MTD(f): each pass tightens one)
 
 # ``counters``
 NODES = 0
@@ -66,6 +67,7 @@ MAX_TEACH_PLY = 64  # deepest ply (quiescence included); the driver's depth limi
 PV_STRIDE = MAX_TEACH_PLY + 1  # triangular PV: row ``ply`` holds its length, then its moves
 TT_FIELDS = 4  # per entry: move, value, depth, bound
 TT_MOVE, TT_VALUE, TT_DEPTH, TT_BOUND = 0, 1, 2, 3
+TT_LOWER, TT_UPPER = TT_VALUE, TT_BOUND  # with ``BOUNDS``: two bounds in place of a value and its kind
 
 # Move ordering scores: hash move, then captures by MVV-LVA, then killers, then the rest.
 ORDER_HASH_MOVE = 1 << 30
@@ -179,6 +181,14 @@ def _value_from_tt(value, ply):
     if value <= -MATE_BOUND:
         return value + ply
     return value
+
+
+@kernel
+def _bound_from_tt(value, ply):
+    """A stored bound; +-INF (no bound yet) stays as it is."""
+    if value == INF or value == -INF:
+        return value
+    return _value_from_tt(value, ply)
 
 
 @kernel
@@ -315,6 +325,8 @@ def enhanced_search(
     they skip or shorten lines on the strength of a shallower search, which
     is usually right and sometimes not.  ``QUIESCENCE`` changes what a leaf
     is worth, so its values are not minimax's at all (they are better).
+    ``BOUNDS`` (for MTD(f)) keeps a lower and an upper bound per entry, so
+    that a zero-window pass does not overwrite what the one before learnt.
     """
     # 1. Count the node and start an empty principal variation.
     counters[NODES] += 1
@@ -334,7 +346,17 @@ def enhanced_search(
         if tt_keys[slot] == key:
             entry = slot * TT_FIELDS
             hash_move = tt_entries[entry + TT_MOVE]
-            if tt_entries[entry + TT_DEPTH] == depth:
+            if tt_entries[entry + TT_DEPTH] == depth and features & BOUNDS:
+                # 3a. Two bounds, each left by an earlier search: either may already settle this window.
+                lower = _bound_from_tt(tt_entries[entry + TT_LOWER], ply)
+                upper = _bound_from_tt(tt_entries[entry + TT_UPPER], ply)
+                if lower >= beta or lower == upper:
+                    counters[TT_CUTOFFS] += 1
+                    return lower
+                if upper <= alpha:
+                    counters[TT_CUTOFFS] += 1
+                    return upper
+            elif tt_entries[entry + TT_DEPTH] == depth:
                 value = _value_from_tt(tt_entries[entry + TT_VALUE], ply)
                 bound = tt_entries[entry + TT_BOUND]
                 if (
@@ -512,16 +534,27 @@ def enhanced_search(
 
     # 8. Remember the result: exact, or a bound when the window cut it short.
     if features & TRANSPOSITION_TABLE and not in_quiescence:
-        bound = BOUND_EXACT
-        if best >= beta:
-            bound = BOUND_LOWER
-        elif best <= original_alpha:
-            bound = BOUND_UPPER
-            best_move = hash_move
         entry = slot * TT_FIELDS
+        if best <= original_alpha:
+            best_move = hash_move
+        if features & BOUNDS:
+            # 8a. Keep the other bound if the entry is this position's at this depth; tighten this one.
+            if tt_keys[slot] != bbs[L.KEY] or tt_entries[entry + TT_DEPTH] != depth:
+                tt_entries[entry + TT_LOWER] = -INF
+                tt_entries[entry + TT_UPPER] = INF
+            if best > original_alpha:
+                tt_entries[entry + TT_LOWER] = _value_to_tt(best, ply)
+            if best < beta:
+                tt_entries[entry + TT_UPPER] = _value_to_tt(best, ply)
+        else:
+            bound = BOUND_EXACT
+            if best >= beta:
+                bound = BOUND_LOWER
+            elif best <= original_alpha:
+                bound = BOUND_UPPER
+            tt_entries[entry + TT_VALUE] = _value_to_tt(best, ply)
+            tt_entries[entry + TT_BOUND] = bound
         tt_keys[slot] = bbs[L.KEY]
         tt_entries[entry + TT_MOVE] = best_move
-        tt_entries[entry + TT_VALUE] = _value_to_tt(best, ply)
         tt_entries[entry + TT_DEPTH] = depth
-        tt_entries[entry + TT_BOUND] = bound
     return best

@@ -10,6 +10,7 @@ rung                  what it adds                                              
 ``ordering``          captures first (MVV-LVA), then killer moves                 yes
 ``deepening``         iterative deepening and a transposition table               yes
 ``pvs``               principal variation search and aspiration windows           yes
+``mtdf``              zero-window tests only (MTD(f)), a table of bounds          yes
 ``pruning``           null-move pruning and late-move reductions                  no
 ``quiescence``        captures played out at the horizon                          no
 ``engine``            Jitfish's own search (all the above, and more)              no
@@ -74,6 +75,7 @@ def _features(name: str) -> int:
         "ordering": 0,
         "deepening": K.TRANSPOSITION_TABLE,
         "pvs": K.TRANSPOSITION_TABLE | K.PVS,
+        "mtdf": K.TRANSPOSITION_TABLE | K.BOUNDS,
         "pruning": K.TRANSPOSITION_TABLE | K.PVS | K.NULL_MOVE | K.REDUCTIONS,
         "quiescence": K.TRANSPOSITION_TABLE | K.PVS | K.NULL_MOVE | K.REDUCTIONS | K.QUIESCENCE,
     }[name]
@@ -178,6 +180,56 @@ def _run_deepening(name: str, board, depth: int, buffers: _Buffers) -> list[Dept
     return results
 
 
+def _zero_window_search(board, position, buffers: _Buffers, depth: int):
+    """The search MTD(f) asks its questions of: ``position`` to ``depth`` over the table of bounds."""
+
+    def search(alpha: int, beta: int) -> tuple[int, int, list[str]]:
+        before = int(buffers.counters[0])
+        value = _call("mtdf", position, buffers, depth, alpha, beta)
+        return value, int(buffers.counters[0]) - before, buffers.root_pv(board.chess960)
+
+    return search
+
+
+def _run_mtdf(board, depth: int, buffers: _Buffers) -> tuple[list[DepthResult], dict, dict]:
+    """MTD(f) by iterative deepening to ``depth``: each depth's totals so far, its passes, and its first guess.
+
+    Each depth's first guess is the value of the depth before; depth 1's is
+    the static evaluation (depth 0's value, one node).
+    """
+    from jitfish.teach.mtdf import mtdf
+
+    buffers.clear()
+    position = board.position.copy()
+    started = time.perf_counter()
+    value = _call("mtdf", position, buffers, 0)
+    results, passes, guesses = [], {}, {}
+    for d in range(1, depth + 1):
+        guesses[d] = value
+        value, pv, passes[d] = mtdf(_zero_window_search(board, position, buffers, d), value)
+        results.append(
+            DepthResult(
+                "mtdf", d, int(buffers.counters[0]), int(buffers.counters[1]), time.perf_counter() - started, value, pv
+            )
+        )
+    return results, passes, guesses
+
+
+def mtdf_passes(position, depth: int, guess: int) -> list:
+    """MTD(f) at ``depth`` alone, from an empty table and the first ``guess``: its passes (:class:`MtdfPass`).
+
+    How much the guess matters: a perfect guess needs two passes (">= v?"
+    yes, ">= v + 1?" no); each centipawn it is off can cost one more.
+    """
+    from jitfish.teach.mtdf import mtdf
+
+    if not 1 <= depth <= MAX_LADDER_DEPTH:
+        raise ValueError(f"depth must be between 1 and {MAX_LADDER_DEPTH}, got {depth}")
+    board = _as_board(position)
+    buffers = _Buffers()
+    return mtdf(_zero_window_search(board, board.position.copy(), buffers, depth), guess)[2]
+
+
 def _run_engine(board, depth: int) -> list[DepthResult]:
     from jitfish.search import Searcher, SearchLimits
 
@@ -241,6 +293,10 @@ def ladder(position, depth: int = 4, algorithms=None, minimax_budget: int = DEFA
                     report.skipped[(name, d)] = f"tree of {report.minimax_tree[d]:,} nodes is over the budget"
                     continue
                 report.results[(name, d)] = _run_fixed(name, board, d, buffers)
+        elif name == "mtdf":
+            results, report.passes, report.guesses = _run_mtdf(board, depth, buffers)
+            for result in results:
+                report.results[(name, result.depth)] = result
         elif name == "engine":
             for result in _run_engine(board, depth):
                 report.results[(name, result.depth)] = result

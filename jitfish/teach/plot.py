@@ -7,13 +7,37 @@ import numpy as np
 from jitfish.teach.report import LadderReport
 
 
-def plot_nodes(report: LadderReport, path: str | None = None, title: str | None = None):
-    """Draw the ladder's node counts; save to ``path`` (PNG or SVG by extension) when given; return the figure."""
+def _pyplot(drawing: str):
+    """matplotlib's pyplot, drawing to files only; a one-line error naming the extra when it is not installed."""
     from jitfish.extras import require
 
-    matplotlib = require("matplotlib", "drawing the ladder")
+    matplotlib = require("matplotlib", drawing)
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _saved(figure, path: str | None):
+    """Save ``figure`` to ``path`` (PNG or SVG by extension) when given, and close it there; return it."""
+    if path is not None:
+        import matplotlib.pyplot as plt
+
+        figure.savefig(path, dpi=80)
+        plt.close(figure)
+    return figure
+
+
+def _log_scale(axes, xlabel: str, ylabel: str) -> None:
+    axes.set_yscale("log")
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.grid(True, which="major", alpha=0.3)
+
+
+def plot_nodes(report: LadderReport, path: str | None = None, title: str | None = None):
+    """Draw the ladder's node counts; save to ``path`` (PNG or SVG by extension) when given; return the figure."""
+    plt = _pyplot("drawing the ladder")
 
     figure, axes = plt.subplots(figsize=(7.5, 4.8))
     tree = [(d, n) for d, n in sorted(report.minimax_tree.items()) if d >= 1 and n]
@@ -24,19 +48,13 @@ def plot_nodes(report: LadderReport, path: str | None = None, title: str | None 
         points = report.nodes(name)
         if points:
             axes.plot(*zip(*points), marker=markers[index % len(markers)], label=name)
-    axes.set_yscale("log")
-    axes.set_xlabel("depth (plies)")
-    axes.set_ylabel("nodes visited")
+    _log_scale(axes, "depth (plies)", "nodes visited")
     axes.set_xticks(range(1, report.depth + 1))
-    axes.grid(True, which="major", alpha=0.3)
     where = f"{len(report.fens)} positions" if len(report.fens) > 1 else report.fens[0]
     axes.set_title(title or f"Nodes against depth: {where}", fontsize=9)
     axes.legend(fontsize=8)
     figure.tight_layout()
-    if path is not None:
-        figure.savefig(path, dpi=80)
-        plt.close(figure)
-    return figure
+    return _saved(figure, path)
 
 
 VISITS_SHOWN = 5  # root moves drawn per chart (the most visited at the end, and alpha-beta's choice)
@@ -50,11 +68,7 @@ def plot_visits(reports, path: str | None = None, columns: int = 2):
     figure, ``columns`` charts a row.  Saves to ``path`` (PNG or SVG by
     extension) when given; returns the figure.
     """
-    from jitfish.extras import require
-
-    matplotlib = require("matplotlib", "drawing MCTS's visits")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot("drawing MCTS's visits")
 
     reports = [reports] if not isinstance(reports, (list, tuple)) else list(reports)
     columns = min(columns, len(reports))
@@ -87,7 +101,93 @@ def plot_visits(reports, path: str | None = None, columns: int = 2):
     for axes in list(grid.flat)[len(reports) :]:
         axes.set_axis_off()
     figure.tight_layout()
-    if path is not None:
-        figure.savefig(path, dpi=80)
-        plt.close(figure)
-    return figure
+    return _saved(figure, path)
+
+
+def plot_bounds(report: LadderReport, path: str | None = None):
+    """MTD(f)'s bounds pass by pass, one chart per depth: the lower bound rises, the upper falls, until they meet.
+
+    Each pass's question ("at least gamma?") is a dot, filled when the answer
+    was yes; the dashed line is the value.  Saves to ``path`` (PNG or SVG by
+    extension) when given; returns the figure.
+    """
+    if not report.passes:
+        raise ValueError("the report holds no MTD(f) passes: run the ladder with the mtdf rung, on one position")
+    plt = _pyplot("drawing MTD(f)'s bounds")
+
+    depths = sorted(report.passes)
+    figure, grid = plt.subplots(1, len(depths), figsize=(2.9 * len(depths) + 0.6, 3.8), squeeze=False)
+    for axes, depth in zip(grid.flat, depths):
+        passes = report.passes[depth]
+        shown = [report.guesses[depth]] + [v for p in passes for v in (p.gamma, p.result)]
+        margin = max(10, (max(shown) - min(shown)) // 8)
+        bottom, top = min(shown) - margin, max(shown) + margin
+        numbers = range(len(passes) + 1)
+        # Before any pass the value may be anything; a bound not yet known is drawn at the chart's edge.
+        lower = [bottom] + [max(p.lower, bottom) for p in passes]
+        upper = [top] + [min(p.upper, top) for p in passes]
+        axes.fill_between(numbers, lower, upper, step="post", color="tab:green", alpha=0.15, label="still possible")
+        known_upper = [np.nan if u >= top else u for u in upper]
+        known_lower = [np.nan if v <= bottom else v for v in lower]
+        axes.step(numbers, known_upper, where="post", color="tab:red", label="upper bound")
+        axes.step(numbers, known_lower, where="post", color="tab:blue", label="lower bound")
+        axes.scatter(
+            range(1, len(passes) + 1),
+            [p.gamma for p in passes],
+            s=14,
+            facecolors=["black" if p.failed_high else "white" for p in passes],
+            edgecolors="black",
+            zorder=3,
+            label="question: value >= gamma? (filled: yes)",
+        )
+        axes.axhline(passes[-1].lower, color="0.4", linestyle="--", linewidth=1, label="value")
+        axes.set_ylim(bottom, top)
+        axes.set_xlim(0, len(passes) + 0.5)
+        axes.xaxis.get_major_locator().set_params(integer=True)
+        axes.set_title(f"depth {depth}: {len(passes)} passes from {report.guesses[depth]:+d}", fontsize=9)
+        axes.set_xlabel("pass")
+        axes.grid(True, alpha=0.3)
+    grid.flat[0].set_ylabel("centipawns (side to move)")
+    handles, labels = grid.flat[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
+    figure.suptitle(f"MTD(f): the bounds close in on the value\n{report.fens[0]}", fontsize=9)
+    figure.tight_layout(rect=(0, 0.07, 1, 1))
+    return _saved(figure, path)
+
+
+def plot_belief(game, path: str | None = None):
+    """The size of each sampling player's belief state over a Kriegspiel game (log scale), ply by ply.
+
+    Filled markers are exact sizes, triangles upper bounds (the opponent's
+    king alone), hollow ones estimates from a sample.  Saves to ``path`` (PNG
+    or SVG by extension) when given; returns the figure.
+    """
+    plt = _pyplot("drawing the belief state")
+
+    figure, axes = plt.subplots(figsize=(7.5, 4.2))
+    styles = {"exact": ("o", True), "bounded": ("^", True), "sampled": ("o", False)}
+    for color, name in ((True, game.white), (False, game.black)):
+        plies = [p for p in game.plies if p.color == color and p.decision is not None]
+        if not plies:
+            continue
+        line = axes.plot([p.number for p in plies], [p.decision.belief_size for p in plies], linewidth=1)[0]
+        for mode, (marker, filled) in styles.items():
+            shown = [p for p in plies if p.decision.mode == mode]
+            if shown:
+                axes.scatter(
+                    [p.number for p in shown],
+                    [p.decision.belief_size for p in shown],
+                    marker=marker,
+                    s=22,
+                    facecolors=line.get_color() if filled else "white",
+                    edgecolors=line.get_color(),
+                    zorder=3,
+                    label=f"{name} ({'White' if color else 'Black'}): {mode}",
+                )
+    _log_scale(axes, "ply", "positions in the belief state")
+    axes.set_title(
+        f"Kriegspiel, seed {game.seed}: {game.white} against {game.black}, {game.result} ({game.reason})", fontsize=9
+    )
+    axes.legend(fontsize=7)
+    figure.tight_layout()
+    return _saved(figure, path)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jitfish.types import mate_moves
+from jitfish.types import INF, mate_moves
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,7 @@ ALGORITHMS = (
     Algorithm("ordering", "alpha-beta + move ordering (MVV-LVA, killers)", True),
     Algorithm("deepening", "+ iterative deepening and a transposition table", True),
     Algorithm("pvs", "PVS (NegaScout) + aspiration windows", True),
+    Algorithm("mtdf", "MTD(f): zero-window passes over a table of bounds", True),
     Algorithm(
         "pruning",
         "+ null move and late-move reductions",
@@ -65,6 +66,21 @@ class DepthResult:
         return self.pv[0] if self.pv else "-"
 
 
+@dataclass(frozen=True)
+class MtdfPass:
+    """One zero-window pass of MTD(f): "is the value at least ``gamma``?", and the bounds known afterwards."""
+
+    gamma: int  # searched with the window (gamma - 1, gamma)
+    result: int  # fail-soft: >= gamma, a lower bound (yes); < gamma, an upper bound (no)
+    lower: int  # the bounds on the value after this pass (+-INF: none yet)
+    upper: int
+    nodes: int  # visited by this pass
+
+    @property
+    def failed_high(self) -> bool:
+        return self.result >= self.gamma
+
+
 @dataclass
 class LadderReport:
     """The measurements of one ladder run (or the sums over a suite)."""
@@ -76,6 +92,8 @@ class LadderReport:
     results: dict[tuple[str, int], DepthResult] = field(default_factory=dict)
     skipped: dict[tuple[str, int], str] = field(default_factory=dict)
     disagreements: list[str] = field(default_factory=list)  # filled for suites (per position)
+    passes: dict[int, list[MtdfPass]] = field(default_factory=dict)  # MTD(f)'s passes by depth (one position)
+    guesses: dict[int, int] = field(default_factory=dict)  # MTD(f)'s first guess by depth
 
     def __str__(self) -> str:
         return format_report(self)
@@ -153,6 +171,35 @@ def _seconds(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
+def _bound(value: int) -> str:
+    return "+inf" if value >= INF else "-inf" if value <= -INF else format_value(value)
+
+
+PASSES_SHOWN = 3  # passes printed at each end of a long run of them
+
+
+def format_passes(report: LadderReport, depth: int) -> list[str]:
+    """MTD(f)'s passes at ``depth``: each question, its answer, and the bounds it left (a long run shortened)."""
+    passes = report.passes.get(depth)
+    if not passes:
+        return []
+    lines = [
+        f"  mtdf: {len(passes)} zero-window pass{'es' if len(passes) > 1 else ''} from the first guess "
+        f"{format_value(report.guesses[depth])} (depth {depth - 1}'s value), {sum(p.nodes for p in passes):,} nodes"
+    ]
+    for number, p in enumerate(passes, 1):
+        if PASSES_SHOWN < number <= len(passes) - PASSES_SHOWN:
+            if number == PASSES_SHOWN + 1:
+                lines.append(f"    ... {len(passes) - 2 * PASSES_SHOWN} passes more ...")
+            continue
+        answer = f"yes, >= {format_value(p.result)}" if p.failed_high else f"no, <= {format_value(p.result)}"
+        lines.append(
+            f"    {number:>3}. value >= {format_value(p.gamma):>6}?  {answer:<15} bounds "
+            f"[{_bound(p.lower)}, {_bound(p.upper)}]  {p.nodes:,} nodes"
+        )
+    return lines
+
+
 def format_report(report: LadderReport) -> str:
     """Per depth: nodes, leaves, time, value, best move, effective branching factor, fraction of the minimax tree."""
     suite = len(report.fens) > 1
@@ -179,6 +226,7 @@ def format_report(report: LadderReport) -> str:
                 f"{best:>6} {'' if ebf is None else f'{ebf:.2f}':>6} "
                 f"{_percent(report.tree_fraction(name, depth)):>10}"
             )
+        lines += format_passes(report, depth)
     flags = report.flags()
     lines += ["", "Values compared with minimax's:"]
     if flags:

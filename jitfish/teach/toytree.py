@@ -38,7 +38,7 @@ class Node:
 
     maximizing: bool
     children: list["Node"] = field(default_factory=list)
-    value: float | None = None  # given for leaves; computed for interior nodes
+    value: float | tuple | None = None  # given for leaves, computed for interior nodes (a tuple: see ``player``)
     label: str = ""  # the move leading here (position trees), else ""
     path: tuple[int, ...] = ()  # child indices from the root
     window: tuple[float, float] | None = None  # (alpha, beta) when alpha-beta entered the node
@@ -47,6 +47,8 @@ class Node:
     chance: bool = False
     probability: float | None = None  # of this outcome, when the parent is a chance node
     note: str = ""  # drawn beneath the node (a chance node's bound, say)
+    player: int | None = None  # whose move, in a game of several players (values are then utility tuples)
+    chosen: bool = False  # the child its player picks (max^n)
 
     @property
     def is_leaf(self) -> bool:
@@ -249,18 +251,29 @@ def _layout(root: Node) -> dict[tuple[int, ...], tuple[float, float]]:
     return places
 
 
-def _show(value: float | None) -> str:
+def _show(value: float | tuple | None) -> str:
     if value is None:
         return "?"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_show(v) for v in value) + ")"
     if value == INFINITY:
         return "+\u221e"
     if value == -INFINITY:
         return "-\u221e"
-    return f"{value:g}"
+    return f"{value:.4g}"
+
+
+PLAYER_NAMES = "ABCDEF"  # players of a game of several, in the order they move
+PLAYER_COLOURS = ("#cfe3ff", "#ffd9cc", "#d6f5d6", "#f0dcff", "#fff2b3", "#e0e0e0")
 
 
 def _marker(node: Node) -> tuple[str, str]:
-    """The marker and face colour of a node: leaf square, MAX up-triangle, MIN down-triangle, chance circle."""
+    """The marker and face colour of a node: leaf square, MAX up-triangle, MIN down-triangle, chance circle.
+
+    In a game of several players, a colour per player (a leaf white).
+    """
+    if node.player is not None:
+        return "s", "white" if node.is_leaf else PLAYER_COLOURS[node.player % len(PLAYER_COLOURS)]
     if node.is_leaf:
         return "s", "white"
     if node.chance:
@@ -287,12 +300,16 @@ def draw_tree(result: ToyResult | Node, path: str | None = None, title: str | No
     places = _layout(root)
     leaves = len(root.leaves())
     levels = 1 - min(y for _, y in places.values())
-    figure, axes = plt.subplots(figsize=(max(6.0, 0.75 * leaves), 1.6 * levels + 0.8))
+    first = root.leaves()[0].value
+    spacing = 0.75 if not isinstance(first, tuple) else max(0.9, 0.22 * len(first) + 0.25)  # a tuple needs room
+    figure, axes = plt.subplots(figsize=(max(6.0, spacing * leaves), 1.6 * levels + 0.8))
     for node in root.walk():
         x, y = places[node.path]
         for child in node.children:
             cx, cy = places[child.path]
             style = dict(color="0.75", linestyle="--") if child.pruned else dict(color="black")
+            if child.chosen:  # the move its player picks (max^n)
+                style = dict(color="black", linewidth=3)
             axes.plot([x, cx], [y, cy], zorder=1, **style)
             if child.pruned and not node.pruned:  # the branch where the cut-off happened
                 mx, my = (x + cx) / 2, (y + cy) / 2
@@ -310,9 +327,13 @@ def draw_tree(result: ToyResult | Node, path: str | None = None, title: str | No
                 )
         marker, face = _marker(node)
         face = "0.92" if node.pruned else face
-        axes.scatter(
-            [x], [y], s=1000, marker=marker, facecolor=face, edgecolor="0.7" if node.pruned else "black", zorder=2
-        )
+        box = None
+        if isinstance(node.value, tuple):  # utilities of several players: a box wide enough for the tuple
+            box = dict(boxstyle="round,pad=0.35", facecolor=face, edgecolor="black")
+        else:
+            axes.scatter(
+                [x], [y], s=1000, marker=marker, facecolor=face, edgecolor="0.7" if node.pruned else "black", zorder=2
+            )
         axes.text(
             x,
             y,
@@ -322,7 +343,10 @@ def draw_tree(result: ToyResult | Node, path: str | None = None, title: str | No
             fontsize=8,
             color="0.6" if node.pruned else "black",
             zorder=4,
+            bbox=box,
         )
+        if node.player is not None and not node.is_leaf:
+            axes.text(x, y + 0.22, PLAYER_NAMES[node.player], ha="center", va="bottom", fontsize=9, weight="bold")
         if node.note:
             axes.text(x, y - 0.3, node.note, ha="center", va="top", fontsize=8, color="darkred", zorder=5)
         if node.window is not None and not node.is_leaf:

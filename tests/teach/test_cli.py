@@ -12,6 +12,14 @@ def run_jitfish(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "jitfish", *args], capture_output=True, text=True, timeout=600)
 
 
+def drawn(picture, *args: str) -> str:
+    """The output of a command that draws ``picture``, which it must have written as a PNG."""
+    result = run_jitfish(*args, str(picture))
+    assert result.returncode == 0, result.stderr
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+    return result.stdout
+
+
 def test_teach_tree_prints_the_textbook_result_and_draws_it(tmp_path):
     out = tmp_path / "tree.png"
     result = run_jitfish("teach", "tree", "--out", str(out))
@@ -109,3 +117,34 @@ def test_teach_mcts_reports_both_policies_on_a_position(tmp_path):
     assert plot.read_bytes()[:4] == b"\x89PNG"
     bad = run_jitfish("teach", "mcts", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--iterations", "0")
     assert bad.returncode == 2 and bad.stderr.startswith("error: iterations")
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_teach_ladder_shows_mtdfs_passes_and_draws_its_bounds(tmp_path):
+    plot = tmp_path / "bounds.png"
+    shown = drawn(plot, "teach", "ladder", "--depth", "3", "--algorithms", "pvs,mtdf", "--bounds-plot")
+    assert "mtdf: 2 zero-window passes from the first guess +7 (depth 0's value)" in shown
+    wrong = run_jitfish("teach", "ladder", "--depth", "2", "--algorithms", "pvs", "--bounds-plot", str(plot))
+    assert wrong.returncode == 2 and wrong.stderr.startswith("error: --bounds-plot")
+
+
+def test_teach_tree_players_prints_maxn_beside_the_other_models_and_draws_the_tuples(tmp_path):
+    shown = drawn(tmp_path / "maxn.png", "teach", "tree", "--players", "3", "--out")
+    assert "value (6, 4, 3); the line played: A 2, B 1, C 1" in shown
+    two = run_jitfish("teach", "tree", "--players", "2")
+    assert two.returncode == 0 and "zero-sum: max^n is minimax" in two.stdout
+    own = run_jitfish("teach", "tree", "--players", "4", "--leaves", "[[1, 2, 3, 4], [4, 3, 2, 1]]")
+    assert own.returncode == 0 and "value (4, 3, 2, 1)" in own.stdout
+    bad = run_jitfish("teach", "tree", "--players", "3", "--leaves", "[[1, 2], [3, 4, 5]]")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: at [0]: a leaf holds 3 utilities")
+    assert run_jitfish("teach", "tree", "--players", "3", "--leaves", "[[1, 2, 3]").stderr.startswith("error: --leaves")
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_teach_kriegspiel_reports_each_move_and_draws_the_belief_state(tmp_path):
+    shown = drawn(tmp_path / "belief.png", "teach", "kriegspiel", "--samples", "4", "--max-moves", "6", "--plot")
+    assert "Kriegspiel: 4 samples (White) against random (Black), seed 1" in shown and "Result: " in shown
+    clairvoyant = run_jitfish("teach", "kriegspiel", "--clairvoyance")
+    assert clairvoyant.returncode == 0 and "Averaging over clairvoyance plays Nd6+" in clairvoyant.stdout
+    bad = run_jitfish("teach", "kriegspiel", "--samples", "0")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: the sampling player needs at least 1 sample")

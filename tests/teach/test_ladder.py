@@ -88,7 +88,7 @@ def test_report_flags_inexact_rungs_with_a_reason_and_never_an_exact_one():
     assert any("quiescence gives" in flag and BY_NAME["quiescence"].differs_because in flag for flag in flags)
     assert any("pruning gives" in flag for flag in flags)  # null move and LMR change this position's value
     text = str(report)
-    assert "exact rungs (minimax, alphabeta, ordering, deepening, pvs) agree with minimax" in text
+    assert "exact rungs (minimax, alphabeta, ordering, deepening, pvs, mtdf) agree with minimax" in text
     assert report.tree_fraction("minimax", 4) == 1.0
     assert report.tree_fraction("alphabeta", 4) < 0.1
 
