@@ -70,8 +70,8 @@ def _imported(source: bytes, modules: dict[str, Path]) -> set[Path]:
     return found
 
 
-def kernel_sources() -> list[str]:
-    """The files the cache key digests (see above), relative to the package, sorted."""
+def _kernel_source_bytes() -> dict[str, bytes]:
+    """The files the cache key digests (see above), relative to the package, with their bytes."""
     modules = _package_sources()
     sources = {path: path.read_bytes() for path in modules.values()}
     pending = [
@@ -86,15 +86,20 @@ def kernel_sources() -> list[str]:
         if path not in found:
             found.add(path)
             pending.extend(_imported(sources[path], modules))
-    return sorted(path.relative_to(PACKAGE_DIR).as_posix() for path in found)
+    return {path.relative_to(PACKAGE_DIR).as_posix(): sources[path] for path in found}
+
+
+def kernel_sources() -> list[str]:
+    """The files the cache key digests (see above), relative to the package, sorted."""
+    return sorted(_kernel_source_bytes())
 
 
 def source_digest() -> str:
     """A short digest of the kernel sources (:func:`kernel_sources`), their names and their bytes."""
     digest = hashlib.sha1()
-    for name in kernel_sources():
+    for name, source in sorted(_kernel_source_bytes().items()):
         digest.update(name.encode())
-        digest.update((PACKAGE_DIR / name).read_bytes())
+        digest.update(source)
     return digest.hexdigest()[:16]
 
 

@@ -50,10 +50,10 @@ def _shared_searcher() -> Searcher:
     """This process's searcher, made at first use: the shipped network, a table of ``HASH_MB``."""
     global _searcher
     if _searcher is None:
-        from jitfish.nnue.format import SHIPPED_NETWORK, read_network
+        from jitfish.nnue.format import shipped_network
         from jitfish.nnue.inference import kernel_network
 
-        _searcher = Searcher(hash_mb=HASH_MB, network=kernel_network(read_network(SHIPPED_NETWORK)))
+        _searcher = Searcher(hash_mb=HASH_MB, network=kernel_network(shipped_network()))
     return _searcher
 
 

@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tuning.datagen.lines import write_atomically
-from tuning.datagen.records import GAME_SUFFIX, MANIFEST, RESULTS, read_games
+from tuning.datagen.records import GAME_SUFFIX, MANIFEST, RESULTS, manifest_rows, read_games
 
 HCE_TEACHER = "hce"
 DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "nnue"
@@ -100,14 +100,10 @@ def build_commit() -> str:
 
 def read_manifest(folder: str | Path) -> list[FileRow]:
     """The rows of ``folder``'s manifest (none if it has no manifest); ``ValueError`` if malformed."""
-    path = Path(folder) / MANIFEST
-    if not path.exists():
-        return []
     try:
-        rows = json.loads(path.read_text())["files"]
-        return [FileRow(**row) for row in rows]
-    except (KeyError, TypeError, json.JSONDecodeError) as error:
-        raise ValueError(f"{path}: not a data manifest ({error})") from None
+        return [FileRow(**row) for row in manifest_rows(folder) or []]
+    except TypeError as error:
+        raise ValueError(f"{Path(folder) / MANIFEST}: not a data manifest ({error})") from None
 
 
 def write_row(folder: str | Path, row: FileRow) -> None:
@@ -166,9 +162,10 @@ def check(folder: str | Path, files: list[str] | None = None) -> list[str]:
     each, naming the file (and the first record that cannot be read); an empty list when the manifest
     adds up."""
     folder = Path(folder)
-    rows = [row for row in read_manifest(folder) if files is None or row.file in files]
+    every_row = read_manifest(folder)
+    rows = [row for row in every_row if files is None or row.file in files]
     problems = [problem for row in rows for problem in _problems(folder, row)]
-    listed = {row.file for row in read_manifest(folder)}
+    listed = {row.file for row in every_row}
     candidates = sorted(folder.glob(f"*{GAME_SUFFIX}")) if files is None else [folder / name for name in files]
     unlisted = [path.name for path in candidates if path.name not in listed]
     problems += [f"{name}: a game file with no row in the manifest" for name in unlisted]

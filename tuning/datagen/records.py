@@ -248,17 +248,31 @@ def read_games(
         raise ValueError(f"{path.name}: record {records + 1:,} cannot be read: {reason}") from None
 
 
-def listed_bytes(folder: Path) -> dict[str, int] | None:
-    """The files of a data set's manifest (``folder/manifest.json``, :mod:`tuning.datagen.dataset`) with the
-    bytes each holds in the set (a file may be longer while a generator writes it: the rest is not yet in
-    the set); ``None`` when ``folder`` has no manifest."""
-    manifest = folder / MANIFEST
+def manifest_rows(folder: str | Path) -> list[dict] | None:
+    """The rows of a data set's manifest (``folder/manifest.json``, one dict per file: the fields of
+    :class:`tuning.datagen.dataset.FileRow`); ``None`` when ``folder`` has none, ``ValueError`` if malformed."""
+    manifest = Path(folder) / MANIFEST
     if not manifest.is_file():
         return None
     try:
-        return {row["file"]: int(row["bytes"]) for row in json.loads(manifest.read_text())["files"]}
+        rows = json.loads(manifest.read_text())["files"]
+        if not all(isinstance(row, dict) and "file" in row for row in rows):
+            raise TypeError("a row is not a file's")
+        return rows
+    except (KeyError, TypeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{manifest}: not a data manifest ({error})") from None
+
+
+def listed_bytes(folder: Path) -> dict[str, int] | None:
+    """The files of a data set's manifest with the bytes each holds in the set (a file may be longer while a
+    generator writes it: the rest is not yet in the set); ``None`` when ``folder`` has no manifest."""
+    rows = manifest_rows(folder)
+    if rows is None:
+        return None
+    try:
+        return {row["file"]: int(row["bytes"]) for row in rows}
     except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"{manifest}: not a data manifest ({error!r})") from None
+        raise ValueError(f"{folder / MANIFEST}: not a data manifest ({error!r})") from None
 
 
 def data_files(paths: Iterable[str | Path]) -> list[Path]:
