@@ -15,13 +15,14 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 from jitfish.board import layout as L
 from jitfish.board.moves import move_to_uci
 from jitfish.search import SearchInfo, SearchLimits, SearchResult, Searcher
 from jitfish.search.timeman import TimeController
-from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL, SKILL_MULTIPV, pick_weaker_move, skill_for_elo
+from jitfish.strength import SKILL_MAX_LEVEL, SKILL_MULTIPV, handicap_for_elo, pick_noisy_move, pick_weaker_move
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
     from jitfish.book import Book
     from jitfish.options import Settings
     from jitfish.syzygy.root import RootProbe
+
+# A weakened engine's choice among the last iteration's lines (best first).
+Pick = Callable[[list[SearchInfo]], str]
 
 
 @dataclass
@@ -156,7 +160,7 @@ class Turn:
             limits.depth = 1
 
         # Step 6. Weakening: Skill Level / UCI_LimitStrength.
-        level, multipv = self._weaken(limits, params.analysing)
+        pick, multipv = self._weaken(limits, params.analysing)
 
         # Step 7. Search, relaying info; the timer stops it.
         relay = _InfoRelay(_tablebase_scores(self.callbacks.on_info, root_probe), self.settings.multipv)
@@ -169,7 +173,7 @@ class Turn:
             result.score_cp, result.score_mate = root_probe.score(result.score_cp, result.score_mate)
         self._final_info(result)
         self.timer.wait_released()
-        return self._choose_move(result, relay.last_iteration, level, legal)
+        return self._choose_move(result, relay.last_iteration, pick, legal)
 
     def _report_no_legal_move(self, board: Board) -> None:
         score_mate, score_cp = (0, None) if board.is_check() else (None, 0)
@@ -228,33 +232,40 @@ class Turn:
             self.callbacks.on_message(f"book move {move}")
         return move
 
-    def _weaken(self, limits: SearchLimits, analysing: bool) -> tuple[int | None, int]:
-        """Skill Level / UCI_LimitStrength: the level to pick a move at (``None``: full strength)
-        and the number of lines to search; a node budget for an Elo goes into ``limits``."""
+    def _weaken(self, limits: SearchLimits, analysing: bool) -> tuple[Pick | None, int]:
+        """UCI_LimitStrength (first) or Skill Level: how to pick among the lines (``None``: the best move)
+        and the number of lines to search; UCI_Elo's node budget goes into ``limits``."""
         settings = self.settings
-        level, multipv = settings.skill_level, settings.multipv
+        pick: Pick | None = None
+        lines = 1
         if settings.limit_strength:
-            level, node_budget = skill_for_elo(settings.elo, MIN_ELO, MAX_ELO)
-            limits.nodes = node_budget if limits.nodes is None else min(limits.nodes, node_budget)
-        skill = level < SKILL_MAX_LEVEL and not analysing
-        if skill:
-            multipv = max(multipv, SKILL_MULTIPV)
+            handicap = handicap_for_elo(settings.elo)
+            limits.nodes = handicap.nodes if limits.nodes is None else min(limits.nodes, handicap.nodes)
+            lines = handicap.lines
+            if handicap.noise_cp > 0:
+                pick = partial(pick_noisy_move, noise_cp=handicap.noise_cp, rng=self.rng)
+        elif settings.skill_level < SKILL_MAX_LEVEL:
+            lines = SKILL_MULTIPV
+            pick = partial(pick_weaker_move, level=settings.skill_level, rng=self.rng)
+        if analysing:
+            pick = None  # analysis shows the lines as searched
+        multipv = settings.multipv if pick is None else max(settings.multipv, lines)
         budget = self.timer.budget
         self.callbacks.on_debug(
             f"limits: depth {limits.depth} nodes {limits.nodes} movetime {self.timer.movetime} "
-            f"soft {budget and budget.soft} hard {budget and budget.hard} multipv {multipv} skill {level}"
+            f"soft {budget and budget.soft} hard {budget and budget.hard} multipv {multipv} weakened {pick is not None}"
         )
-        return (level if skill else None), multipv
+        return pick, multipv
 
     def _choose_move(
-        self, result: SearchResult, last_iteration: list[SearchInfo], level: int | None, legal: list[str]
+        self, result: SearchResult, last_iteration: list[SearchInfo], pick: Pick | None, legal: list[str]
     ) -> tuple[str, str | None]:
         """The searched move, or a weaker pick among the last iteration's lines; never an illegal one."""
         best, ponder = result.best_move, result.ponder_move
-        if level is not None and len(last_iteration) > 1:
-            pick = pick_weaker_move(sorted(last_iteration, key=lambda i: i.multipv), level, self.rng)
-            if pick != best:
-                best, ponder = pick, None
+        if pick is not None and len(last_iteration) > 1:
+            choice = pick(sorted(last_iteration, key=lambda i: i.multipv))
+            if choice != best:
+                best, ponder = choice, None
         if best == "0000" or best not in legal:
             best = result.pv[0] if result.pv and result.pv[0] in legal else legal[0]
             ponder = None

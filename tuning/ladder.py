@@ -42,7 +42,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 GAMES_DIR = "/usr/games"
 STOCKFISH_LEVELS = (1500, 2000, 2400, 2800)  # the default anchors; any sf<elo> in the range is accepted
-STOCKFISH_ELO_RANGE = (1320, 3190)  # Stockfish's UCI_Elo option
+STOCKFISH_ELO_RANGE = (1350, 2850)  # the UCI_Elo option of Stockfish 15.1 (the Debian package)
 ELO_SEARCH_RANGE = (-1000.0, 5000.0)
 
 

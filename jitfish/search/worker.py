@@ -106,7 +106,7 @@ class SearchWorker:
         B.reset_stack(self.stack)
         c[B.C_NODE_LIMIT] = node_limit
         c[B.C_AGE] = age
-        c[B.C_POLL_MASK] = POLL_NODES - 1
+        c[B.C_POLL_MASK] = POLL_NODES - 1 if node_limit >= POLL_NODES else 0  # a small limit holds exactly
         c[B.C_ROOT_COUNT] = len(root_moves)
         c[B.C_ROOT_MOVES : B.C_ROOT_MOVES + len(root_moves)] = root_moves
 
@@ -203,7 +203,8 @@ class SearchWorker:
         to go on: it stops asking, or a stop cuts an iteration short, which ends the loop).  A stop during
         depth 1 is undone so that the move played is one a search chose (:meth:`finish_first_iteration`).
         :attr:`best_pv` holds the best line so far, including a root move of an iteration cut short that
-        fully beat the previous best before the stop: an improvement all the same.
+        fully beat the previous best before the stop: an improvement all the same.  Depth 1 always yields
+        all its lines.
         """
         self.best_pv = []
         previous = [0] * multipv
@@ -217,7 +218,7 @@ class SearchWorker:
                     self.control[B.C_ROOT_COUNT] = len(allowed)
                     self.control[B.C_ROOT_MOVES : B.C_ROOT_MOVES + len(allowed)] = allowed
                 score, aborted = self.aspiration(tt, weights, params, depth, previous[line])
-                if aborted and depth == 1 and line == 0:
+                if aborted and depth == 1:  # every line of depth 1: a weakened engine picks among them
                     score, aborted = self.finish_first_iteration(tt, weights, params)
                 pv = self.root_pv()
                 if aborted:

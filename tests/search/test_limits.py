@@ -49,6 +49,14 @@ def test_node_limit(fresh):
     assert 20000 <= result.nodes < 20000 + 2048
 
 
+def test_a_small_node_limit_holds_exactly_and_depth_one_gives_every_line(fresh):
+    assert 300 <= fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(nodes=300)).nodes < 300 + 64
+    infos = []
+    result = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(nodes=10), on_info=infos.append, multipv=4)
+    assert [info.multipv for info in infos if info.depth == 1] == [1, 2, 3, 4]
+    assert result.best_move == infos[0].pv[0] and result.depth == 1
+
+
 def test_soft_node_limit_ends_on_the_first_iteration_past_it(fresh):
     infos = []
     result = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(soft_nodes=5000, nodes=40000), on_info=infos.append)

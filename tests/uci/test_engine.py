@@ -1,11 +1,11 @@
-"""The Engine facade's pure rules: WDL model, Elo to skill, Stockfish's weaker-move pick."""
+"""The Engine facade's pure rules: WDL model, UCI_Elo's handicaps and pick, Stockfish's weaker-move pick."""
 
 from __future__ import annotations
 
 import random
 
 from jitfish.search import SearchInfo
-from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL, pick_weaker_move, skill_for_elo
+from jitfish.strength import MAX_ELO, MIN_ELO, calibrated_levels, handicap_for_elo, pick_noisy_move, pick_weaker_move
 
 
 def line(multipv: int, move: str, cp: int | None = None, mate: int | None = None) -> SearchInfo:
@@ -24,11 +24,31 @@ def line(multipv: int, move: str, cp: int | None = None, mate: int | None = None
     )
 
 
-def test_elo_maps_to_levels_and_growing_node_budgets():
-    levels, budgets = zip(*(skill_for_elo(elo, MIN_ELO, MAX_ELO) for elo in range(MIN_ELO, MAX_ELO + 1, 100)))
-    assert levels[0] == 0 and levels[-1] == SKILL_MAX_LEVEL - 1
-    assert list(levels) == sorted(levels) and list(budgets) == sorted(budgets)
-    assert budgets[0] == 200 and budgets[-1] == 200 * 2**8
+def test_uci_elo_handicaps_grow_with_the_setting_and_stay_in_range():
+    """The mapping's shape, not its Elo (python -m tuning.calibrate measures that): more nodes, fewer lines and less
+    noise as the setting rises, the measured rows hit exactly, the window's ends held outside it."""
+    levels = calibrated_levels()
+    assert (MIN_ELO, MAX_ELO) == (levels[0][0], levels[-1][0]) and MIN_ELO <= 1000 and MAX_ELO >= 2300
+    handicaps = [handicap_for_elo(elo) for elo in range(MIN_ELO, MAX_ELO + 1, 10)]
+    nodes = [handicap.nodes for handicap in handicaps]
+    noise = [handicap.noise_cp for handicap in handicaps]
+    lines = [handicap.lines for handicap in handicaps]
+    assert nodes == sorted(nodes) and noise == sorted(noise, reverse=True) and lines == sorted(lines, reverse=True)
+    assert 1 <= min(lines) and max(lines) <= 16
+    assert nodes[0] >= 1 and 0 <= noise[-1] <= noise[0] <= 800  # less than a queen: never thrown away
+    assert all(handicap_for_elo(elo) == handicap for elo, handicap in levels)
+    assert handicap_for_elo(MIN_ELO - 500) == levels[0][1] and handicap_for_elo(MAX_ELO + 500) == levels[-1][1]
+
+
+def test_uci_elo_pick_never_plays_a_line_further_below_the_best_than_its_noise():
+    lines = [line(1, "e2e4", 40), line(2, "d2d4", 30), line(3, "g1f3", -20), line(4, "a2a3", -900)]
+    rng = random.Random(2)
+    picks = [pick_noisy_move(lines, 50, rng) for _ in range(600)]
+    assert set(picks) == {"e2e4", "d2d4"}  # g1f3 is 60 below: out of reach of a noise of 50
+    assert picks.count("e2e4") > picks.count("d2d4")
+    assert {pick_noisy_move(lines, 0, rng) for _ in range(50)} == {"e2e4"}
+    mate = [line(1, "h5f7", mate=2), line(2, "d2d4", 300), line(3, "g1f3", 200)]
+    assert {pick_noisy_move(mate, 400, rng) for _ in range(200)} == {"h5f7"}
 
 
 def test_full_skill_style_pick_prefers_the_best_and_low_skill_varies():

@@ -1,0 +1,66 @@
+"""The UCI_Elo calibration's pairings and its Bradley-Terry fit (no games played here)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tuning import calibrate
+from tuning.calibrate import Pairing, fit_ratings, pairings_for
+from tuning.elo import expected_score
+
+
+def test_settings_stockfish_has_play_it_and_the_others_are_chained_up_to_it():
+    assert pairings_for([1700, 800, 1100, 1400]) == [
+        ("j1400", "sf1400"),
+        ("j1700", "sf1700"),
+        ("j800", "j1100"),
+        ("j1100", "sf1350"),
+        ("j1100", "j1400"),
+    ]
+
+
+def pairing(first: str, second: str, difference: float, games: int = 400) -> Pairing:
+    """``games`` games scored as expected ``difference`` Elo apart (wins and losses, a fifth drawn)."""
+    score = expected_score(difference)
+    draws = games // 5
+    wins = round(score * games - draws / 2)
+    return Pairing(first, second, wins, draws, games - wins - draws)
+
+
+def test_the_fit_recovers_ratings_down_a_chain_with_wider_intervals_further_from_the_anchors():
+    truth = {"j800": 760.0, "j1100": 1130.0, "j1400": 1390.0, "j1700": 1750.0}
+    pairings = [
+        pairing("j1700", "sf1700", truth["j1700"] - 1700),
+        pairing("j1400", "sf1400", truth["j1400"] - 1400),
+        pairing("j1100", "sf1350", truth["j1100"] - 1350),
+        pairing("j1100", "j1400", truth["j1100"] - truth["j1400"]),
+        pairing("j800", "j1100", truth["j800"] - truth["j1100"]),
+    ]
+    fit = fit_ratings(pairings)
+    assert set(fit) == set(truth)
+    for key, (rating, low, high) in fit.items():
+        assert rating == pytest.approx(truth[key], abs=8) and low < rating < high
+    width = {key: high - low for key, (_, low, high) in fit.items()}
+    assert width["j800"] > width["j1100"] and width["j1700"] < 120
+
+
+def test_a_setting_that_lost_every_game_has_no_estimate():
+    fit = fit_ratings([Pairing("j1400", "sf1400", 0, 0, 20), Pairing("j1700", "sf1700", 5, 10, 5)])
+    assert set(fit) == {"j1700"} and fit["j1700"][0] == pytest.approx(1700, abs=1)
+
+
+def test_refit_turns_measurements_into_rising_rows(tmp_path, capsys):
+    fit = {"j800": {"elo": 700.4}, "j2400": {"elo": 2350.0}, "j1600": {"elo": 1500.0}}
+    (tmp_path / "calibration.json").write_text(json.dumps({"fit": fit}))
+    assert calibrate.main(["refit", str(tmp_path)]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [row[0] for row in rows] == [700, 1500, 2350]
+    assert [row[1] for row in rows] == sorted(row[1] for row in rows)
+    assert [row[2] for row in rows] == sorted((row[2] for row in rows), reverse=True)
+
+
+def test_settings_no_anchor_reaches_yet_are_left_out_of_the_fit():
+    fit = fit_ratings([Pairing("j1600", "sf1600", 3, 1, 26), Pairing("j800", "j1200", 8, 5, 17)])
+    assert set(fit) == {"j1600"} and 1050 < fit["j1600"][0] < 1450
