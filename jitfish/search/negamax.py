@@ -43,15 +43,7 @@ from jitfish.search.movepick import (
     SEE_WINS, SELECTION_PICKS, init_picker, init_qsearch_picker, is_quiet, move_at, next_move, quiet_score,
     see_verdict, skip_quiet_moves,
 )
-from jitfish.search.params import (
-    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, HISTORY_PRUNE_MARGIN, HISTORY_PRUNE_MAX_DEPTH,
-    IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT, LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_HISTORY_MAX,
-    LMR_MIN_DEPTH, LMR_NOISY_OFFSET, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX,
-    NMP_MIN_DEPTH, NMP_MIN_PIECES, NMP_VERIFY_DEPTH, NMP_VERIFY_PLIES_PCT, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH,
-    PROBCUT_REDUCTION, RAZOR_BASE, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
-    SEE_CAPTURE_HISTORY_DIVISOR, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SE_MARGIN, SE_MIN_DEPTH,
-    SE_TT_DEPTH_SLACK, default_params,
-)
+from jitfish.search.params import Param, default_params
 from jitfish.search.quiescence import quiescence
 from jitfish.search.see import captured_type, see_ge
 from jitfish.search.tt import bound_settles, tt_read, tt_store
@@ -61,8 +53,8 @@ from jitfish.types import (
 )
 
 # Every pruning margin, reduction and extension threshold is a slot of ``params``, named
-# and explained once in :mod:`jitfish.search.params` (``FIELDS``); kernels read
-# ``params[RFP_MARGIN]`` and so on, so a tuner changes them without recompiling.
+# and explained once, as a row of ``Param`` in :mod:`jitfish.search.params`; kernels read
+# ``params[Param.RFP_MARGIN]`` and so on, so a tuner changes them without recompiling.
 
 # A tablebase result is stored this much deeper than the node's depth: deeper searches could not improve it.
 TB_DEPTH_BONUS = 6
@@ -76,8 +68,8 @@ def late_move_reductions(params: np.ndarray | None = None) -> np.ndarray:
     Python whenever they change, rather than with two logarithms per reduced move.
     """
     params = default_params() if params is None else params
-    base = params[LMR_BASE_PCT] / 100
-    divisor = params[LMR_DIVISOR_PCT] / 100
+    base = params[Param.LMR_BASE_PCT] / 100
+    divisor = params[Param.LMR_DIVISOR_PCT] / 100
     table = np.zeros((LMR_SIDE, LMR_SIDE), dtype=np.int32)
     for depth in range(1, LMR_SIDE):
         for number in range(1, LMR_SIDE):
@@ -201,11 +193,11 @@ def null_move_reduction(ctx, ply, depth, beta, eval_estimate):
     which passing cannot answer.
     """
     params = ctx.params
-    if (depth >= params[NMP_MIN_DEPTH] and eval_estimate >= beta and ctx.stack[ply - 1 + STACK_ROOT].move != 0
+    if (depth >= params[Param.NMP_MIN_DEPTH] and eval_estimate >= beta and ctx.stack[ply - 1 + STACK_ROOT].move != 0
             and beta > -MATE_BOUND and ply >= ctx.control[C_NMP_MIN_PLY]
-            and popcount(_pieces(ctx.bbs, ctx.state[L.SIDE_TO_MOVE])) >= params[NMP_MIN_PIECES]):
-        return (params[NMP_BASE_REDUCTION] + depth // params[NMP_DEPTH_DIVISOR]
-                + min((eval_estimate - beta) // params[NMP_EVAL_DIVISOR], params[NMP_EVAL_MAX]))
+            and popcount(_pieces(ctx.bbs, ctx.state[L.SIDE_TO_MOVE])) >= params[Param.NMP_MIN_PIECES]):
+        return (params[Param.NMP_BASE_REDUCTION] + depth // params[Param.NMP_DEPTH_DIVISOR]
+                + min((eval_estimate - beta) // params[Param.NMP_EVAL_DIVISOR], params[Param.NMP_EVAL_MAX]))
     return -1
 
 
@@ -231,9 +223,9 @@ def null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node):
         return NO_SCORE
     if score >= MATE_BOUND:
         score = beta   # a mate found after passing is not proven
-    if depth < params[NMP_VERIFY_DEPTH] or ctx.control[C_NMP_MIN_PLY] != 0:
+    if depth < params[Param.NMP_VERIFY_DEPTH] or ctx.control[C_NMP_MIN_PLY] != 0:
         return score
-    ctx.control[C_NMP_MIN_PLY] = ply + params[NMP_VERIFY_PLIES_PCT] * null_depth // 100
+    ctx.control[C_NMP_MIN_PLY] = ply + params[Param.NMP_VERIFY_PLIES_PCT] * null_depth // 100
     verified = negamax(ctx, beta - 1, beta, null_depth, ply, NOT_CUT)
     ctx.control[C_NMP_MIN_PLY] = 0
     if ctx.control[C_STOP] != 0:
@@ -267,8 +259,8 @@ def razoring(ctx, ply, depth, alpha, eval_estimate):
     material is far below alpha, and the quiet check that follows is often the point of it (razoring it
     away cost 9 of Win At Chess's 300 at 20,000 nodes; docs/strength.md)."""
     params = ctx.params
-    if not (depth <= params[RAZOR_MAX_DEPTH] and abs(alpha) < TB_WIN_BOUND
-            and eval_estimate + params[RAZOR_BASE] + params[RAZOR_MARGIN] * depth * depth < alpha):
+    if not (depth <= params[Param.RAZOR_MAX_DEPTH] and abs(alpha) < TB_WIN_BOUND
+            and eval_estimate + params[Param.RAZOR_BASE] + params[Param.RAZOR_MARGIN] * depth * depth < alpha):
         return NO_SCORE
     if has_quiet_check(ctx.bbs, ctx.state, ctx.tables, ctx.work, move_list(ply)):
         return NO_SCORE
@@ -286,13 +278,14 @@ def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
     margin over the evaluation are tried, and not where the TT already says the node stays below the
     raised beta.  A mate or tablebase score cuts nothing: the full search finds its exact distance."""
     params = ctx.params
-    probcut_beta = beta + params[PROBCUT_MARGIN]
-    if not (depth >= params[PROBCUT_MIN_DEPTH] and abs(beta) < TB_WIN_BOUND
-            and not (entry.found and entry.depth >= depth - params[PROBCUT_REDUCTION] and entry.score < probcut_beta)):
+    probcut_beta = beta + params[Param.PROBCUT_MARGIN]
+    if not (depth >= params[Param.PROBCUT_MIN_DEPTH] and abs(beta) < TB_WIN_BOUND
+            and not (entry.found and entry.depth >= depth - params[Param.PROBCUT_REDUCTION]
+                     and entry.score < probcut_beta)):
         return NO_SCORE
     count = generate_moves(ctx.bbs, ctx.state, ctx.tables, ctx.work, move_list(ply), NOISY_MOVES)
     init_qsearch_picker(ctx, ply, count, entry.move)
-    probcut_depth = depth - params[PROBCUT_REDUCTION]
+    probcut_depth = depth - params[Param.PROBCUT_REDUCTION]
     while True:
         slot = next_move(ctx, ply)
         if slot < 0:
@@ -325,10 +318,10 @@ def singular_search(ctx, ply, depth, beta, entry, cut_node):
     buffers.
     """
     params = ctx.params
-    if not (depth >= params[SE_MIN_DEPTH] and entry.move != 0 and entry.bound == BOUND_LOWER
-            and entry.depth >= depth - params[SE_TT_DEPTH_SLACK] and abs(entry.score) < MATE_BOUND):
+    if not (depth >= params[Param.SE_MIN_DEPTH] and entry.move != 0 and entry.bound == BOUND_LOWER
+            and entry.depth >= depth - params[Param.SE_TT_DEPTH_SLACK] and abs(entry.score) < MATE_BOUND):
         return 0, NO_SCORE
-    singular_beta = entry.score - params[SE_MARGIN] * depth
+    singular_beta = entry.score - params[Param.SE_MARGIN] * depth
     node = ctx.stack[ply + STACK_ROOT]
     node.excluded = entry.move
     score = negamax(ctx, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, cut_node)
@@ -347,10 +340,10 @@ def late_move_limits(ctx, depth, improving, pv_node, in_check):
     moves left after its first picks: only where many moves will be searched (where late move pruning
     soon skips the quiet moves, a few selection passes are cheaper)."""
     params = ctx.params
-    lmp_limit = params[LMP_BASE] + depth * depth
+    lmp_limit = params[Param.LMP_BASE] + depth * depth
     if not improving:
         lmp_limit //= 2
-    return lmp_limit, pv_node or in_check or depth > params[LMP_MAX_DEPTH] or lmp_limit > 2 * SELECTION_PICKS
+    return lmp_limit, pv_node or in_check or depth > params[Param.LMP_MAX_DEPTH] or lmp_limit > 2 * SELECTION_PICKS
 
 
 @kernel(hot=True, inline=True)
@@ -367,22 +360,22 @@ def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, stati
     if ply == 0 or best_score <= -MATE_BOUND or not _has_non_pawn_material(ctx.bbs, ctx.state[L.SIDE_TO_MOVE]):
         return False
     if quiet:
-        if ((depth <= params[LMP_MAX_DEPTH] and quiets_seen > lmp_limit and not in_check and not pv_node)
-                or (depth <= params[FUTILITY_MAX_DEPTH] and not in_check and not pv_node
-                    and static_eval + params[FUTILITY_BASE] + params[FUTILITY_MARGIN] * depth <= alpha
+        if ((depth <= params[Param.LMP_MAX_DEPTH] and quiets_seen > lmp_limit and not in_check and not pv_node)
+                or (depth <= params[Param.FUTILITY_MAX_DEPTH] and not in_check and not pv_node
+                    and static_eval + params[Param.FUTILITY_BASE] + params[Param.FUTILITY_MARGIN] * depth <= alpha
                     and searched > 0)):
             skip_quiet_moves(ctx, ply)
             return True
-        if (depth <= params[HISTORY_PRUNE_MAX_DEPTH] and not in_check and not pv_node
-                and quiet_score(ctx, ply, slot) < -params[HISTORY_PRUNE_MARGIN] * depth):
+        if (depth <= params[Param.HISTORY_PRUNE_MAX_DEPTH] and not in_check and not pv_node
+                and quiet_score(ctx, ply, slot) < -params[Param.HISTORY_PRUNE_MARGIN] * depth):
             return True
-        return depth <= params[SEE_MAX_DEPTH] and not see_ge(ctx.bbs, ctx.state, ctx.tables, move,
-                                                             -params[SEE_QUIET_MARGIN] * depth * depth)
-    if depth > params[SEE_MAX_DEPTH] or see_verdict(ctx.work[slot + SCORES]) == SEE_WINS:
+        return depth <= params[Param.SEE_MAX_DEPTH] and not see_ge(ctx.bbs, ctx.state, ctx.tables, move,
+                                                                   -params[Param.SEE_QUIET_MARGIN] * depth * depth)
+    if depth > params[Param.SEE_MAX_DEPTH] or see_verdict(ctx.work[slot + SCORES]) == SEE_WINS:
         return False
-    margin = params[SEE_CAPTURE_MARGIN] * depth
+    margin = params[Param.SEE_CAPTURE_MARGIN] * depth
     history = capture_history(ctx.state, ctx.work, move, captured_type(ctx.state, move))
-    leeway = max(-margin, min(history // params[SEE_CAPTURE_HISTORY_DIVISOR], margin))
+    leeway = max(-margin, min(history // params[Param.SEE_CAPTURE_HISTORY_DIVISOR], margin))
     return not see_ge(ctx.bbs, ctx.state, ctx.tables, move, -margin - leeway)
 
 
@@ -394,13 +387,16 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
     a capture only once SEE has found it losing (its ordering score is then negative), at an expected cut
     node and not a check, ``LMR_NOISY_OFFSET`` less (elsewhere such a capture is often the sacrifice a
     tactic starts with)."""
-    if depth < ctx.params[LMR_MIN_DEPTH] or searched < 1 + 2 * pv_node or not (quiet or ctx.work[slot + SCORES] < 0):
+    params = ctx.params
+    if depth < params[Param.LMR_MIN_DEPTH] or searched < 1 + 2 * pv_node or not (quiet or ctx.work[slot + SCORES] < 0):
         return 0
     reduction = np.int64(ctx.work[LMR + min(depth, LMR_SIDE - 1) * LMR_SIDE + min(searched + 1, LMR_SIDE - 1)])
     if not pv_node:
         reduction += 1
     if not quiet:   # a losing capture that gives check may be the sacrifice of a mating attack: not reduced
-        return 0 if checking or cut_node == 0 else max(0, min(reduction - ctx.params[LMR_NOISY_OFFSET], new_depth - 1))
+        if checking or cut_node == 0:
+            return 0
+        return max(0, min(reduction - params[Param.LMR_NOISY_OFFSET], new_depth - 1))
     if not improving:
         reduction += 1
     reduction += cut_node
@@ -410,8 +406,8 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
     if ordering >= SCORE_COUNTERMOVE:   # killers and the countermove
         reduction -= 1
     else:
-        most = ctx.params[LMR_HISTORY_MAX]
-        reduction -= max(-most, min(ordering // ctx.params[LMR_HISTORY_DIVISOR], most))
+        most = params[Param.LMR_HISTORY_MAX]
+        reduction -= max(-most, min(ordering // params[Param.LMR_HISTORY_DIVISOR], most))
     return max(0, min(reduction, new_depth - 1))
 
 
@@ -483,8 +479,8 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
     if not pv_node and not in_check and excluded == 0:
         # Step 6. Reverse futility pruning: so far above beta that a quiet
         # move will not bring it back below within a few plies.
-        if (depth <= params[RFP_MAX_DEPTH] and eval_estimate - params[RFP_MARGIN] * (depth - improving) >= beta
-                and abs(beta) < MATE_BOUND):
+        if (depth <= params[Param.RFP_MAX_DEPTH]
+                and eval_estimate - params[Param.RFP_MARGIN] * (depth - improving) >= beta and abs(beta) < MATE_BOUND):
             return eval_estimate
 
         # Step 7. Null move pruning (null_move_search); 7b. razoring (razoring); 8b. ProbCut (probcut).
@@ -498,7 +494,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
 
     # Step 8. Internal iterative reduction: with no TT move the ordering is
     # poor; search shallower and let the next iteration do the work.
-    if depth >= params[IIR_MIN_DEPTH] and entry.move == 0 and (pv_node or cut_node != 0):
+    if depth >= params[Param.IIR_MIN_DEPTH] and entry.move == 0 and (pv_node or cut_node != 0):
         depth -= 1
 
     # Step 9. Singular extension (singular_search).
