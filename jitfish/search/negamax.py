@@ -3,10 +3,39 @@
 One self-recursive kernel, called from Python once per aspiration window of
 each iteration, with the search context (:mod:`jitfish.search.context`: the
 position, tables and buffers) and its node's scalars; at depth 0 it calls the
-quiescence search (a loop: :mod:`jitfish.search.quiescence` says why).  The steps are numbered as in
-Stockfish; each says what it does and why it is sound, and the longer ones
-are inlined helpers named after their step, so that a new step is one more
-numbered block.
+quiescence search (a loop: :mod:`jitfish.search.quiescence` says why).  Its steps are numbered in the
+order they run; each says what it does and why it is sound, and the longer ones are inlined helpers named
+after their step, so that a new step is one more numbered block (docs/contributing.md, "Adding a search
+step").
+
+The steps are Stockfish's ideas, not its numbers: how they correspond to the steps of Stockfish's
+``search()`` (as numbered in Stockfish 16 and 17):
+
+====================================  ===========================================================
+here                                  Stockfish
+====================================  ===========================================================
+1 initialize node                     1 (Stockfish hands depth 0 to quiescence just before it)
+2 draws, 3 mate distance pruning      2, 3
+4 transposition table lookup          4 (with its early cut-off)
+5 tablebases                          5
+6 static evaluation                   6
+7 reverse futility pruning            8 "futility pruning: child node"
+8 null move pruning                   9 (with its verification search)
+9 razoring                            7 (there before the futility and null move steps)
+10 ProbCut                            11
+11 internal iterative reduction       10 (there before ProbCut)
+12 singular extension                 15 (there in the move loop; here searched before it)
+13 generate the moves                 13's move picker (the TT move is not searched before them)
+14 the move loop                      13
+15 pruning at shallow depth           14
+16 principal variation search         16 to 19 (make, LMR, full-depth search, undo)
+17 no move searched: fail low         21 (mate and stalemate are found at step 13 here)
+18 store in the transposition table   the store after 21 (unnumbered)
+====================================  ===========================================================
+
+Stockfish's step 12 (a small ProbCut on the TT entry alone) has no counterpart here; its step 20 (a
+new best move) is the end of the loop body after step 16, and the extensions its step 15 adds are added
+in the loop just before step 16.
 
 The buffers are laid out in :mod:`jitfish.search.buffers`; ``ctx.tt`` is the
 transposition table (:mod:`jitfish.search.tt`); ``ctx.params`` holds the
@@ -129,7 +158,7 @@ def draw_score(ctx, ply, in_check):
 
 
 def tablebase_score(ctx, ply, depth, alpha, beta, pv_node):
-    """Step 4b. Tablebases: the score to return when the tables settle the node, else ``NO_SCORE``.
+    """Step 5. Tablebases: the score to return when the tables settle the node, else ``NO_SCORE``.
 
     Right after a capture or pawn move with few pieces left the tables know
     the result (:func:`jitfish.syzygy.search.probe_in_search`).  It is stored
@@ -163,13 +192,13 @@ def _no_tables(ctx, ply, depth, alpha, beta, pv_node):
 
 @overload(tablebase_score, inline="always")
 def _tablebase_step(ctx, ply, depth, alpha, beta, pv_node):
-    """Step 4b for this context type (``overload``: Numba's way to choose code by argument types)."""
+    """Step 5 for this context type (``overload``: Numba's way to choose code by argument types)."""
     return _probe_tables if has_tables(ctx) else _no_tables
 
 
 @kernel(hot=True, inline=True)
 def static_evaluation(ctx, ply, in_check, entry):
-    """Step 5. The node's static evaluation (``NO_EVAL`` in check) and the best estimate of its score:
+    """Step 6. The node's static evaluation (``NO_EVAL`` in check) and the best estimate of its score:
     a TT score (``entry``) bounded on the right side of the evaluation is a better one."""
     if in_check:
         return NO_EVAL, NO_EVAL
@@ -182,7 +211,7 @@ def static_evaluation(ctx, ply, in_check, entry):
 
 @kernel(hot=True, inline=True)
 def null_move_reduction(ctx, ply, depth, beta, eval_estimate):
-    """Step 7. How much shallower the null move is searched, or -1 where the node may not pass.
+    """Step 8. How much shallower the null move is searched, or -1 where the node may not pass.
 
     If passing still fails high, a real move almost surely does -- except in
     zugzwang, where every real move is worse than none.  So not with fewer
@@ -203,7 +232,7 @@ def null_move_reduction(ctx, ply, depth, beta, eval_estimate):
 
 @kernel(hot=True, inline=True)
 def null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node):
-    """Step 7. Null move pruning: the score to return if passing still fails high, else ``NO_SCORE``.
+    """Step 8. Null move pruning: the score to return if passing still fails high, else ``NO_SCORE``.
 
     A deep cut-off is verified by searching the real moves to the reduced
     depth, with no null move for the next plies (before this node generates
@@ -252,7 +281,7 @@ def has_quiet_check(bbs, state, tables, moves, start):
 
 @kernel(hot=True, inline=True)
 def razoring(ctx, ply, depth, alpha, eval_estimate):
-    """Step 7b. Razoring: the score to return when a shallow node is so far below alpha that only a capture
+    """Step 9. Razoring: the score to return when a shallow node is so far below alpha that only a capture
     could save it and quiescence says none does, else ``NO_SCORE``.  Quiescence runs at this node's ply
     (its moves and picker are this node's, generated again afterwards); its fail-low is an upper bound.
     Not where a quiet move gives check, which quiescence does not try: after a sacrifice the side that gave
@@ -272,7 +301,7 @@ def razoring(ctx, ply, depth, alpha, eval_estimate):
 
 @kernel(hot=True, inline=True)
 def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
-    """Step 8b. ProbCut: a capture that beats ``beta`` by ``PROBCUT_MARGIN`` in quiescence and then in a
+    """Step 10. ProbCut: a capture that beats ``beta`` by ``PROBCUT_MARGIN`` in quiescence and then in a
     search ``PROBCUT_REDUCTION`` plies shallower almost surely beats beta at full depth: the score to
     return (stored as a lower bound), else ``NO_SCORE``.  Only captures whose exchange alone wins the
     margin over the evaluation are tried, and not where the TT already says the node stays below the
@@ -308,7 +337,7 @@ def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
 
 @kernel(hot=True, inline=True)
 def singular_search(ctx, ply, depth, beta, entry, cut_node):
-    """Step 9. Singular extension: ``(extension, score to return or NO_SCORE)``.
+    """Step 12. Singular extension: ``(extension, score to return or NO_SCORE)``.
 
     If every other move fails low against a margin below the TT score, the
     TT move is singular and gets one more ply; if even without it the search
@@ -336,7 +365,7 @@ def singular_search(ctx, ply, depth, beta, entry, cut_node):
 
 @kernel(hot=True, inline=True)
 def late_move_limits(ctx, depth, improving, pv_node, in_check):
-    """Step 11. How many quiet moves late move pruning lets through, and whether the picker sorts the
+    """Step 14. How many quiet moves late move pruning lets through, and whether the picker sorts the
     moves left after its first picks: only where many moves will be searched (where late move pruning
     soon skips the quiet moves, a few selection passes are cheaper)."""
     params = ctx.params
@@ -349,7 +378,7 @@ def late_move_limits(ctx, depth, improving, pv_node, in_check):
 @kernel(hot=True, inline=True)
 def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, static_eval, searched, quiets_seen,
                     lmp_limit, in_check, pv_node):
-    """Step 12. Whether to skip a move at a shallow depth, once a move has saved us from being mated
+    """Step 15. Whether to skip a move at a shallow depth, once a move has saved us from being mated
     (never at the root, nor without pieces besides king and pawns): late quiet moves and futile quiet
     moves (both also skip every quiet move after them: :func:`skip_quiet_moves`), quiet moves with a bad
     history (killers and the countermove score far above it), and moves that lose too much material by
@@ -381,7 +410,7 @@ def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, stati
 
 @kernel(hot=True, inline=True)
 def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_node, improving, cut_node, checking):
-    """Step 13. How much shallower a late move is searched: the table's, more at non-PV, cut and
+    """Step 16. How much shallower a late move is searched: the table's, more at non-PV, cut and
     not-improving nodes, less for checks, killers and the countermove, and less or more by the move's
     history (butterfly and continuation: one ply per ``LMR_HISTORY_DIVISOR``, at most ``LMR_HISTORY_MAX``);
     a capture only once SEE has found it losing (its ordering score is then negative), at an expected cut
@@ -413,7 +442,7 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
 
 @kernel(hot=True, inline=True)
 def store_result(ctx, ply, move, score, static_eval, depth, original_alpha, beta, pv_node):
-    """Step 15. Store the node's result: a lower bound if it failed high, exact if it raised alpha at a
+    """Step 18. Store the node's result: a lower bound if it failed high, exact if it raised alpha at a
     PV node, else an upper bound."""
     if score >= beta:
         bound = BOUND_LOWER
@@ -464,26 +493,24 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
             and bound_settles(entry.bound, entry.score, alpha, beta)):
         return entry.score
 
-    # Step 4b. Tablebases (tablebase_score).
+    # Step 5. Tablebases (tablebase_score).
     score = tablebase_score(ctx, ply, depth, alpha, beta, pv_node)
     if score != NO_SCORE:
         return score
 
-    # Step 5. Static evaluation, and whether it improved on our previous turn
-    # (the padding below the root has nothing to improve on).
+    # Step 6. Static evaluation, and whether it improved on our last turn (the padding has nothing to improve on).
     static_eval, eval_estimate = static_evaluation(ctx, ply, in_check, entry)
     ss.eval = static_eval
     improving = not in_check and static_eval > ctx.stack[ply - 2 + STACK_ROOT].eval
     clear_killers(ctx, ply + 1)
 
     if not pv_node and not in_check and excluded == 0:
-        # Step 6. Reverse futility pruning: so far above beta that a quiet
-        # move will not bring it back below within a few plies.
+        # Step 7. Reverse futility pruning: so far above beta that no quiet move brings it back within a few plies.
         if (depth <= params[Param.RFP_MAX_DEPTH]
                 and eval_estimate - params[Param.RFP_MARGIN] * (depth - improving) >= beta and abs(beta) < MATE_BOUND):
             return eval_estimate
 
-        # Step 7. Null move pruning (null_move_search); 7b. razoring (razoring); 8b. ProbCut (probcut).
+        # Steps 8 to 10. Null move pruning (null_move_search), razoring (razoring), ProbCut (probcut).
         score = null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node)
         if score == NO_SCORE:
             score = razoring(ctx, ply, depth, alpha, eval_estimate)
@@ -492,25 +519,24 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         if score != NO_SCORE:
             return score
 
-    # Step 8. Internal iterative reduction: with no TT move the ordering is
-    # poor; search shallower and let the next iteration do the work.
+    # Step 11. Internal iterative reduction: with no TT move the ordering is poor; search shallower.
     if depth >= params[Param.IIR_MIN_DEPTH] and entry.move == 0 and (pv_node or cut_node != 0):
         depth -= 1
 
-    # Step 9. Singular extension (singular_search).
+    # Step 12. Singular extension (singular_search).
     singular_extension = 0
     if not root and excluded == 0:
         singular_extension, score = singular_search(ctx, ply, depth, beta, entry, cut_node)
         if score != NO_SCORE:
             return score
 
-    # Step 10. Generate the moves.  The staged picker (movepick) orders them as they are asked for: the TT
+    # Step 13. Generate the moves.  The staged picker (movepick) orders them as they are asked for: the TT
     # move first, then good captures, killers, the countermove, quiet moves by history, bad captures.
     count = generate_moves(ctx.bbs, ctx.state, ctx.tables, ctx.work, move_list(ply), ALL_MOVES)
     if count == 0:
         return mated_in(ply) if in_check else 0
 
-    # Step 11. Loop over the moves, as the picker hands them out.
+    # Step 14. Loop over the moves, as the picker hands them out.
     their_king, discoverers, diagonal_checks, straight_checks = check_squares(ctx.bbs, ctx.state, ctx.tables)
     best_score, best_move, searched, quiets_seen, original_alpha, root_nodes = -INF, 0, 0, 0, alpha, 0
     lmp_limit, sort_rest = late_move_limits(ctx, depth, improving, pv_node, in_check)
@@ -529,7 +555,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
             continue
         quiets_seen += quiet
 
-        # Step 12. Pruning at shallow depth (shallow_pruning); moves that give check are kept.
+        # Step 15. Pruning at shallow depth (shallow_pruning); moves that give check are kept.
         if shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, static_eval, searched,
                            quiets_seen, lmp_limit, in_check, pv_node) and not checks:
             continue
@@ -539,7 +565,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         # Extensions: one ply for a check, or for the singular TT move.
         new_depth = depth - 1 + (checks or (move == entry.move and singular_extension == 1))
 
-        # Step 13. Principal variation search: the first move with the full window, later ones with a null
+        # Step 16. Principal variation search: the first move with the full window, later ones with a null
         # window (reduced if late and quiet: late_move_reduction), re-searched when they unexpectedly beat alpha.
         if searched == 0:
             score = -negamax(ctx, -beta, -alpha, new_depth, ply + 1, NOT_CUT)
@@ -570,11 +596,11 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
                     break
                 alpha = score
 
-    # Step 14. No move searched: the excluded move was the only one (or every other was pruned): fail low.
+    # Step 17. No move searched: the excluded move was the only one (or every other was pruned): fail low.
     if searched == 0:
         return alpha
 
-    # Step 15. Store in the transposition table (store_result).
+    # Step 18. Store in the transposition table (store_result).
     if excluded == 0:
         store_result(ctx, ply, best_move, best_score, static_eval, depth, original_alpha, beta, pv_node)
     return best_score
