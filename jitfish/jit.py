@@ -34,7 +34,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 # ``kernel(...)`` or ``inlined_copy(...)``.  The key covers every module of this package that such a file
 # imports, and what those import in turn.  A kernel file that no other kernel file imports (``negamax``,
 # the lessons' kernels) is left to Numba's own check, which recompiles a cached function when its own file
-# changes: nothing else was compiled from it.  So editing Python that no kernel file imports (the driver,
+# changes: nothing else was compiled from it.  So editing Python that no kernel file imports (the searcher,
 # the time manager, the protocol, the CLI, the tablebase files' reader) keeps every compiled kernel, and
 # editing a module kernels are built from recompiles them all at the next start.
 _DEFINES_KERNELS = re.compile(

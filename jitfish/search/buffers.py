@@ -12,8 +12,10 @@ and handed to the kernels inside the search context
   move picker (``pick_*``).  Ply ``p``'s record is ``stack[p + STACK_ROOT]``:
   the ``STACK_ROOT`` records below the root are padding (:func:`new_stack`
   fills them as "no move, nothing to improve on"), so a node reads its
-  parent's and grandparent's records (``ply - 1``, ``ply - 2``; ``ply - 4``
-  for continuation history) with no guard at the root.
+  parent's and grandparent's records (``ply - 1``, ``ply - 2``: the moves
+  continuation history and the countermove are keyed by, the evaluation
+  ``improving`` compares with) with no guard at the root.  Nothing reads
+  further back.
 * ``control`` (``int64``): node counter, stop flag and limits, searchmoves,
   the nodes spent under each root move (the ``C_*`` fields; other threads
   write the stop flag at any moment).
@@ -23,7 +25,9 @@ and handed to the kernels inside the search context
   ``PV`` the triangular PV table (row ``ply`` at ``PV + ply * PV_STRIDE``:
   length, then moves), from ``MOVES`` ``MAX_MOVES`` move slots per ply, and
   each slot's ordering score ``SCORES`` slots further on, then from ``LMR``
-  the late-move reduction table (filled once, by negamax's formula).
+  the late-move reduction table (negamax's formula, filled in Python by
+  ``SearchWorker.set_reductions`` when the worker is made, and again when
+  ``Searcher.set_param`` changes ``LMR_BASE_PCT`` or ``LMR_DIVISOR_PCT``).
 
 ``control``, ``work`` and its history tables are lists of ``(name, size)`` fields (``*_FIELDS``)
 whose offsets are derived at import, as in :mod:`jitfish.eval.params`: adding
@@ -72,7 +76,7 @@ STACK_FIELDS = (
     "pick_skip_quiets",  # 1: stop ordering, the node searches only the checks among the quiet moves
 )
 STACK_DTYPE = np.dtype([(name, np.int64) for name in STACK_FIELDS], align=True)
-STACK_ROOT = 4  # padding records below ply 0 (continuation history will read ply - 4)
+STACK_ROOT = 4  # padding records below ply 0 (the deepest read is ply - 2: two spare)
 STACK_RECORDS = STACK_ROOT + MAX_PLY + 4
 CHECK_UNKNOWN = 0  # the root, and quiescence's inner nodes: test it
 GAVE_NO_CHECK = 1
@@ -127,7 +131,7 @@ WORK_FIELDS = (
     ("pv", PV_STRIDE * (MAX_PLY + 2)),  # triangular PV table, a row of PV_STRIDE per ply
     ("moves", MOVES_SIZE),  # MAX_MOVES move slots per ply
     ("scores", MOVES_SIZE),  # each move slot's ordering score
-    ("lmr", LMR_SIDE * LMR_SIDE),  # late-move reductions by [depth * LMR_SIDE + move number], written once
+    ("lmr", LMR_SIDE * LMR_SIDE),  # late-move reductions by [depth * LMR_SIDE + move number] (set_reductions)
 )
 WORK_OFFSETS, WORK_SIZE = field_offsets(WORK_FIELDS)
 PV = WORK_OFFSETS["pv"]

@@ -73,7 +73,8 @@ NO_SCORE = INF + 1  # a step's answer when the node goes on (no score is this bi
 
 
 class SearchContext(NamedTuple):
-    """One search thread's arrays (see the module docstring); built by the driver before each search call."""
+    """One search thread's arrays (see the module docstring); built by ``SearchWorker.context``
+    (:mod:`jitfish.search.worker`) before each call into the search."""
 
     bbs: np.ndarray  # the position (jitfish.board.layout), the thread's own copy
     state: np.ndarray

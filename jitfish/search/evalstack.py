@@ -16,8 +16,9 @@ Invariants:
 
 * ``nn_ready`` is 1 at ply ``p`` exactly when the stack's row ``p`` holds the accumulators of the
   position at ply ``p`` of the current line; noting a move into ply ``p + 1`` clears it there, and the
-  driver makes the root's ready before each search (:func:`prepare_root`), so a walk back from any ply
-  stops at the root at the latest;
+  worker makes the root's ready before each search (``SearchWorker.evaluate_root`` in
+  :mod:`jitfish.search.worker` calls :func:`prepare_root`), so a walk back from any ply stops at the root
+  at the latest;
 * ``nn_removed_*``/``nn_added_*`` of ply ``p`` are the pieces the move into ply ``p`` took off and
   put on the board (a null move: none), each as ``piece * 64 + square`` (``piece`` as in the mailbox,
   ``colour * 6 + piece_type``), or ``NO_CHANGE``.

@@ -48,12 +48,7 @@ from jitfish.jit import WHILE_WAITING, kernel
 from jitfish.board import layout as L
 from jitfish.board.moves import move_from, move_from_to, move_to
 from jitfish.search.buffers import HEURISTICS_OFFSETS, SCORES, STACK_ROOT, move_list
-from jitfish.search.params import (
-    HISTORY_BONUS_DEPTH,
-    HISTORY_BONUS_DEPTH2,
-    HISTORY_BONUS_MAX,
-    HISTORY_MALUS_PCT,
-)
+from jitfish.search.params import Param
 from jitfish.search.see import captured_type
 
 KILLERS = HEURISTICS_OFFSETS["killers"]
@@ -120,14 +115,15 @@ def history_bonus(params, depth):
     """What a cut-off after a search of ``depth`` plies adds to its move's entries: ``a * depth^2 + b *
     depth``, at most ``HISTORY_BONUS_MAX`` (the parameters' ``HISTORY_BONUS_*``)."""
     return min(
-        params[HISTORY_BONUS_DEPTH2] * depth * depth + params[HISTORY_BONUS_DEPTH] * depth, params[HISTORY_BONUS_MAX]
+        params[Param.HISTORY_BONUS_DEPTH2] * depth * depth + params[Param.HISTORY_BONUS_DEPTH] * depth,
+        params[Param.HISTORY_BONUS_MAX],
     )
 
 
 @kernel(hot=True, inline=True)
 def history_malus(params, bonus):
     """What the moves searched before a cut-off lose: ``HISTORY_MALUS_PCT`` of the cut-off's bonus."""
-    return bonus * params[HISTORY_MALUS_PCT] // 100
+    return bonus * params[Param.HISTORY_MALUS_PCT] // 100
 
 
 @kernel(hot=True, inline=True)

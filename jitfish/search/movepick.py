@@ -52,7 +52,7 @@ from jitfish.board.squares import QUEEN
 from jitfish.search.buffers import SCORES, STACK_ROOT, move_list
 from jitfish.search.context import NO_MOVE, ZERO
 from jitfish.search.history import HISTORY_MAX, capture_history, order_quiets
-from jitfish.search.params import CAPTURE_MVV_LVA_WEIGHT
+from jitfish.search.params import Param
 from jitfish.search.see import captured_type, see_ge
 
 SCORE_TT_MOVE = 1 << 30
@@ -128,7 +128,7 @@ def score_moves(ctx, start, count, tt_move, ply):
             continue
         victim = captured_type(state, move)
         if victim >= 0 or move_promotion(move):
-            work[i + SCORES] = _noisy_score(state, work, ctx.params[CAPTURE_MVV_LVA_WEIGHT], move, victim)
+            work[i + SCORES] = _noisy_score(state, work, ctx.params[Param.CAPTURE_MVV_LVA_WEIGHT], move, victim)
         else:
             order_quiets(ctx, ply, i, i + 1, NO_MOVE)
 
@@ -291,7 +291,7 @@ def _order(ctx, ply, index):
     end = base + node.pick_count
     stage = node.pick_stage
     if stage == STAGE_NOISY_FIRST:
-        quiets = score_noisy_first(state, work, ctx.params[CAPTURE_MVV_LVA_WEIGHT], at, end)
+        quiets = score_noisy_first(state, work, ctx.params[Param.CAPTURE_MVV_LVA_WEIGHT], at, end)
         node.pick_quiets = quiets - base
         stage = STAGE_GOOD_NOISY if quiets < end else STAGE_REST  # no quiet move: nothing to wait for
         node.pick_stage = stage

@@ -3,10 +3,39 @@
 One self-recursive kernel, called from Python once per aspiration window of
 each iteration, with the search context (:mod:`jitfish.search.context`: the
 position, tables and buffers) and its node's scalars; at depth 0 it calls the
-quiescence search (a loop: :mod:`jitfish.search.quiescence` says why).  The steps are numbered as in
-Stockfish; each says what it does and why it is sound, and the longer ones
-are inlined helpers named after their step, so that a new step is one more
-numbered block.
+quiescence search (a loop: :mod:`jitfish.search.quiescence` says why).  Its steps are numbered in the
+order they run; each says what it does and why it is sound, and the longer ones are inlined helpers named
+after their step, so that a new step is one more numbered block (docs/contributing.md, "Adding a search
+step").
+
+The steps are Stockfish's ideas, not its numbers: how they correspond to the steps of Stockfish's
+``search()`` (as numbered in Stockfish 16 and 17):
+
+====================================  ===========================================================
+here                                  Stockfish
+====================================  ===========================================================
+1 initialize node                     1 (Stockfish hands depth 0 to quiescence just before it)
+2 draws, 3 mate distance pruning      2, 3
+4 transposition table lookup          4 (with its early cut-off)
+5 tablebases                          5
+6 static evaluation                   6
+7 reverse futility pruning            8 "futility pruning: child node"
+8 null move pruning                   9 (with its verification search)
+9 razoring                            7 (there before the futility and null move steps)
+10 ProbCut                            11
+11 internal iterative reduction       10 (there before ProbCut)
+12 singular extension                 15 (there in the move loop; here searched before it)
+13 generate the moves                 13's move picker (the TT move is not searched before them)
+14 the move loop                      13
+15 pruning at shallow depth           14
+16 principal variation search         16 to 19 (make, LMR, full-depth search, undo)
+17 no move searched: fail low         21 (mate and stalemate are found at step 13 here)
+18 store in the transposition table   the store after 21 (unnumbered)
+====================================  ===========================================================
+
+Stockfish's step 12 (a small ProbCut on the TT entry alone) has no counterpart here; its step 20 (a
+new best move) is the end of the loop body after step 16, and the extensions its step 15 adds are added
+in the loop just before step 16.
 
 The buffers are laid out in :mod:`jitfish.search.buffers`; ``ctx.tt`` is the
 transposition table (:mod:`jitfish.search.tt`); ``ctx.params`` holds the
@@ -43,15 +72,7 @@ from jitfish.search.movepick import (
     SEE_WINS, SELECTION_PICKS, init_picker, init_qsearch_picker, is_quiet, move_at, next_move, quiet_score,
     see_verdict, skip_quiet_moves,
 )
-from jitfish.search.params import (
-    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, HISTORY_PRUNE_MARGIN, HISTORY_PRUNE_MAX_DEPTH,
-    IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE_PCT, LMR_DIVISOR_PCT, LMR_HISTORY_DIVISOR, LMR_HISTORY_MAX,
-    LMR_MIN_DEPTH, LMR_NOISY_OFFSET, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX,
-    NMP_MIN_DEPTH, NMP_MIN_PIECES, NMP_VERIFY_DEPTH, NMP_VERIFY_PLIES_PCT, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH,
-    PROBCUT_REDUCTION, RAZOR_BASE, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
-    SEE_CAPTURE_HISTORY_DIVISOR, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SE_MARGIN, SE_MIN_DEPTH,
-    SE_TT_DEPTH_SLACK, default_params,
-)
+from jitfish.search.params import Param, default_params
 from jitfish.search.quiescence import quiescence
 from jitfish.search.see import captured_type, see_ge
 from jitfish.search.tt import bound_settles, tt_read, tt_store
@@ -61,8 +82,8 @@ from jitfish.types import (
 )
 
 # Every pruning margin, reduction and extension threshold is a slot of ``params``, named
-# and explained once in :mod:`jitfish.search.params` (``FIELDS``); kernels read
-# ``params[RFP_MARGIN]`` and so on, so a tuner changes them without recompiling.
+# and explained once, as a row of ``Param`` in :mod:`jitfish.search.params`; kernels read
+# ``params[Param.RFP_MARGIN]`` and so on, so a tuner changes them without recompiling.
 
 # A tablebase result is stored this much deeper than the node's depth: deeper searches could not improve it.
 TB_DEPTH_BONUS = 6
@@ -76,8 +97,8 @@ def late_move_reductions(params: np.ndarray | None = None) -> np.ndarray:
     Python whenever they change, rather than with two logarithms per reduced move.
     """
     params = default_params() if params is None else params
-    base = params[LMR_BASE_PCT] / 100
-    divisor = params[LMR_DIVISOR_PCT] / 100
+    base = params[Param.LMR_BASE_PCT] / 100
+    divisor = params[Param.LMR_DIVISOR_PCT] / 100
     table = np.zeros((LMR_SIDE, LMR_SIDE), dtype=np.int32)
     for depth in range(1, LMR_SIDE):
         for number in range(1, LMR_SIDE):
@@ -137,7 +158,7 @@ def draw_score(ctx, ply, in_check):
 
 
 def tablebase_score(ctx, ply, depth, alpha, beta, pv_node):
-    """Step 4b. Tablebases: the score to return when the tables settle the node, else ``NO_SCORE``.
+    """Step 5. Tablebases: the score to return when the tables settle the node, else ``NO_SCORE``.
 
     Right after a capture or pawn move with few pieces left the tables know
     the result (:func:`jitfish.syzygy.search.probe_in_search`).  It is stored
@@ -171,13 +192,13 @@ def _no_tables(ctx, ply, depth, alpha, beta, pv_node):
 
 @overload(tablebase_score, inline="always")
 def _tablebase_step(ctx, ply, depth, alpha, beta, pv_node):
-    """Step 4b for this context type (``overload``: Numba's way to choose code by argument types)."""
+    """Step 5 for this context type (``overload``: Numba's way to choose code by argument types)."""
     return _probe_tables if has_tables(ctx) else _no_tables
 
 
 @kernel(hot=True, inline=True)
 def static_evaluation(ctx, ply, in_check, entry):
-    """Step 5. The node's static evaluation (``NO_EVAL`` in check) and the best estimate of its score:
+    """Step 6. The node's static evaluation (``NO_EVAL`` in check) and the best estimate of its score:
     a TT score (``entry``) bounded on the right side of the evaluation is a better one."""
     if in_check:
         return NO_EVAL, NO_EVAL
@@ -190,7 +211,7 @@ def static_evaluation(ctx, ply, in_check, entry):
 
 @kernel(hot=True, inline=True)
 def null_move_reduction(ctx, ply, depth, beta, eval_estimate):
-    """Step 7. How much shallower the null move is searched, or -1 where the node may not pass.
+    """Step 8. How much shallower the null move is searched, or -1 where the node may not pass.
 
     If passing still fails high, a real move almost surely does -- except in
     zugzwang, where every real move is worse than none.  So not with fewer
@@ -201,17 +222,17 @@ def null_move_reduction(ctx, ply, depth, beta, eval_estimate):
     which passing cannot answer.
     """
     params = ctx.params
-    if (depth >= params[NMP_MIN_DEPTH] and eval_estimate >= beta and ctx.stack[ply - 1 + STACK_ROOT].move != 0
+    if (depth >= params[Param.NMP_MIN_DEPTH] and eval_estimate >= beta and ctx.stack[ply - 1 + STACK_ROOT].move != 0
             and beta > -MATE_BOUND and ply >= ctx.control[C_NMP_MIN_PLY]
-            and popcount(_pieces(ctx.bbs, ctx.state[L.SIDE_TO_MOVE])) >= params[NMP_MIN_PIECES]):
-        return (params[NMP_BASE_REDUCTION] + depth // params[NMP_DEPTH_DIVISOR]
-                + min((eval_estimate - beta) // params[NMP_EVAL_DIVISOR], params[NMP_EVAL_MAX]))
+            and popcount(_pieces(ctx.bbs, ctx.state[L.SIDE_TO_MOVE])) >= params[Param.NMP_MIN_PIECES]):
+        return (params[Param.NMP_BASE_REDUCTION] + depth // params[Param.NMP_DEPTH_DIVISOR]
+                + min((eval_estimate - beta) // params[Param.NMP_EVAL_DIVISOR], params[Param.NMP_EVAL_MAX]))
     return -1
 
 
 @kernel(hot=True, inline=True)
 def null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node):
-    """Step 7. Null move pruning: the score to return if passing still fails high, else ``NO_SCORE``.
+    """Step 8. Null move pruning: the score to return if passing still fails high, else ``NO_SCORE``.
 
     A deep cut-off is verified by searching the real moves to the reduced
     depth, with no null move for the next plies (before this node generates
@@ -231,9 +252,9 @@ def null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node):
         return NO_SCORE
     if score >= MATE_BOUND:
         score = beta   # a mate found after passing is not proven
-    if depth < params[NMP_VERIFY_DEPTH] or ctx.control[C_NMP_MIN_PLY] != 0:
+    if depth < params[Param.NMP_VERIFY_DEPTH] or ctx.control[C_NMP_MIN_PLY] != 0:
         return score
-    ctx.control[C_NMP_MIN_PLY] = ply + params[NMP_VERIFY_PLIES_PCT] * null_depth // 100
+    ctx.control[C_NMP_MIN_PLY] = ply + params[Param.NMP_VERIFY_PLIES_PCT] * null_depth // 100
     verified = negamax(ctx, beta - 1, beta, null_depth, ply, NOT_CUT)
     ctx.control[C_NMP_MIN_PLY] = 0
     if ctx.control[C_STOP] != 0:
@@ -260,15 +281,15 @@ def has_quiet_check(bbs, state, tables, moves, start):
 
 @kernel(hot=True, inline=True)
 def razoring(ctx, ply, depth, alpha, eval_estimate):
-    """Step 7b. Razoring: the score to return when a shallow node is so far below alpha that only a capture
+    """Step 9. Razoring: the score to return when a shallow node is so far below alpha that only a capture
     could save it and quiescence says none does, else ``NO_SCORE``.  Quiescence runs at this node's ply
     (its moves and picker are this node's, generated again afterwards); its fail-low is an upper bound.
     Not where a quiet move gives check, which quiescence does not try: after a sacrifice the side that gave
     material is far below alpha, and the quiet check that follows is often the point of it (razoring it
     away cost 9 of Win At Chess's 300 at 20,000 nodes; docs/strength.md)."""
     params = ctx.params
-    if not (depth <= params[RAZOR_MAX_DEPTH] and abs(alpha) < TB_WIN_BOUND
-            and eval_estimate + params[RAZOR_BASE] + params[RAZOR_MARGIN] * depth * depth < alpha):
+    if not (depth <= params[Param.RAZOR_MAX_DEPTH] and abs(alpha) < TB_WIN_BOUND
+            and eval_estimate + params[Param.RAZOR_BASE] + params[Param.RAZOR_MARGIN] * depth * depth < alpha):
         return NO_SCORE
     if has_quiet_check(ctx.bbs, ctx.state, ctx.tables, ctx.work, move_list(ply)):
         return NO_SCORE
@@ -280,19 +301,20 @@ def razoring(ctx, ply, depth, alpha, eval_estimate):
 
 @kernel(hot=True, inline=True)
 def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
-    """Step 8b. ProbCut: a capture that beats ``beta`` by ``PROBCUT_MARGIN`` in quiescence and then in a
+    """Step 10. ProbCut: a capture that beats ``beta`` by ``PROBCUT_MARGIN`` in quiescence and then in a
     search ``PROBCUT_REDUCTION`` plies shallower almost surely beats beta at full depth: the score to
     return (stored as a lower bound), else ``NO_SCORE``.  Only captures whose exchange alone wins the
     margin over the evaluation are tried, and not where the TT already says the node stays below the
     raised beta.  A mate or tablebase score cuts nothing: the full search finds its exact distance."""
     params = ctx.params
-    probcut_beta = beta + params[PROBCUT_MARGIN]
-    if not (depth >= params[PROBCUT_MIN_DEPTH] and abs(beta) < TB_WIN_BOUND
-            and not (entry.found and entry.depth >= depth - params[PROBCUT_REDUCTION] and entry.score < probcut_beta)):
+    probcut_beta = beta + params[Param.PROBCUT_MARGIN]
+    if not (depth >= params[Param.PROBCUT_MIN_DEPTH] and abs(beta) < TB_WIN_BOUND
+            and not (entry.found and entry.depth >= depth - params[Param.PROBCUT_REDUCTION]
+                     and entry.score < probcut_beta)):
         return NO_SCORE
     count = generate_moves(ctx.bbs, ctx.state, ctx.tables, ctx.work, move_list(ply), NOISY_MOVES)
     init_qsearch_picker(ctx, ply, count, entry.move)
-    probcut_depth = depth - params[PROBCUT_REDUCTION]
+    probcut_depth = depth - params[Param.PROBCUT_REDUCTION]
     while True:
         slot = next_move(ctx, ply)
         if slot < 0:
@@ -315,7 +337,7 @@ def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
 
 @kernel(hot=True, inline=True)
 def singular_search(ctx, ply, depth, beta, entry, cut_node):
-    """Step 9. Singular extension: ``(extension, score to return or NO_SCORE)``.
+    """Step 12. Singular extension: ``(extension, score to return or NO_SCORE)``.
 
     If every other move fails low against a margin below the TT score, the
     TT move is singular and gets one more ply; if even without it the search
@@ -325,10 +347,10 @@ def singular_search(ctx, ply, depth, beta, entry, cut_node):
     buffers.
     """
     params = ctx.params
-    if not (depth >= params[SE_MIN_DEPTH] and entry.move != 0 and entry.bound == BOUND_LOWER
-            and entry.depth >= depth - params[SE_TT_DEPTH_SLACK] and abs(entry.score) < MATE_BOUND):
+    if not (depth >= params[Param.SE_MIN_DEPTH] and entry.move != 0 and entry.bound == BOUND_LOWER
+            and entry.depth >= depth - params[Param.SE_TT_DEPTH_SLACK] and abs(entry.score) < MATE_BOUND):
         return 0, NO_SCORE
-    singular_beta = entry.score - params[SE_MARGIN] * depth
+    singular_beta = entry.score - params[Param.SE_MARGIN] * depth
     node = ctx.stack[ply + STACK_ROOT]
     node.excluded = entry.move
     score = negamax(ctx, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, cut_node)
@@ -343,20 +365,20 @@ def singular_search(ctx, ply, depth, beta, entry, cut_node):
 
 @kernel(hot=True, inline=True)
 def late_move_limits(ctx, depth, improving, pv_node, in_check):
-    """Step 11. How many quiet moves late move pruning lets through, and whether the picker sorts the
+    """Step 14. How many quiet moves late move pruning lets through, and whether the picker sorts the
     moves left after its first picks: only where many moves will be searched (where late move pruning
     soon skips the quiet moves, a few selection passes are cheaper)."""
     params = ctx.params
-    lmp_limit = params[LMP_BASE] + depth * depth
+    lmp_limit = params[Param.LMP_BASE] + depth * depth
     if not improving:
         lmp_limit //= 2
-    return lmp_limit, pv_node or in_check or depth > params[LMP_MAX_DEPTH] or lmp_limit > 2 * SELECTION_PICKS
+    return lmp_limit, pv_node or in_check or depth > params[Param.LMP_MAX_DEPTH] or lmp_limit > 2 * SELECTION_PICKS
 
 
 @kernel(hot=True, inline=True)
 def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, static_eval, searched, quiets_seen,
                     lmp_limit, in_check, pv_node):
-    """Step 12. Whether to skip a move at a shallow depth, once a move has saved us from being mated
+    """Step 15. Whether to skip a move at a shallow depth, once a move has saved us from being mated
     (never at the root, nor without pieces besides king and pawns): late quiet moves and futile quiet
     moves (both also skip every quiet move after them: :func:`skip_quiet_moves`), quiet moves with a bad
     history (killers and the countermove score far above it), and moves that lose too much material by
@@ -367,40 +389,43 @@ def shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, stati
     if ply == 0 or best_score <= -MATE_BOUND or not _has_non_pawn_material(ctx.bbs, ctx.state[L.SIDE_TO_MOVE]):
         return False
     if quiet:
-        if ((depth <= params[LMP_MAX_DEPTH] and quiets_seen > lmp_limit and not in_check and not pv_node)
-                or (depth <= params[FUTILITY_MAX_DEPTH] and not in_check and not pv_node
-                    and static_eval + params[FUTILITY_BASE] + params[FUTILITY_MARGIN] * depth <= alpha
+        if ((depth <= params[Param.LMP_MAX_DEPTH] and quiets_seen > lmp_limit and not in_check and not pv_node)
+                or (depth <= params[Param.FUTILITY_MAX_DEPTH] and not in_check and not pv_node
+                    and static_eval + params[Param.FUTILITY_BASE] + params[Param.FUTILITY_MARGIN] * depth <= alpha
                     and searched > 0)):
             skip_quiet_moves(ctx, ply)
             return True
-        if (depth <= params[HISTORY_PRUNE_MAX_DEPTH] and not in_check and not pv_node
-                and quiet_score(ctx, ply, slot) < -params[HISTORY_PRUNE_MARGIN] * depth):
+        if (depth <= params[Param.HISTORY_PRUNE_MAX_DEPTH] and not in_check and not pv_node
+                and quiet_score(ctx, ply, slot) < -params[Param.HISTORY_PRUNE_MARGIN] * depth):
             return True
-        return depth <= params[SEE_MAX_DEPTH] and not see_ge(ctx.bbs, ctx.state, ctx.tables, move,
-                                                             -params[SEE_QUIET_MARGIN] * depth * depth)
-    if depth > params[SEE_MAX_DEPTH] or see_verdict(ctx.work[slot + SCORES]) == SEE_WINS:
+        return depth <= params[Param.SEE_MAX_DEPTH] and not see_ge(ctx.bbs, ctx.state, ctx.tables, move,
+                                                                   -params[Param.SEE_QUIET_MARGIN] * depth * depth)
+    if depth > params[Param.SEE_MAX_DEPTH] or see_verdict(ctx.work[slot + SCORES]) == SEE_WINS:
         return False
-    margin = params[SEE_CAPTURE_MARGIN] * depth
+    margin = params[Param.SEE_CAPTURE_MARGIN] * depth
     history = capture_history(ctx.state, ctx.work, move, captured_type(ctx.state, move))
-    leeway = max(-margin, min(history // params[SEE_CAPTURE_HISTORY_DIVISOR], margin))
+    leeway = max(-margin, min(history // params[Param.SEE_CAPTURE_HISTORY_DIVISOR], margin))
     return not see_ge(ctx.bbs, ctx.state, ctx.tables, move, -margin - leeway)
 
 
 @kernel(hot=True, inline=True)
 def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_node, improving, cut_node, checking):
-    """Step 13. How much shallower a late move is searched: the table's, more at non-PV, cut and
+    """Step 16. How much shallower a late move is searched: the table's, more at non-PV, cut and
     not-improving nodes, less for checks, killers and the countermove, and less or more by the move's
     history (butterfly and continuation: one ply per ``LMR_HISTORY_DIVISOR``, at most ``LMR_HISTORY_MAX``);
     a capture only once SEE has found it losing (its ordering score is then negative), at an expected cut
     node and not a check, ``LMR_NOISY_OFFSET`` less (elsewhere such a capture is often the sacrifice a
     tactic starts with)."""
-    if depth < ctx.params[LMR_MIN_DEPTH] or searched < 1 + 2 * pv_node or not (quiet or ctx.work[slot + SCORES] < 0):
+    params = ctx.params
+    if depth < params[Param.LMR_MIN_DEPTH] or searched < 1 + 2 * pv_node or not (quiet or ctx.work[slot + SCORES] < 0):
         return 0
     reduction = np.int64(ctx.work[LMR + min(depth, LMR_SIDE - 1) * LMR_SIDE + min(searched + 1, LMR_SIDE - 1)])
     if not pv_node:
         reduction += 1
     if not quiet:   # a losing capture that gives check may be the sacrifice of a mating attack: not reduced
-        return 0 if checking or cut_node == 0 else max(0, min(reduction - ctx.params[LMR_NOISY_OFFSET], new_depth - 1))
+        if checking or cut_node == 0:
+            return 0
+        return max(0, min(reduction - params[Param.LMR_NOISY_OFFSET], new_depth - 1))
     if not improving:
         reduction += 1
     reduction += cut_node
@@ -410,14 +435,14 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
     if ordering >= SCORE_COUNTERMOVE:   # killers and the countermove
         reduction -= 1
     else:
-        most = ctx.params[LMR_HISTORY_MAX]
-        reduction -= max(-most, min(ordering // ctx.params[LMR_HISTORY_DIVISOR], most))
+        most = params[Param.LMR_HISTORY_MAX]
+        reduction -= max(-most, min(ordering // params[Param.LMR_HISTORY_DIVISOR], most))
     return max(0, min(reduction, new_depth - 1))
 
 
 @kernel(hot=True, inline=True)
 def store_result(ctx, ply, move, score, static_eval, depth, original_alpha, beta, pv_node):
-    """Step 15. Store the node's result: a lower bound if it failed high, exact if it raised alpha at a
+    """Step 18. Store the node's result: a lower bound if it failed high, exact if it raised alpha at a
     PV node, else an upper bound."""
     if score >= beta:
         bound = BOUND_LOWER
@@ -468,26 +493,24 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
             and bound_settles(entry.bound, entry.score, alpha, beta)):
         return entry.score
 
-    # Step 4b. Tablebases (tablebase_score).
+    # Step 5. Tablebases (tablebase_score).
     score = tablebase_score(ctx, ply, depth, alpha, beta, pv_node)
     if score != NO_SCORE:
         return score
 
-    # Step 5. Static evaluation, and whether it improved on our previous turn
-    # (the padding below the root has nothing to improve on).
+    # Step 6. Static evaluation, and whether it improved on our last turn (the padding has nothing to improve on).
     static_eval, eval_estimate = static_evaluation(ctx, ply, in_check, entry)
     ss.eval = static_eval
     improving = not in_check and static_eval > ctx.stack[ply - 2 + STACK_ROOT].eval
     clear_killers(ctx, ply + 1)
 
     if not pv_node and not in_check and excluded == 0:
-        # Step 6. Reverse futility pruning: so far above beta that a quiet
-        # move will not bring it back below within a few plies.
-        if (depth <= params[RFP_MAX_DEPTH] and eval_estimate - params[RFP_MARGIN] * (depth - improving) >= beta
-                and abs(beta) < MATE_BOUND):
+        # Step 7. Reverse futility pruning: so far above beta that no quiet move brings it back within a few plies.
+        if (depth <= params[Param.RFP_MAX_DEPTH]
+                and eval_estimate - params[Param.RFP_MARGIN] * (depth - improving) >= beta and abs(beta) < MATE_BOUND):
             return eval_estimate
 
-        # Step 7. Null move pruning (null_move_search); 7b. razoring (razoring); 8b. ProbCut (probcut).
+        # Steps 8 to 10. Null move pruning (null_move_search), razoring (razoring), ProbCut (probcut).
         score = null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node)
         if score == NO_SCORE:
             score = razoring(ctx, ply, depth, alpha, eval_estimate)
@@ -496,25 +519,24 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         if score != NO_SCORE:
             return score
 
-    # Step 8. Internal iterative reduction: with no TT move the ordering is
-    # poor; search shallower and let the next iteration do the work.
-    if depth >= params[IIR_MIN_DEPTH] and entry.move == 0 and (pv_node or cut_node != 0):
+    # Step 11. Internal iterative reduction: with no TT move the ordering is poor; search shallower.
+    if depth >= params[Param.IIR_MIN_DEPTH] and entry.move == 0 and (pv_node or cut_node != 0):
         depth -= 1
 
-    # Step 9. Singular extension (singular_search).
+    # Step 12. Singular extension (singular_search).
     singular_extension = 0
     if not root and excluded == 0:
         singular_extension, score = singular_search(ctx, ply, depth, beta, entry, cut_node)
         if score != NO_SCORE:
             return score
 
-    # Step 10. Generate the moves.  The staged picker (movepick) orders them as they are asked for: the TT
+    # Step 13. Generate the moves.  The staged picker (movepick) orders them as they are asked for: the TT
     # move first, then good captures, killers, the countermove, quiet moves by history, bad captures.
     count = generate_moves(ctx.bbs, ctx.state, ctx.tables, ctx.work, move_list(ply), ALL_MOVES)
     if count == 0:
         return mated_in(ply) if in_check else 0
 
-    # Step 11. Loop over the moves, as the picker hands them out.
+    # Step 14. Loop over the moves, as the picker hands them out.
     their_king, discoverers, diagonal_checks, straight_checks = check_squares(ctx.bbs, ctx.state, ctx.tables)
     best_score, best_move, searched, quiets_seen, original_alpha, root_nodes = -INF, 0, 0, 0, alpha, 0
     lmp_limit, sort_rest = late_move_limits(ctx, depth, improving, pv_node, in_check)
@@ -533,7 +555,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
             continue
         quiets_seen += quiet
 
-        # Step 12. Pruning at shallow depth (shallow_pruning); moves that give check are kept.
+        # Step 15. Pruning at shallow depth (shallow_pruning); moves that give check are kept.
         if shallow_pruning(ctx, ply, move, slot, quiet, depth, alpha, best_score, static_eval, searched,
                            quiets_seen, lmp_limit, in_check, pv_node) and not checks:
             continue
@@ -543,7 +565,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         # Extensions: one ply for a check, or for the singular TT move.
         new_depth = depth - 1 + (checks or (move == entry.move and singular_extension == 1))
 
-        # Step 13. Principal variation search: the first move with the full window, later ones with a null
+        # Step 16. Principal variation search: the first move with the full window, later ones with a null
         # window (reduced if late and quiet: late_move_reduction), re-searched when they unexpectedly beat alpha.
         if searched == 0:
             score = -negamax(ctx, -beta, -alpha, new_depth, ply + 1, NOT_CUT)
@@ -574,11 +596,11 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
                     break
                 alpha = score
 
-    # Step 14. No move searched: the excluded move was the only one (or every other was pruned): fail low.
+    # Step 17. No move searched: the excluded move was the only one (or every other was pruned): fail low.
     if searched == 0:
         return alpha
 
-    # Step 15. Store in the transposition table (store_result).
+    # Step 18. Store in the transposition table (store_result).
     if excluded == 0:
         store_result(ctx, ply, best_move, best_score, static_eval, depth, original_alpha, beta, pv_node)
     return best_score

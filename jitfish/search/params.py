@@ -1,12 +1,13 @@
 """The search's tunable parameters: one flat ``int64`` array and the names of its slots.
 
 Every pruning margin, reduction, extension threshold, the aspiration window
-and the time-management factors are named once, in ``FIELDS`` below, with
-the range a tuner may move them in and their SPSA steps.  Slot ``i`` of the
-array holds ``FIELDS[i]``; the offsets (``RFP_MARGIN`` ...) are derived from
-the list, never typed, and are plain ints (constants to Numba).  The values
-live in ``search_params.json`` next to this file (``{name: value}``), which
-``python -m tuning.spsa`` rewrites.
+and the time-management factors are named once, as a row of :class:`Param`
+below, with the range a tuner may move them in and their SPSA steps.  The
+member is also the parameter's slot of the array (``params[Param.RFP_MARGIN]``),
+numbered by its place in the list: no index is typed, and a kernel imports
+``Param`` alone, so a new parameter is one row here, its value in
+``search_params.json`` next to this file (``{name: value}``, which
+``python -m tuning.spsa`` rewrites) and its use.
 
 Why an array: Numba freezes module globals at compile time, so a margin
 written as a global could only change by recompiling the search.  The
@@ -21,17 +22,20 @@ shipped values give bit-for-bit the results of the old float constants).
 Values that shape buffers (array sizes, the deepest ply) are not here:
 they stay constants of the modules that own them.
 
-Who reads what: ``negamax`` reads the search slots in compiled code; the
-driver reads ``ASPIRATION_DELTA`` and builds the late-move reduction table
-from ``LMR_BASE_PCT`` and ``LMR_DIVISOR_PCT`` (in Python, whenever they
-change); :mod:`jitfish.search.timeman` reads the ``TM_*`` slots.
+Who reads what: ``negamax`` and its steps, the move picker and the history
+tables read the search slots in compiled code; :mod:`jitfish.search.worker`
+reads ``ASPIRATION_DELTA`` and builds the late-move reduction table from
+``LMR_BASE_PCT`` and ``LMR_DIVISOR_PCT`` (in Python: for each worker, and
+again when :meth:`Searcher.set_param <jitfish.search.searcher.Searcher.set_param>`
+changes one); :mod:`jitfish.search.timeman` reads the ``TM_*`` slots.
 """
 
 from __future__ import annotations
 
 import json
+from enum import IntEnum
 from pathlib import Path
-from typing import Mapping, NamedTuple
+from typing import Mapping
 
 import numpy as np
 
@@ -40,194 +44,116 @@ from jitfish.shipped import read_once
 PARAMS_FILE = Path(__file__).resolve().parent / "search_params.json"
 
 
-class SearchParam(NamedTuple):
-    """One parameter: its name, the range it may take, its SPSA steps and what it means.
+class Param(IntEnum):
+    """A search parameter, named once: its slot of the array, the range it may take, its SPSA steps and
+    what it means.
 
-    ``c_end`` is SPSA's perturbation at the last iteration (in the parameter's units)
-    and ``r_end`` its learning rate there (``a_end / c_end**2``), as Fishtest names them.
+    Each member is one row below, ``NAME = low, high, c_end, r_end, meaning``; its value, the slot of
+    the parameter array that holds it, is its place in the list (rows are in array order).  Kernels read
+    ``params[Param.RFP_MARGIN]``: Numba types an ``IntEnum`` member as a constant, so the index is folded
+    into the machine code as a plain integer's would be.  ``c_end`` is SPSA's perturbation at the last
+    iteration (in the parameter's units) and ``r_end`` its learning rate there (``a_end / c_end**2``), as
+    Fishtest names them.  Depths are in plies, margins in centipawns.
     """
 
-    name: str
     low: int
     high: int
     c_end: float
     r_end: float
     meaning: str
 
+    def __new__(cls, low: int, high: int, c_end: float, r_end: float, meaning: str) -> Param:
+        index = len(cls.__members__)  # the rows before this one
+        member = int.__new__(cls, index)
+        member._value_ = index
+        member.low, member.high, member.c_end, member.r_end, member.meaning = low, high, c_end, r_end, meaning
+        return member
 
-# In array order.  Depths are in plies, margins in centipawns.
-FIELDS = (
-    SearchParam("RFP_MAX_DEPTH", 2, 16, 1, 0.002, "reverse futility pruning: only at this depth or less"),
-    SearchParam("RFP_MARGIN", 20, 250, 8, 0.002, "... the static eval must beat beta by this per ply"),
-    SearchParam("NMP_MIN_DEPTH", 1, 8, 1, 0.002, "null move pruning: from this depth"),
-    SearchParam(
-        "NMP_MIN_PIECES", 1, 4, 1, 0.002, "... with at least this many pieces besides king and pawns (zugzwang)"
-    ),
-    SearchParam("NMP_BASE_REDUCTION", 1, 6, 1, 0.002, "... reduce by this"),
-    SearchParam("NMP_DEPTH_DIVISOR", 2, 10, 1, 0.002, "... plus depth / this"),
-    SearchParam("NMP_EVAL_DIVISOR", 50, 600, 20, 0.002, "... plus (eval - beta) / this"),
-    SearchParam("NMP_EVAL_MAX", 0, 6, 1, 0.002, "... (that last part at most this)"),
-    SearchParam("NMP_VERIFY_DEPTH", 6, 24, 1, 0.002, "... from this depth a cut-off is verified (zugzwang)"),
-    SearchParam(
-        "NMP_VERIFY_PLIES_PCT",
-        25,
-        100,
-        5,
-        0.002,
-        "... with no null move for this share of the reduced depth (hundredths)",
-    ),
-    SearchParam("IIR_MIN_DEPTH", 2, 10, 1, 0.002, "internal iterative reduction without a TT move: from this depth"),
-    SearchParam("RAZOR_MAX_DEPTH", 1, 8, 1, 0.002, "razoring: at this depth or less, quiescence decides a node ..."),
-    SearchParam("RAZOR_BASE", 0, 800, 25, 0.002, "... whose eval + base + margin * depth^2 is below alpha"),
-    SearchParam("RAZOR_MARGIN", 20, 600, 15, 0.002, "... (the margin)"),
-    SearchParam("PROBCUT_MIN_DEPTH", 3, 12, 1, 0.002, "ProbCut: from this depth, a capture beating beta + margin ..."),
-    SearchParam("PROBCUT_MARGIN", 40, 500, 15, 0.002, "... (the margin) ..."),
-    SearchParam("PROBCUT_REDUCTION", 2, 6, 1, 0.002, "... in a search this much shallower cuts the node off"),
-    SearchParam("FUTILITY_MAX_DEPTH", 1, 12, 1, 0.002, "futility pruning of quiet moves: at this depth or less"),
-    SearchParam("FUTILITY_BASE", 0, 300, 10, 0.002, "... when eval + base + margin * depth <= alpha"),
-    SearchParam("FUTILITY_MARGIN", 20, 250, 8, 0.002, "... (the margin)"),
-    SearchParam(
-        "LMP_MAX_DEPTH", 1, 16, 1, 0.002, "late move pruning: at this depth or less, quiet moves past base + depth^2"
-    ),
-    SearchParam("LMP_BASE", 0, 12, 1, 0.002, "... (the base; the limit is halved when not improving)"),
-    SearchParam("SEE_QUIET_MARGIN", 10, 200, 6, 0.002, "prune quiets losing more than this per ply^2 by SEE"),
-    SearchParam("SEE_CAPTURE_MARGIN", 10, 300, 8, 0.002, "prune captures losing more than this per ply by SEE"),
-    SearchParam("SEE_MAX_DEPTH", 1, 16, 1, 0.002, "... both at this depth or less"),
-    SearchParam("LMR_MIN_DEPTH", 1, 8, 1, 0.002, "late move reductions: from this depth"),
-    SearchParam("LMR_BASE_PCT", 0, 250, 10, 0.002, "... r = base + ln(depth) * ln(move number) / divisor (hundredths)"),
-    SearchParam("LMR_DIVISOR_PCT", 100, 600, 15, 0.002, "... (the divisor, hundredths)"),
-    SearchParam("LMR_HISTORY_DIVISOR", 1024, 32768, 600, 0.002, "... one ply less per this much history score"),
-    SearchParam("LMR_HISTORY_MAX", 1, 4, 1, 0.002, "... (at most this many plies more or less)"),
-    SearchParam("LMR_NOISY_OFFSET", 0, 4, 1, 0.002, "... a losing capture is reduced this much less than a quiet"),
-    SearchParam(
-        "HISTORY_PRUNE_MAX_DEPTH", 1, 8, 1, 0.002, "history pruning of late quiet moves: at this depth or less"
-    ),
-    SearchParam("HISTORY_PRUNE_MARGIN", 1000, 16000, 400, 0.002, "... when their history is below -this * depth"),
-    SearchParam(
-        "CAPTURE_MVV_LVA_WEIGHT", 64, 1024, 30, 0.002, "captures are ordered by MVV-LVA * this + capture history"
-    ),
-    SearchParam(
-        "SEE_CAPTURE_HISTORY_DIVISOR",
+    RFP_MAX_DEPTH = 2, 16, 1, 0.002, "reverse futility pruning: only at this depth or less"
+    RFP_MARGIN = 20, 250, 8, 0.002, "... the static eval must beat beta by this per ply"
+    NMP_MIN_DEPTH = 1, 8, 1, 0.002, "null move pruning: from this depth"
+    NMP_MIN_PIECES = 1, 4, 1, 0.002, "... with at least this many pieces besides king and pawns (zugzwang)"
+    NMP_BASE_REDUCTION = 1, 6, 1, 0.002, "... reduce by this"
+    NMP_DEPTH_DIVISOR = 2, 10, 1, 0.002, "... plus depth / this"
+    NMP_EVAL_DIVISOR = 50, 600, 20, 0.002, "... plus (eval - beta) / this"
+    NMP_EVAL_MAX = 0, 6, 1, 0.002, "... (that last part at most this)"
+    NMP_VERIFY_DEPTH = 6, 24, 1, 0.002, "... from this depth a cut-off is verified (zugzwang)"
+    NMP_VERIFY_PLIES_PCT = 25, 100, 5, 0.002, "... with no null move for this share of the reduced depth (hundredths)"
+    IIR_MIN_DEPTH = 2, 10, 1, 0.002, "internal iterative reduction without a TT move: from this depth"
+    RAZOR_MAX_DEPTH = 1, 8, 1, 0.002, "razoring: at this depth or less, quiescence decides a node ..."
+    RAZOR_BASE = 0, 800, 25, 0.002, "... whose eval + base + margin * depth^2 is below alpha"
+    RAZOR_MARGIN = 20, 600, 15, 0.002, "... (the margin)"
+    PROBCUT_MIN_DEPTH = 3, 12, 1, 0.002, "ProbCut: from this depth, a capture beating beta + margin ..."
+    PROBCUT_MARGIN = 40, 500, 15, 0.002, "... (the margin) ..."
+    PROBCUT_REDUCTION = 2, 6, 1, 0.002, "... in a search this much shallower cuts the node off"
+    FUTILITY_MAX_DEPTH = 1, 12, 1, 0.002, "futility pruning of quiet moves: at this depth or less"
+    FUTILITY_BASE = 0, 300, 10, 0.002, "... when eval + base + margin * depth <= alpha"
+    FUTILITY_MARGIN = 20, 250, 8, 0.002, "... (the margin)"
+    LMP_MAX_DEPTH = 1, 16, 1, 0.002, "late move pruning: at this depth or less, quiet moves past base + depth^2"
+    LMP_BASE = 0, 12, 1, 0.002, "... (the base; the limit is halved when not improving)"
+    SEE_QUIET_MARGIN = 10, 200, 6, 0.002, "prune quiets losing more than this per ply^2 by SEE"
+    SEE_CAPTURE_MARGIN = 10, 300, 8, 0.002, "prune captures losing more than this per ply by SEE"
+    SEE_MAX_DEPTH = 1, 16, 1, 0.002, "... both at this depth or less"
+    LMR_MIN_DEPTH = 1, 8, 1, 0.002, "late move reductions: from this depth"
+    LMR_BASE_PCT = 0, 250, 10, 0.002, "... r = base + ln(depth) * ln(move number) / divisor (hundredths)"
+    LMR_DIVISOR_PCT = 100, 600, 15, 0.002, "... (the divisor, hundredths)"
+    LMR_HISTORY_DIVISOR = 1024, 32768, 600, 0.002, "... one ply less per this much history score"
+    LMR_HISTORY_MAX = 1, 4, 1, 0.002, "... (at most this many plies more or less)"
+    LMR_NOISY_OFFSET = 0, 4, 1, 0.002, "... a losing capture is reduced this much less than a quiet"
+    HISTORY_PRUNE_MAX_DEPTH = 1, 8, 1, 0.002, "history pruning of late quiet moves: at this depth or less"
+    HISTORY_PRUNE_MARGIN = 1000, 16000, 400, 0.002, "... when their history is below -this * depth"
+    CAPTURE_MVV_LVA_WEIGHT = 64, 1024, 30, 0.002, "captures are ordered by MVV-LVA * this + capture history"
+    SEE_CAPTURE_HISTORY_DIVISOR = (
         8,
         256,
         8,
         0.002,
         "SEE pruning of captures: the threshold falls by capture history / this (at most the margin)",
-    ),
-    SearchParam("HISTORY_BONUS_DEPTH2", 0, 64, 2, 0.002, "history bonus of a cut-off: this * depth^2 ..."),
-    SearchParam("HISTORY_BONUS_DEPTH", 0, 128, 4, 0.002, "... + this * depth ..."),
-    SearchParam("HISTORY_BONUS_MAX", 400, 4000, 100, 0.002, "... at most this"),
-    SearchParam(
-        "HISTORY_MALUS_PCT", 50, 200, 6, 0.002, "history malus of the moves tried before it: this share of the bonus"
-    ),
-    SearchParam("SE_MIN_DEPTH", 4, 16, 1, 0.002, "singular extension: from this depth"),
-    SearchParam("SE_TT_DEPTH_SLACK", 1, 8, 1, 0.002, "... when the TT entry's draft is at least depth - this"),
-    SearchParam("SE_MARGIN", 1, 8, 1, 0.002, "... singular beta = TT score - this * depth"),
-    SearchParam("ASPIRATION_DELTA", 5, 150, 4, 0.002, "first aspiration half-window (doubled on each failure)"),
-    SearchParam(
-        "TM_MOVES_TO_GO", 10, 80, 3, 0.002, "time management: moves the game is assumed to last without movestogo"
-    ),
-    SearchParam(
-        "TM_HARD_TO_SOFT_PCT", 150, 1000, 30, 0.002, "... the hard limit is at most this many ideal times (hundredths)"
-    ),
-    SearchParam("TM_MAX_CLOCK_PCT", 10, 90, 3, 0.002, "... and at most this share of the clock (hundredths)"),
-    SearchParam(
-        "TM_LAST_MOVE_CLOCK_PCT",
-        20,
-        95,
-        3,
-        0.002,
-        "... or this share on the last move before the time control (hundredths)",
-    ),
-    SearchParam(
-        "TM_UNSTABLE_PCT",
+    )
+    HISTORY_BONUS_DEPTH2 = 0, 64, 2, 0.002, "history bonus of a cut-off: this * depth^2 ..."
+    HISTORY_BONUS_DEPTH = 0, 128, 4, 0.002, "... + this * depth ..."
+    HISTORY_BONUS_MAX = 400, 4000, 100, 0.002, "... at most this"
+    HISTORY_MALUS_PCT = 50, 200, 6, 0.002, "history malus of the moves tried before it: this share of the bonus"
+    SE_MIN_DEPTH = 4, 16, 1, 0.002, "singular extension: from this depth"
+    SE_TT_DEPTH_SLACK = 1, 8, 1, 0.002, "... when the TT entry's draft is at least depth - this"
+    SE_MARGIN = 1, 8, 1, 0.002, "... singular beta = TT score - this * depth"
+    ASPIRATION_DELTA = 5, 150, 4, 0.002, "first aspiration half-window (doubled on each failure)"
+    TM_MOVES_TO_GO = 10, 80, 3, 0.002, "time management: moves the game is assumed to last without movestogo"
+    TM_HARD_TO_SOFT_PCT = 150, 1000, 30, 0.002, "... the hard limit is at most this many ideal times (hundredths)"
+    TM_MAX_CLOCK_PCT = 10, 90, 3, 0.002, "... and at most this share of the clock (hundredths)"
+    TM_LAST_MOVE_CLOCK_PCT = 20, 95, 3, 0.002, "... or this share on the last move before the time control (hundredths)"
+    TM_UNSTABLE_PCT = (
         80,
         250,
         6,
         0.002,
         "... after each iteration, no new one once past the soft limit times: a best move that just "
         "changed, this (hundredths)",
-    ),
-    SearchParam("TM_STABLE_STEP_PCT", 0, 40, 2, 0.002, "... less this for each iteration it stayed the same"),
-    SearchParam("TM_STABLE_FLOOR_PCT", 20, 100, 4, 0.002, "... down to this"),
-    SearchParam(
-        "TM_EFFORT_BASE_PCT",
+    )
+    TM_STABLE_STEP_PCT = 0, 40, 2, 0.002, "... less this for each iteration it stayed the same"
+    TM_STABLE_FLOOR_PCT = 20, 100, 4, 0.002, "... down to this"
+    TM_EFFORT_BASE_PCT = (
         100,
         300,
         8,
         0.002,
         "... times this, less the share of the root's nodes spent under the best move times",
-    ),
-    SearchParam("TM_EFFORT_SLOPE_PCT", 0, 250, 8, 0.002, "... this (hundredths)"),
-    SearchParam(
-        "TM_SCORE_DROP_CP",
+    )
+    TM_EFFORT_SLOPE_PCT = 0, 250, 8, 0.002, "... this (hundredths)"
+    TM_SCORE_DROP_CP = (
         20,
         400,
         10,
         0.002,
         "... times 1 + the fall of the score over two iterations divided by this (centipawns)",
-    ),
-    SearchParam("TM_MAX_SCALE_PCT", 100, 400, 10, 0.002, "... all of it at most this (hundredths)"),
-)
+    )
+    TM_MAX_SCALE_PCT = 100, 400, 10, 0.002, "... all of it at most this (hundredths)"
 
+
+FIELDS: tuple[Param, ...] = tuple(Param)  # in array order
 PARAMS_SIZE = len(FIELDS)
-INDEX: dict[str, int] = {field.name: index for index, field in enumerate(FIELDS)}
-BY_NAME: dict[str, SearchParam] = {field.name: field for field in FIELDS}
-
-RFP_MAX_DEPTH = INDEX["RFP_MAX_DEPTH"]
-RFP_MARGIN = INDEX["RFP_MARGIN"]
-NMP_MIN_DEPTH = INDEX["NMP_MIN_DEPTH"]
-NMP_MIN_PIECES = INDEX["NMP_MIN_PIECES"]
-NMP_BASE_REDUCTION = INDEX["NMP_BASE_REDUCTION"]
-NMP_DEPTH_DIVISOR = INDEX["NMP_DEPTH_DIVISOR"]
-NMP_EVAL_DIVISOR = INDEX["NMP_EVAL_DIVISOR"]
-NMP_EVAL_MAX = INDEX["NMP_EVAL_MAX"]
-NMP_VERIFY_DEPTH = INDEX["NMP_VERIFY_DEPTH"]
-NMP_VERIFY_PLIES_PCT = INDEX["NMP_VERIFY_PLIES_PCT"]
-IIR_MIN_DEPTH = INDEX["IIR_MIN_DEPTH"]
-FUTILITY_MAX_DEPTH = INDEX["FUTILITY_MAX_DEPTH"]
-FUTILITY_BASE = INDEX["FUTILITY_BASE"]
-FUTILITY_MARGIN = INDEX["FUTILITY_MARGIN"]
-LMP_MAX_DEPTH = INDEX["LMP_MAX_DEPTH"]
-LMP_BASE = INDEX["LMP_BASE"]
-SEE_QUIET_MARGIN = INDEX["SEE_QUIET_MARGIN"]
-SEE_CAPTURE_MARGIN = INDEX["SEE_CAPTURE_MARGIN"]
-SEE_MAX_DEPTH = INDEX["SEE_MAX_DEPTH"]
-LMR_MIN_DEPTH = INDEX["LMR_MIN_DEPTH"]
-LMR_NOISY_OFFSET = INDEX["LMR_NOISY_OFFSET"]
-RAZOR_MAX_DEPTH = INDEX["RAZOR_MAX_DEPTH"]
-RAZOR_BASE = INDEX["RAZOR_BASE"]
-RAZOR_MARGIN = INDEX["RAZOR_MARGIN"]
-PROBCUT_MIN_DEPTH = INDEX["PROBCUT_MIN_DEPTH"]
-PROBCUT_MARGIN = INDEX["PROBCUT_MARGIN"]
-PROBCUT_REDUCTION = INDEX["PROBCUT_REDUCTION"]
-LMR_BASE_PCT = INDEX["LMR_BASE_PCT"]
-LMR_DIVISOR_PCT = INDEX["LMR_DIVISOR_PCT"]
-LMR_HISTORY_DIVISOR = INDEX["LMR_HISTORY_DIVISOR"]
-LMR_HISTORY_MAX = INDEX["LMR_HISTORY_MAX"]
-HISTORY_PRUNE_MAX_DEPTH = INDEX["HISTORY_PRUNE_MAX_DEPTH"]
-HISTORY_PRUNE_MARGIN = INDEX["HISTORY_PRUNE_MARGIN"]
-CAPTURE_MVV_LVA_WEIGHT = INDEX["CAPTURE_MVV_LVA_WEIGHT"]
-SEE_CAPTURE_HISTORY_DIVISOR = INDEX["SEE_CAPTURE_HISTORY_DIVISOR"]
-HISTORY_BONUS_DEPTH2 = INDEX["HISTORY_BONUS_DEPTH2"]
-HISTORY_BONUS_DEPTH = INDEX["HISTORY_BONUS_DEPTH"]
-HISTORY_BONUS_MAX = INDEX["HISTORY_BONUS_MAX"]
-HISTORY_MALUS_PCT = INDEX["HISTORY_MALUS_PCT"]
-SE_MIN_DEPTH = INDEX["SE_MIN_DEPTH"]
-SE_TT_DEPTH_SLACK = INDEX["SE_TT_DEPTH_SLACK"]
-SE_MARGIN = INDEX["SE_MARGIN"]
-ASPIRATION_DELTA = INDEX["ASPIRATION_DELTA"]
-TM_MOVES_TO_GO = INDEX["TM_MOVES_TO_GO"]
-TM_HARD_TO_SOFT_PCT = INDEX["TM_HARD_TO_SOFT_PCT"]
-TM_MAX_CLOCK_PCT = INDEX["TM_MAX_CLOCK_PCT"]
-TM_LAST_MOVE_CLOCK_PCT = INDEX["TM_LAST_MOVE_CLOCK_PCT"]
-TM_UNSTABLE_PCT = INDEX["TM_UNSTABLE_PCT"]
-TM_STABLE_STEP_PCT = INDEX["TM_STABLE_STEP_PCT"]
-TM_STABLE_FLOOR_PCT = INDEX["TM_STABLE_FLOOR_PCT"]
-TM_EFFORT_BASE_PCT = INDEX["TM_EFFORT_BASE_PCT"]
-TM_EFFORT_SLOPE_PCT = INDEX["TM_EFFORT_SLOPE_PCT"]
-TM_SCORE_DROP_CP = INDEX["TM_SCORE_DROP_CP"]
-TM_MAX_SCALE_PCT = INDEX["TM_MAX_SCALE_PCT"]
+INDEX: dict[str, int] = {field.name: int(field) for field in FIELDS}
+BY_NAME: dict[str, Param] = {field.name: field for field in FIELDS}
 
 
 def check_value(name: str, value: object) -> int:

@@ -26,7 +26,7 @@ from jitfish.board.tables import lookup_tables
 from jitfish.eval.params import default_weights
 from jitfish.nnue.inference import KernelNetwork
 from jitfish.search import buffers as B
-from jitfish.search.params import INDEX, LMR_BASE_PCT, LMR_DIVISOR_PCT, check_value, checked_params, default_params
+from jitfish.search.params import INDEX, Param, check_value, checked_params, default_params
 from jitfish.search.results import (
     CurrmoveCallback,
     InfoCallback,
@@ -123,7 +123,7 @@ class Searcher:
         value = check_value(name, value)
         index = INDEX[name]
         self._params[index] = value
-        if index in (LMR_BASE_PCT, LMR_DIVISOR_PCT):
+        if index in (Param.LMR_BASE_PCT, Param.LMR_DIVISOR_PCT):
             for worker in self._workers:
                 worker.set_reductions(self._params)
 

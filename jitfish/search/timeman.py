@@ -37,20 +37,7 @@ from typing import Callable
 
 import numpy as np
 
-from jitfish.search.params import (
-    TM_EFFORT_BASE_PCT,
-    TM_EFFORT_SLOPE_PCT,
-    TM_HARD_TO_SOFT_PCT,
-    TM_LAST_MOVE_CLOCK_PCT,
-    TM_MAX_CLOCK_PCT,
-    TM_MAX_SCALE_PCT,
-    TM_MOVES_TO_GO,
-    TM_SCORE_DROP_CP,
-    TM_STABLE_FLOOR_PCT,
-    TM_STABLE_STEP_PCT,
-    TM_UNSTABLE_PCT,
-    default_params,
-)
+from jitfish.search.params import Param, default_params
 
 # The tunable factors are in the parameter array (TM_* slots): moves the rest of
 # the game is assumed to last without ``movestogo``; the hard limit's ceilings,
@@ -112,12 +99,12 @@ def time_limits(
     if moves_to_go is not None and moves_to_go > 0:
         moves = min(moves_to_go, MAX_MOVES_TO_GO)
     else:
-        moves = int(params[TM_MOVES_TO_GO])
-    fraction = _share(params, TM_LAST_MOVE_CLOCK_PCT if moves == 1 else TM_MAX_CLOCK_PCT)
+        moves = int(params[Param.TM_MOVES_TO_GO])
+    fraction = _share(params, Param.TM_LAST_MOVE_CLOCK_PCT if moves == 1 else Param.TM_MAX_CLOCK_PCT)
     ceiling = available * fraction
     budget = time_left + increment * (moves - 1) - overhead * (moves + OVERHEAD_RESERVE_MOVES)
     ideal = max(budget, 0.0) / moves
-    hard = max(min(ideal * _share(params, TM_HARD_TO_SOFT_PCT), ceiling), MIN_THINK)
+    hard = max(min(ideal * _share(params, Param.TM_HARD_TO_SOFT_PCT), ceiling), MIN_THINK)
     soft = max(min(ideal, hard), MIN_THINK)
     return TimeLimits(soft=round(soft, 6), hard=round(hard, 6))
 
@@ -156,13 +143,13 @@ class StopRule:
     def __init__(self, soft: float, params: np.ndarray | None = None) -> None:
         params = default_params() if params is None else params
         self.soft = soft
-        self._unstable = _share(params, TM_UNSTABLE_PCT)
-        self._step = _share(params, TM_STABLE_STEP_PCT)
-        self._floor = _share(params, TM_STABLE_FLOOR_PCT)
-        self._effort_base = _share(params, TM_EFFORT_BASE_PCT)
-        self._effort_slope = _share(params, TM_EFFORT_SLOPE_PCT)
-        self._drop_cp = int(params[TM_SCORE_DROP_CP])
-        self._max_scale = _share(params, TM_MAX_SCALE_PCT)
+        self._unstable = _share(params, Param.TM_UNSTABLE_PCT)
+        self._step = _share(params, Param.TM_STABLE_STEP_PCT)
+        self._floor = _share(params, Param.TM_STABLE_FLOOR_PCT)
+        self._effort_base = _share(params, Param.TM_EFFORT_BASE_PCT)
+        self._effort_slope = _share(params, Param.TM_EFFORT_SLOPE_PCT)
+        self._drop_cp = int(params[Param.TM_SCORE_DROP_CP])
+        self._max_scale = _share(params, Param.TM_MAX_SCALE_PCT)
         self.best_move: str | None = None
         self.stable_iterations = 0
         self.scores: list[int] = []

@@ -22,7 +22,7 @@ from jitfish.search import buffers as B
 from jitfish.search import negamax as N
 from jitfish.search.context import NO_TABLES, new_context
 from jitfish.search.evalstack import network_arrays, prepare_root
-from jitfish.search.params import ASPIRATION_DELTA
+from jitfish.search.params import Param
 from jitfish.syzygy import probe_arrays
 from jitfish.types import INF, MATE_BOUND, MAX_PLY
 
@@ -151,7 +151,7 @@ class SearchWorker:
     ) -> tuple[int, bool]:
         """One iteration: a window around the previous score, widened on failure, full at last;
         ``(score, whether a stop cut it short)``."""
-        delta = int(params[ASPIRATION_DELTA])
+        delta = int(params[Param.ASPIRATION_DELTA])
         if depth >= ASPIRATION_MIN_DEPTH and abs(previous) < MATE_BOUND:
             alpha, beta = max(previous - delta, -INF), min(previous + delta, INF)
         else:

@@ -42,7 +42,7 @@ from jitfish.eval.evaluation import evaluate
 from jitfish.types import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, INF, MATE_BOUND, mated_in
 
 # Refinements of ``enhanced_search``, switched on by or-ing these flags.
-TRANSPOSITION_TABLE = 1  # remember searched positions (with iterative deepening, by the driver)
+TRANSPOSITION_TABLE = 1  # remember searched positions (with iterative deepening, by jitfish.teach.ladder)
 PVS = 2  # principal variation search: later moves get a null window first
 NULL_MOVE = 4  # null-move pruning (forward pruning: not exact)
 REDUCTIONS = 8  # late-move reductions (forward pruning: not exact)
@@ -63,7 +63,7 @@ LMR_FULL_DEPTH_MOVES = 3  # the first moves of a node are never reduced
 LMR_REDUCTION = 1  # plies taken off a late quiet move
 
 # Buffers.
-MAX_TEACH_PLY = 64  # deepest ply (quiescence included); the driver's depth limit is far below
+MAX_TEACH_PLY = 64  # deepest ply (quiescence included); the ladder's depth limit is far below
 PV_STRIDE = MAX_TEACH_PLY + 1  # triangular PV: row ``ply`` holds its length, then its moves
 TT_FIELDS = 4  # per entry: move, value, depth, bound
 TT_MOVE, TT_VALUE, TT_DEPTH, TT_BOUND = 0, 1, 2, 3

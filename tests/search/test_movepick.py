@@ -24,7 +24,7 @@ from jitfish.search.movepick import (
     quiet_score,
     skip_quiet_moves,
 )
-from jitfish.search.params import CAPTURE_MVV_LVA_WEIGHT, default_params
+from jitfish.search.params import Param, default_params
 from jitfish.search.tt import new_table
 from tests.reference_history import capture_index
 from tests.reference_see import see
@@ -114,7 +114,7 @@ class Node:
         history = (
             int(self.work[capture_index(self.board, move)]) if self.board.is_capture(self._chess_move(move)) else 0
         )
-        return self.mvv_lva(move) * int(default_params()[CAPTURE_MVV_LVA_WEIGHT]) + history
+        return self.mvv_lva(move) * int(default_params()[Param.CAPTURE_MVV_LVA_WEIGHT]) + history
 
     def start(self, sort_rest: bool) -> None:
         init_picker(self.ctx, PLY, self.count, self.tt_move, sort_rest)

@@ -14,9 +14,15 @@ from jitfish.search.negamax import late_move_reductions
 
 
 def test_offsets_follow_the_field_list():
+    """Each row's member is its slot: its place in the list, an ``int`` (Numba folds it as a constant)."""
+    assert list(P.Param) == list(P.FIELDS) == list(range(P.PARAMS_SIZE))
     assert [P.INDEX[field.name] for field in P.FIELDS] == list(range(P.PARAMS_SIZE))
-    assert P.RFP_MARGIN == [field.name for field in P.FIELDS].index("RFP_MARGIN")
-    assert P.TM_MAX_SCALE_PCT == P.PARAMS_SIZE - 1
+    assert P.Param.RFP_MARGIN == [field.name for field in P.FIELDS].index("RFP_MARGIN")
+    assert P.Param.TM_MAX_SCALE_PCT == P.PARAMS_SIZE - 1
+    assert P.BY_NAME["RFP_MARGIN"] is P.Param.RFP_MARGIN
+    assert (P.Param.RFP_MARGIN.low, P.Param.RFP_MARGIN.high) == (20, 250)
+    assert P.Param.RFP_MARGIN.meaning.startswith("... the static eval")
+    assert P.default_params()[P.Param.RFP_MARGIN] == 71
 
 
 def test_shipped_values_are_the_tuned_ones():
@@ -79,7 +85,7 @@ def test_loader_rejects_a_file_missing_a_parameter(tmp_path):
 
 def test_save_refuses_an_out_of_range_array_and_writes_nothing(tmp_path):
     bad = np.array(P.default_params())
-    bad[P.SEE_MAX_DEPTH] = 99
+    bad[P.Param.SEE_MAX_DEPTH] = 99
     path = tmp_path / "params.json"
     with pytest.raises(ValueError, match="SEE_MAX_DEPTH"):
         P.save_params(bad, path)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jitfish.search.params import TM_MOVES_TO_GO, default_params, params_from_dict
+from jitfish.search.params import Param, default_params, params_from_dict
 from jitfish.search.timeman import (
     MIN_THINK,
     StopRule,
@@ -16,7 +16,7 @@ from jitfish.search.timeman import (
 
 def test_even_share_of_the_clock_without_increment():
     limits = time_limits(60_000, 0, None, 0)
-    assert limits.soft == pytest.approx(60 / default_params()[TM_MOVES_TO_GO])
+    assert limits.soft == pytest.approx(60 / default_params()[Param.TM_MOVES_TO_GO])
     assert limits.soft < limits.hard <= 60 * 0.4
 
 
