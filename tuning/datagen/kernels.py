@@ -2,9 +2,10 @@
 
 The self-play loop (:mod:`tuning.datagen.selfplay`) crosses into compiled
 code once per aspiration window (the search kernel's entry point ``negamax``
-at ply 0, through the driver's worker) and once per move (``play_move``: the move's number, the quiet test, the move,
-the game's end).  The iteration loop itself stays in Python (the driver's
-``SearchWorker.iterate_nodes``): a *cached* kernel that calls the recursive
+at ply 0, through :class:`~jitfish.search.worker.SearchWorker`) and once per
+move (``play_move``: the move's number, the quiet test, the move, the game's
+end).  The iteration loop itself stays in Python
+(``SearchWorker.iterate_nodes``): a *cached* kernel that calls the recursive
 ``negamax`` crashes Numba on the next start (issue #6061; tried: the second
 process segfaults), and measured, the Python around ``negamax`` is about 5%
 of a worker's time, so an uncached loop compiled in every worker would gain

@@ -2,7 +2,7 @@
 
 Every move is a search of ``GameSettings.nodes`` soft nodes (no new iteration
 starts past them; ``HARD_NODES_FACTOR`` times as many abort one) capped at
-``GameSettings.depth_cap``: the driver's iterative deepening and aspiration
+``GameSettings.depth_cap``: the searcher's iterative deepening and aspiration
 windows (:class:`jitfish.search.Searcher` with one thread, the same moves,
 scores and node counts), without its threads, clock, info reports and PV
 strings, on the engine's own position arrays (no python-chess in the loop).
@@ -170,12 +170,12 @@ class SelfPlayer:
         self.age = 0
 
     def search(self, p: Position, soft_nodes: int, depth_cap: int) -> tuple[int, int]:
-        """``(best move, score for the side to move)`` of a position with a legal move: the driver's
-        node-limited iterative deepening (``SearchWorker.iterate_nodes``) on this player's table."""
+        """``(best move, score for the side to move)`` of a position with a legal move: the
+        searcher's node-limited iterative deepening (``SearchWorker.iterate_nodes``) on this player's table."""
         self.age = (self.age + 1) & AGE_MASK
         self.worker.prepare(p, self.age, soft_nodes * HARD_NODES_FACTOR, [])
         best_move, score = self.worker.iterate_nodes(self.tt, self.weights, self.params, soft_nodes, depth_cap)
-        if best_move == 0:  # no iteration left a PV: the driver's fallback, the first legal move
+        if best_move == 0:  # no iteration left a PV: the searcher's fallback, the first legal move
             best_move = int(p.legal_moves()[0])
         return best_move, score
 

@@ -1,4 +1,4 @@
-"""Self-play games: adjudication, endings, and short real games checked move by move against the driver."""
+"""Self-play games: adjudication, endings, and short real games checked move by move against the searcher."""
 
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ def test_a_records_score_is_a_search_of_its_position_from_whites_view(games, sto
 
 
 def _reference_game(seed: int, index: int, settings) -> tuple[list[tuple[str, int, float]], str]:
-    """The lines and ending of a game as the generator before game files played it: the driver's
+    """The lines and ending of a game as the generator before game files played it: the searcher's
     ``Searcher`` on a python-chess board, python-chess's endings."""
     searcher = Searcher(hash_mb=HASH_MB)
     rng = game_rng(seed, index)
@@ -183,14 +183,14 @@ def _reference_game(seed: int, index: int, settings) -> tuple[list[tuple[str, in
 
 
 def test_the_games_labels_and_endings_are_the_old_generators(games, stored, fast):
-    """Move for move, score for score: the labels of the driver's searches at the same node limit."""
+    """Move for move, score for score: the labels of the searcher's searches at the same node limit."""
     for game, record in zip(games, stored):
         lines, ending = _reference_game(11, game.index, fast)
         assert [unpack(row) for row in game_positions(*record)] == lines
         assert game.ending == ending or (ending == "on the board" and game.ending in ENDING_NAMES[1:])
 
 
-def test_a_search_matches_the_driver_on_fresh_tables():
+def test_a_search_matches_the_searcher_on_fresh_tables():
     fen = "r1bqk2r/1pppppbp/2n2np1/p7/3P4/NPP2N2/P3PPPP/R1BQKB1R w KQkq - 1 6"
     move, score = SelfPlayer().search(Position.from_fen(fen), 5000, 16)
     found = Searcher(hash_mb=16).search(jitfish.Board(fen), jitfish.search.SearchLimits(16, 40000, soft_nodes=5000))
