@@ -59,8 +59,8 @@ class Engine:
 
     def warm_up(self, helper: subprocess.Popen[bytes] | None = None) -> None:
         """Load (or compile) the search kernels, so that the first ``go`` is fast; ``helper``: a cold-start
-        helper process started before the engine was built (:func:`jitfish.compile.start_helper`)."""
-        from jitfish.compile import warm_search
+        helper process started before the engine was built (:func:`jitfish.runtime.compile.start_helper`)."""
+        from jitfish.runtime.compile import warm_search
 
         warm_search(started=helper)
 
@@ -137,7 +137,7 @@ class Engine:
         found = Tablebase(text) if split_paths(text) else None
         tablebase = found if found is not None and (found.wdl_count or found.dtz_count) else None
         if tablebase is not None:
-            from jitfish.compile import FIRST_USE_SECONDS, is_cached, warm_tablebases
+            from jitfish.runtime.compile import FIRST_USE_SECONDS, is_cached, warm_tablebases
 
             if not is_cached("tablebases"):
                 self.callbacks.on_message(

@@ -146,7 +146,7 @@ def plot(
     table: list[tuple], rows: np.ndarray, a_coefficients: np.ndarray, b_coefficients: np.ndarray, path: Path
 ) -> None:
     """Observed against predicted score per bucket, and the model's curves at three material counts."""
-    from jitfish.extras import require
+    from jitfish.runtime.extras import require
 
     require("matplotlib", "python -m tuning.fit_wdl --plot")
     import matplotlib

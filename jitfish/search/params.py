@@ -35,7 +35,7 @@ from typing import Mapping, NamedTuple
 
 import numpy as np
 
-from jitfish.shipped import read_once
+from jitfish.runtime.shipped import read_once
 
 PARAMS_FILE = Path(__file__).resolve().parent / "search_params.json"
 

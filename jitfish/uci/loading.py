@@ -33,8 +33,8 @@ LOAD_PROGRESS_SECONDS = 15.0
 
 
 def is_cached(group: str) -> bool:
-    """Whether a kernel group of :mod:`jitfish.compile` loads from the cache (compiles nothing)."""
-    from jitfish.compile import is_cached
+    """Whether a kernel group of :mod:`jitfish.runtime.compile` loads from the cache (compiles nothing)."""
+    from jitfish.runtime.compile import is_cached
 
     return is_cached(group)
 
@@ -88,7 +88,7 @@ class EngineLoader:
     def _load(self) -> None:
         started = time.perf_counter()
         try:
-            from jitfish.compile import COLD_START_SECONDS, CompileCounter, start_helper
+            from jitfish.runtime.compile import COLD_START_SECONDS, CompileCounter, start_helper
 
             counter = CompileCounter()
             cold = not is_cached("search")
@@ -132,7 +132,7 @@ class EngineLoader:
 
     def announce_first_use(self, group: str) -> None:
         """Say that a rare command's kernel group (``eval``, ``perft``) compiles now, when it is not cached."""
-        from jitfish.compile import FIRST_USE_SECONDS
+        from jitfish.runtime.compile import FIRST_USE_SECONDS
 
         if not is_cached(group):
             self._output.message(f"compiling the {group} kernels (first use only, about {FIRST_USE_SECONDS[group]} s)")

@@ -38,8 +38,8 @@ BROKEN_ENGINE = [
         raise {BROKEN}
 
     jitfish.search.Searcher.search = broken
-    import jitfish.compile
-    jitfish.compile.warm_up_search = lambda *args, **kwargs: None
+    import jitfish.runtime.compile
+    jitfish.runtime.compile.warm_up_search = lambda *args, **kwargs: None
     from jitfish.cli import main
     sys.exit(main([]))
 """),

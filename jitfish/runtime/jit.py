@@ -22,11 +22,11 @@ from numba.core import types as numba_types
 from numba.core.errors import TypingError
 from numba.np import arrayobj as numba_arrays
 
-from jitfish import prebuilt
+from jitfish.runtime import prebuilt
 from jitfish._version import __version__
-from jitfish.cache import cache_root
+from jitfish.runtime.cache import cache_root
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 # What the cache key digests: the modules that kernels are compiled from, found by reading the sources.
@@ -103,7 +103,7 @@ def source_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-# Kernels the wheel ships for a named CPU, if they fit this machine (:mod:`jitfish.prebuilt`): Numba then
+# Kernels the wheel ships for a named CPU, if they fit this machine (:mod:`jitfish.runtime.prebuilt`): Numba then
 # compiles for that CPU, into a cache folder of its own, which starts with the shipped kernels.
 DIGEST = source_digest()
 PREBUILT = prebuilt.fitting(PACKAGE_DIR, DIGEST)
@@ -196,7 +196,7 @@ def _unify(inferer, raise_errors=True):
     if assumed is not None and return_type is not None and return_type != assumed:
         raise TypingError(
             f"{inferer.func_id.func_qualname} returns {return_type}, but its recursive calls "
-            f"were typed as returning {assumed} (jitfish.jit: recursive kernels)"
+            f"were typed as returning {assumed} (jitfish.runtime.jit: recursive kernels)"
         )
     return typemap, return_type, call_types
 
@@ -205,7 +205,7 @@ numba_typeinfer.TypeInferer.return_types_from_partial = _return_types_from_parti
 numba_typeinfer.TypeInferer.unify = _unify
 
 
-# Where a search callee is compiled ahead on a cold start (see :mod:`jitfish.compile`): a kernel
+# Where a search callee is compiled ahead on a cold start (see :mod:`jitfish.runtime.compile`): a kernel
 # declares its role where it is defined, ``@kernel(hot=True, cold_start=HELPER)``, and the
 # warm-up lists are read from ``COLD_START`` in the order the kernels were defined (callees first:
 # a module's kernels are decorated after those it imports).
@@ -222,7 +222,7 @@ def kernel(
     """Compile ``function`` with the project's Numba flags.
 
     ``cold_start`` (``ENGINE_FIRST``, ``HELPER``, ``WHILE_WAITING``) registers a
-    search callee for the cold-start split of :mod:`jitfish.compile`.
+    search callee for the cold-start split of :mod:`jitfish.runtime.compile`.
 
     ``inline=True`` pastes the function into its callers at Numba-IR level.
     The function is typed again at every call site, which costs compile time,

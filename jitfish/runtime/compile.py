@@ -17,7 +17,7 @@ needs (``ENGINE_FIRST``, which the helper then loads), the lookup tables and
 the root's evaluation, then the main search's own small callees
 (``WHILE_WAITING``), then waits for the helper and types the main search,
 which loads quiescence instead of compiling it.  Each kernel declares its
-role where it is defined (:func:`jitfish.jit.kernel`); the types it is
+role where it is defined (:func:`jitfish.runtime.jit.kernel`); the types it is
 compiled for are read off its parameter names (:func:`_argument_types`).  The helper runs at a lower priority
 (``HELPER_NICENESS``), so that on a busy machine it takes only time no other
 process wants; a helper that gets too little of a core is not waited for, and
@@ -107,7 +107,7 @@ def _argument_types() -> dict[str, object]:
 def _registered(role: str) -> list:
     """The kernels declared with ``cold_start=role``, in the order they were defined."""
     import jitfish.search.negamax  # noqa: F401  (imports every module that defines a search callee)
-    from jitfish.jit import COLD_START
+    from jitfish.runtime.jit import COLD_START
 
     return COLD_START[role]
 
@@ -118,7 +118,7 @@ def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
 
     import numba
 
-    from jitfish.jit import COLD_START
+    from jitfish.runtime.jit import COLD_START
 
     types = _argument_types()
     return {
@@ -138,7 +138,7 @@ def _split(role: str) -> tuple[str, ...]:
 
 def _helper_result_file() -> str:
     """The cache file name pattern of the helper's last kernel: once that file is there, its work is done."""
-    from jitfish.jit import HELPER
+    from jitfish.runtime.jit import HELPER
 
     last = _registered(HELPER)[-1].py_func
     return f"{last.__module__.rpartition('.')[2]}.{last.__name__}-*.nbi"
@@ -154,7 +154,7 @@ def _compile_callees(*roles: str) -> None:
 
 
 def start_helper() -> subprocess.Popen | None:
-    """The cold-start helper (``python -m jitfish.compile``, on the same cache and package), started now
+    """The cold-start helper (``python -m jitfish.runtime.compile``, on the same cache and package), started now
     if the search is not cached and there is a spare core, else None.
 
     Start it as early as possible (before building a ``Board``, which compiles the
@@ -162,10 +162,10 @@ def start_helper() -> subprocess.Popen | None:
     """
     if is_cached("search") or (os.cpu_count() or 1) < 2:
         return None
-    package_parent = str(Path(__file__).resolve().parent.parent)
+    package_parent = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")])))
     return subprocess.Popen(
-        [sys.executable, "-m", "jitfish.compile"],
+        [sys.executable, "-m", "jitfish.runtime.compile"],
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -195,7 +195,7 @@ def _await_helper(helper: subprocess.Popen, cache_dir: Path | None = None) -> No
     time cannot be read).
     """
     if cache_dir is None:
-        from jitfish.jit import CACHE_DIR as cache_dir
+        from jitfish.runtime.jit import CACHE_DIR as cache_dir
     result_file = _helper_result_file()
     started = last_poll = time.monotonic()
     used = _cpu_seconds(helper.pid)
@@ -213,7 +213,7 @@ def _await_helper(helper: subprocess.Popen, cache_dir: Path | None = None) -> No
 def _finish_with(helper: subprocess.Popen) -> None:
     """What this process does once its first part of a cold start is done: the main search's own
     callees, then wait for the helper."""
-    from jitfish.jit import WHILE_WAITING
+    from jitfish.runtime.jit import WHILE_WAITING
 
     _compile_callees(WHILE_WAITING)
     _await_helper(helper)
@@ -254,7 +254,7 @@ def warm_search(helper: bool = True, started: subprocess.Popen | None = None) ->
     ``started``: the helper :func:`start_helper` already started (else one is started
     here if ``helper``).
     """
-    from jitfish.jit import ENGINE_FIRST
+    from jitfish.runtime.jit import ENGINE_FIRST
 
     helper = started or (start_helper() if helper else None)
     try:
@@ -369,7 +369,7 @@ class CompileCounter:
 def is_cached(group: str, cache_dir: Path | None = None) -> bool:
     """Whether ``group`` (a key of ``ENTRY_FILES``) loads from the cache, i.e. its top kernel is there."""
     if cache_dir is None:
-        from jitfish.jit import CACHE_DIR as cache_dir
+        from jitfish.runtime.jit import CACHE_DIR as cache_dir
     return cache_dir.is_dir() and any(cache_dir.rglob(ENTRY_FILES[group]))
 
 
@@ -389,7 +389,7 @@ def one_compile_at_a_time(cache_dir: Path | None = None) -> Iterator[None]:
         yield
         return
     if cache_dir is None:
-        from jitfish.jit import CACHE_DIR as cache_dir
+        from jitfish.runtime.jit import CACHE_DIR as cache_dir
     cache_dir.mkdir(parents=True, exist_ok=True)
     with open(cache_dir / "compile.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed, or the process dies
@@ -401,7 +401,7 @@ def compile_all(report: Callable[[str], None] = print, groups: list[str] | None 
 
     ``helper=False`` compiles the search in this process alone (to time each kernel).
     """
-    from jitfish.jit import CACHE_DIR, PREBUILT
+    from jitfish.runtime.jit import CACHE_DIR, PREBUILT
 
     report(f"kernel cache: {CACHE_DIR}")
     report(f"kernels for: {'this CPU' if PREBUILT is None else PREBUILT.cpu_name + ' (the wheel ships them)'}")
@@ -421,6 +421,6 @@ def compile_all(report: Callable[[str], None] = print, groups: list[str] | None 
 if __name__ == "__main__":  # the helper process of warm_search
     if hasattr(os, "nice"):
         os.nice(HELPER_NICENESS)
-    from jitfish.jit import HELPER
+    from jitfish.runtime.jit import HELPER
 
     _compile_callees(HELPER)

@@ -8,9 +8,9 @@ CPUs from 2013 on) and packs the cache files beside the package: ``kernels.tar.x
 manifest ``kernels.json``.  On this machine the ``x86-64-v3`` search is as fast as the native one
 (``bench``, docs/benchmarks.md).
 
-At import (:mod:`jitfish.jit`), :func:`fitting` reads the manifest and accepts the kernels only if
+At import (:mod:`jitfish.runtime.jit`), :func:`fitting` reads the manifest and accepts the kernels only if
 everything that decides their machine code matches: the kernel sources (the digest of
-:func:`jitfish.jit.source_digest`), the Numba version, the Python version, the target triple, and a
+:func:`jitfish.runtime.jit.source_digest`), the Numba version, the Python version, the target triple, and a
 host CPU with every feature the target needs.  Numba is then told to compile for that CPU, so the
 kernels not shipped (the ``eval`` report, ``perft``) compile for it too, and :func:`install` copies
 the files into the user's kernel cache (once; the folder is named after the CPU, apart from native
@@ -27,7 +27,7 @@ loaded but compiled again (``tests/test_prebuilt.py`` shows both).
 the shipped kernels are then ignored unless it names their CPU).  Numba's CPU choice is process-wide:
 other Numba code that the process compiles after importing Jitfish compiles for the same CPU.
 
-This module imports no kernel module (and Numba only inside its functions), so that :mod:`jitfish.jit`
+This module imports no kernel module (and Numba only inside its functions), so that :mod:`jitfish.runtime.jit`
 can use it before any kernel is defined.
 """
 
@@ -59,7 +59,7 @@ TARGETS = {
         ),
     ),
 }
-# The kernel groups of :mod:`jitfish.compile` that are shipped: what a UCI start compiles before a
+# The kernel groups of :mod:`jitfish.runtime.compile` that are shipped: what a UCI start compiles before a
 # ``readyok`` (the search, and the search with Syzygy tables once ``SyzygyPath`` finds some).
 GROUPS = ("search", "tablebases")
 # Data the cache also holds that the kernels' first start would otherwise build (0.3 s).
@@ -72,7 +72,7 @@ class Manifest:
     """What the shipped kernels were compiled for; :func:`fitting` compares each field with this process."""
 
     format: int
-    digest: str  # jitfish.jit.DIGEST of the sources compiled
+    digest: str  # jitfish.runtime.jit.DIGEST of the sources compiled
     numba: str
     python: str  # sys.implementation.cache_tag, e.g. cpython-311 (the bytecode Numba keys on)
     triple: str  # llvmlite's process triple, e.g. x86_64-unknown-linux-gnu
@@ -239,9 +239,9 @@ def build(package_dir: Path, report=print) -> Path | None:
             NUMBA_CPU_NAME=cpu_name,
             NUMBA_CPU_FEATURES="",
         )
-        code = f"from jitfish.compile import compile_all; compile_all(groups={list(GROUPS)!r})"
+        code = f"from jitfish.runtime.compile import compile_all; compile_all(groups={list(GROUPS)!r})"
         subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=cache_root)
-        # The one folder the compile made: jitfish.jit's CACHE_DIR, named VERSION-DIGEST.
+        # The one folder the compile made: jitfish.runtime.jit's CACHE_DIR, named VERSION-DIGEST.
         (compiled,) = [path for path in Path(cache_root).iterdir() if path.is_dir()]
         manifest = Manifest(
             format=FORMAT,
@@ -259,5 +259,5 @@ def build(package_dir: Path, report=print) -> Path | None:
     return archive
 
 
-if __name__ == "__main__":  # python -m jitfish.prebuilt PACKAGE_DIR (setup.py's build step)
+if __name__ == "__main__":  # python -m jitfish.runtime.prebuilt PACKAGE_DIR (setup.py's build step)
     build(Path(sys.argv[1]).resolve())
