@@ -26,7 +26,7 @@ import os
 import pytest
 
 import jitfish
-from jitfish.engine import RAISE_SEARCH_ERRORS
+from jitfish.engine.engine import RAISE_SEARCH_ERRORS
 
 os.environ[RAISE_SEARCH_ERRORS] = "1"
 

@@ -114,8 +114,8 @@ import gc
 from numba.core.registry import CPUDispatcher
 from jitfish.runtime import compile as c
 from jitfish.runtime.jit import COLD_START
-from jitfish.engine import Engine
-from jitfish.turn import EngineCallbacks, GoParams
+from jitfish.engine.engine import Engine
+from jitfish.engine.turn import EngineCallbacks, GoParams
 
 def report(stage):
     for kernel in gc.get_objects():

@@ -113,7 +113,7 @@ def test_openbench_flow_two_benches_at_once_from_an_empty_cache_then_genfens(tmp
 
 
 def test_the_spsa_input_is_what_openbench_accepts_for_the_tune_options():
-    from jitfish.options import search_param_options
+    from jitfish.engine.options import search_param_options
 
     lines = spsa_lines()
     options = {spec.name: spec for spec in search_param_options()}

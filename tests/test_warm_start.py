@@ -43,8 +43,8 @@ print("cache", jitfish.runtime.jit.CACHE_DIR)
 TABLES = Path(__file__).resolve().parent / "data" / "syzygy"
 TABLEBASE_CHILD = f"""
 import jitfish.runtime.jit
-from jitfish.engine import Engine
-from jitfish.turn import EngineCallbacks, GoParams
+from jitfish.engine.engine import Engine
+from jitfish.engine.turn import EngineCallbacks, GoParams
 infos = []
 engine = Engine(EngineCallbacks(on_info=infos.append))
 engine.set_option("SyzygyPath", {str(TABLES)!r})

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from jitfish.turn import GoParams
+    from jitfish.engine.turn import GoParams
 
 # go parameters followed by an integer, and those that stand alone.
 GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
@@ -40,7 +40,7 @@ def starts_search(command: str, args: list[str]) -> bool:
 
 def parse_go(args: list[str]) -> tuple[GoParams, list[str]]:
     """The parameters of ``go <args>`` (not ``go perft``), and the problems with the words that were ignored."""
-    from jitfish.turn import GoParams
+    from jitfish.engine.turn import GoParams
 
     params, problems = GoParams(), []
     index = 0

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable
 from jitfish.uci.output import Output, short
 
 if TYPE_CHECKING:
-    from jitfish.engine import Engine, EngineCallbacks
+    from jitfish.engine.engine import Engine, EngineCallbacks
 
 # A warm start compiling for longer than this says so, and again every LOAD_PROGRESS_SECONDS.
 SLOW_LOAD_SECONDS = 5.0
@@ -44,7 +44,7 @@ class EngineLoader:
 
     ``callbacks()`` makes the engine's callbacks (called in the loading thread,
     which imports the engine module); ``factory`` builds the engine from them
-    (by default the real :class:`~jitfish.engine.Engine`); ``ready(engine)``
+    (by default the real :class:`~jitfish.engine.engine.Engine`); ``ready(engine)``
     runs once the kernels are loaded, before any command may use the engine
     (the protocol applies the options set meanwhile), under :attr:`lock`.
     """
@@ -98,7 +98,7 @@ class EngineLoader:
                 threading.Thread(
                     target=self._report_slow_load, args=(started, counter), name="jitfish-load-progress", daemon=True
                 ).start()
-            from jitfish.engine import Engine
+            from jitfish.engine.engine import Engine
 
             callbacks = self._callbacks()
             helper = start_helper() if cold else None  # before the engine's board builds the lookup tables

@@ -1,17 +1,17 @@
-"""The engine's options (:mod:`jitfish.options`) as UCI writes and reads them.
+"""The engine's options (:mod:`jitfish.engine.options`) as UCI writes and reads them.
 
 Nothing about an option is written here, and no value is kept here: the
 ``option name ...`` line of a row (:func:`uci_line`) and the typed value of
 a ``setoption`` text (:func:`parse_value`) are derived from the row; the
-value goes to the engine (:meth:`jitfish.engine.Engine.set_option`), whose
-:class:`~jitfish.options.Settings` is the one store of the current values.
+value goes to the engine (:meth:`jitfish.engine.engine.Engine.set_option`), whose
+:class:`~jitfish.engine.options.Settings` is the one store of the current values.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterator
 
-from jitfish.options import OPTIONS, OptionSpec, search_param_options
+from jitfish.engine.options import OPTIONS, OptionSpec, search_param_options
 from jitfish.uci.commands import CommandError
 
 

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Callable
 from jitfish.uci.commands import after_ponderhit, releasers, starts_search
 
 if TYPE_CHECKING:
-    from jitfish.turn import GoParams
+    from jitfish.engine.turn import GoParams
 
 Command = tuple[str, list[str]]  # (name, the words after it)
 SEARCH_CONTROL = ("stop", "ponderhit")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from jitfish.search import SearchInfo
-from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL, pick_weaker_move, skill_for_elo
+from jitfish.engine.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL, pick_weaker_move, skill_for_elo
 
 
 def line(multipv: int, move: str, cp: int | None = None, mate: int | None = None) -> SearchInfo:

@@ -7,8 +7,8 @@ import inspect
 
 import pytest
 
-from jitfish.engine import Engine
-from jitfish.options import OPTIONS, OptionSpec, Settings
+from jitfish.engine.engine import Engine
+from jitfish.engine.options import OPTIONS, OptionSpec, Settings
 from jitfish.uci.options import OptionError, OptionTable, parse_setoption, uci_line
 
 

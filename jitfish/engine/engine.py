@@ -1,12 +1,12 @@
 """``Engine``: the facade between a protocol and the chess code; it coordinates and holds no chess rules.
 
-It owns the game (:mod:`jitfish.game`), the searcher, the book, the network and the option values
-(:class:`jitfish.options.Settings`); each option's row in :mod:`jitfish.options` names the method here
+It owns the game (:mod:`jitfish.engine.game`), the searcher, the book, the network and the option values
+(:class:`jitfish.engine.options.Settings`); each option's row in :mod:`jitfish.engine.options` names the method here
 that acts on it (``set_hash``, ``load_network``, ``set_syzygy_path``, ...).  Each ``go`` gets a
 :class:`~jitfish.search.timeman.TimeController`, the one owner of its clock, and runs as a
-:class:`~jitfish.turn.Turn` in a thread of its own, so that ``stop``, ``ponderhit`` and ``isready`` are
-answered at any moment.  Results go back through :class:`~jitfish.turn.EngineCallbacks`; report text is
-:mod:`jitfish.report`'s.  The engine layer never imports the protocol layer (:mod:`jitfish.uci`).
+:class:`~jitfish.engine.turn.Turn` in a thread of its own, so that ``stop``, ``ponderhit`` and ``isready`` are
+answered at any moment.  Results go back through :class:`~jitfish.engine.turn.EngineCallbacks`; report text is
+:mod:`jitfish.engine.report`'s.  The engine layer never imports the protocol layer (:mod:`jitfish.uci`).
 """
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ import random
 import threading
 from typing import TYPE_CHECKING, Any
 
-from jitfish.game import Game
-from jitfish.options import BY_NAME, Settings
+from jitfish.engine.game import Game
+from jitfish.engine.options import BY_NAME, Settings
 from jitfish.search import Searcher
 from jitfish.search.timeman import TimeController
-from jitfish.turn import EngineCallbacks, GoParams, Turn
+from jitfish.engine.turn import EngineCallbacks, GoParams, Turn
 
 if TYPE_CHECKING:
     import subprocess
 
     from jitfish.board.board import Board
-    from jitfish.book import Book
+    from jitfish.engine.book import Book
     from jitfish.nnue.inference import KernelNetwork
 
 BOOK_SEED = 0x5EED  # the book's and Skill Level's random picks restart from it at each new game
@@ -65,7 +65,7 @@ class Engine:
         warm_search(started=helper)
 
     def set_option(self, name: str, value: Any) -> None:
-        """Set an option of :data:`jitfish.options.OPTIONS` by its UCI name (its row's ``action`` method acts
+        """Set an option of :data:`jitfish.engine.options.OPTIONS` by its UCI name (its row's ``action`` method acts
         on the value, then :attr:`settings` keeps it), or in ``--tune`` mode a search parameter;
         ``ValueError`` or ``OSError`` keep the old value."""
         spec = BY_NAME.get(name.lower())
@@ -81,7 +81,7 @@ class Engine:
         if spec.key is not None:
             setattr(self.settings, spec.key, value)
 
-    # --- what the options do beyond storing their value (named by their rows in jitfish.options) ---------
+    # --- what the options do beyond storing their value (named by their rows in jitfish.engine.options) ---------
     def set_threads(self, threads: int) -> None:
         self.searcher.set_threads(threads)
 
@@ -96,7 +96,7 @@ class Engine:
 
     def set_book(self, path: str) -> None:
         """Play from the Polyglot book of ``path`` (empty: none) when ``OwnBook`` is on."""
-        from jitfish.book import Book
+        from jitfish.engine.book import Book
 
         self.book = None
         if path:
@@ -169,7 +169,7 @@ class Engine:
         self._rng = random.Random(BOOK_SEED)
 
     def set_position(self, fen: str | None, moves: list[str]) -> None:
-        """``position``: see :meth:`jitfish.game.Game.set_position`."""
+        """``position``: see :meth:`jitfish.engine.game.Game.set_position`."""
         self.game.set_position(fen, moves)
 
     def is_searching(self) -> bool:
@@ -232,8 +232,8 @@ class Engine:
         return divide_position(self.game.board.position, depth) if depth >= 1 else {}
 
     def eval_report(self) -> str:
-        """``eval``: the terms and score of the current position (:func:`jitfish.report.eval_report`)."""
-        from jitfish.report import eval_report
+        """``eval``: the terms and score of the current position (:func:`jitfish.engine.report.eval_report`)."""
+        from jitfish.engine.report import eval_report
 
         return eval_report(self.game.board, self.network, self.settings.use_nnue)
 

@@ -1,12 +1,12 @@
 """The engine's options, each written once: its UCI name, type and range, the setting that holds its value,
-and the :class:`~jitfish.engine.Engine` method that does what setting it does.
+and the :class:`~jitfish.engine.engine.Engine` method that does what setting it does.
 
 :class:`Settings` is the one store of the current values, typed, starting at
 the defaults; every ``go`` reads it.  :data:`OPTIONS` is the one list of
 options: a row names its ``Settings`` field (its default is that field's)
 and, when storing the value is not enough, the engine method that acts on it
 (``set_hash`` resizes the table, ``set_syzygy_path`` loads the tables).
-:meth:`jitfish.engine.Engine.set_option` runs the method, then stores the
+:meth:`jitfish.engine.engine.Engine.set_option` runs the method, then stores the
 value; an error in the method keeps the old one.  The UCI layer derives its
 ``option name ...`` lines and its checks of ``setoption`` values from the
 same rows (:mod:`jitfish.uci.options`).  So a new option is one field here,
@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from jitfish.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL
+from jitfish.engine.strength import MAX_ELO, MIN_ELO, SKILL_MAX_LEVEL
 
 # The largest transposition table in MiB, the most search threads and the most lines shown.
 MAX_HASH_MB = 32768
@@ -60,7 +60,7 @@ _DEFAULTS = Settings()
 
 class OptionSpec(NamedTuple):
     """One option as UCI lists it; ``key``: the :class:`Settings` field that holds its value (None: a
-    button, or a ``--tune`` search parameter); ``action``: the name of the :class:`~jitfish.engine.Engine`
+    button, or a ``--tune`` search parameter); ``action``: the name of the :class:`~jitfish.engine.engine.Engine`
     method that acts on a new value before it is stored (None: storing is all)."""
 
     name: str

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 if TYPE_CHECKING:
-    from jitfish.engine import Engine
+    from jitfish.engine.engine import Engine
 
 START_PLIES = (8, 9)  # random plies from the start position: either side may be to move
 BOOK_PLIES = (2, 3)  # from a book position

@@ -1,6 +1,6 @@
 """Text for people: the board (``d``) and the evaluation report (``eval``).
 
-Kept apart from :mod:`jitfish.engine`, which coordinates and builds no text.
+Kept apart from :mod:`jitfish.engine.engine`, which coordinates and builds no text.
 Each report is a function of what it shows (a board, a network), so the UCI
 layer and scripts can call it without an engine.  The evaluation kernels load
 on first use: nothing here is imported by a search.
