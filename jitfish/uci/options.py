@@ -71,7 +71,7 @@ class OptionTable:
     (``tune=True``) one ``spin`` per search parameter (changed for the next search, with no recompiling)."""
 
     def __init__(self, tune: bool = False) -> None:
-        self.specs = list(OPTIONS) + (search_param_options() if tune else [])
+        self.specs = [*OPTIONS, *(search_param_options() if tune else ())]
         self._by_name = {spec.name.lower(): spec for spec in self.specs}
 
     def __iter__(self) -> Iterator[OptionSpec]:
