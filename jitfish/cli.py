@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Callable
 
 from jitfish.runtime.extras import reporting_missing_extras
 
@@ -120,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
             return run(tune=True)
         parser.print_help()
         return 0
-    return args.handler(args)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    return handler(args)
 
 
 if __name__ == "__main__":

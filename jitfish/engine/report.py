@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from jitfish.board.board import Board
     from jitfish.nnue.inference import KernelNetwork
 
@@ -28,7 +30,7 @@ def describe(board: Board) -> str:
     rows.append("")
     rows.append(f"Fen: {board.fen()}")
     rows.append(f"Key: {board.zobrist():016X}")
-    checkers = board.to_chess().checkers() if board.is_check() else []
+    checkers: Iterable[int] = board.to_chess().checkers() if board.is_check() else []
     rows.append("Checkers: " + " ".join(chess.square_name(sq) for sq in checkers))
     return "\n".join(rows)
 

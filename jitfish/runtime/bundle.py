@@ -135,7 +135,10 @@ def missing_requirements() -> str | None:
     """What this Python lacks to run Jitfish (the Python version, the dependencies of ``pyproject.toml``),
     as one line with the fix; None when nothing is missing."""
     text = PYPROJECT.read_text()
-    major, minor = map(int, re.search(r'requires-python\s*=\s*">=(\d+)\.(\d+)"', text).groups())
+    required = re.search(r'requires-python\s*=\s*">=(\d+)\.(\d+)"', text)
+    if required is None:
+        return f"error: {PYPROJECT} names no requires-python"
+    major, minor = map(int, required.groups())
     if sys.version_info < (major, minor):
         return (
             f"error: Jitfish needs Python {major}.{minor} or newer, and {sys.executable} is "
@@ -144,11 +147,11 @@ def missing_requirements() -> str | None:
     import tomllib
     from importlib import metadata
 
-    requirements = tomllib.loads(text)["project"]["dependencies"]
+    requirements: list[str] = tomllib.loads(text)["project"]["dependencies"]
     missing = []
     for requirement in requirements:
         try:
-            metadata.distribution(re.match(r"[A-Za-z0-9_.-]+", requirement).group())
+            metadata.distribution(re.split(r"[^A-Za-z0-9_.-]", requirement, maxsplit=1)[0])
         except metadata.PackageNotFoundError:
             missing.append(requirement)
     if not missing:

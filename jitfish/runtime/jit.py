@@ -14,7 +14,9 @@ from __future__ import annotations
 import hashlib
 import re
 import types
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numba
 from numba.core import typeinfer as numba_typeinfer
@@ -57,7 +59,7 @@ def _package_sources() -> dict[str, Path]:
 def _imported(source: bytes, modules: dict[str, Path]) -> set[Path]:
     """The package's modules that ``source`` imports: ``from jitfish.a import b`` is module ``jitfish.a.b`` if
     there is one, else ``jitfish.a`` itself."""
-    found = set()
+    found: set[Path | None] = set()
     for module, names, plain in _IMPORTS.findall(source):
         if plain:
             found.add(modules.get(plain.decode()))
@@ -66,8 +68,7 @@ def _imported(source: bytes, modules: dict[str, Path]) -> set[Path]:
             name = name.split(" as ")[0].strip()
             if name:
                 found.add(modules.get(f"{module.decode()}.{name}") or modules.get(module.decode()))
-    found.discard(None)
-    return found
+    return {path for path in found if path is not None}
 
 
 def _kernel_source_bytes() -> dict[str, bytes]:
@@ -112,7 +113,7 @@ if PREBUILT is not None:
 CACHE_DIR = cache_root() / (f"{__version__}-{DIGEST}" + ("" if PREBUILT is None else f"-{PREBUILT.cpu_name}"))
 # Numba reads this when a dispatcher enables caching, i.e. at decoration time,
 # so it must be set before any kernel module is imported.
-numba.config.CACHE_DIR = str(CACHE_DIR)
+numba.config.CACHE_DIR = str(CACHE_DIR)  # type: ignore[attr-defined]  # numba.config sets its names at import
 if PREBUILT is not None:
     prebuilt.install(PREBUILT, PACKAGE_DIR, CACHE_DIR)
 
@@ -146,10 +147,10 @@ _BASE_OPTIONS = dict(cache=True, nogil=True, boundscheck=False, error_model="num
 # installed Numba or the pin leaves it: check the wraps (their tests, ``bench``) before widening it.
 NUMBA_RANGE = ("0.60", "0.69")
 OWN_SYMBOL_PREFIX = "_ZN7jitfish"
-_numba_fix_integer_index = numba_arrays.fix_integer_index
+_numba_fix_integer_index: Any = numba_arrays.fix_integer_index  # untyped in Numba
 
 
-def _fix_integer_index(context, builder, index_type, index, size):
+def _fix_integer_index(context: Any, builder: Any, index_type: Any, index: Any, size: Any) -> Any:
     if index_type.signed and builder.function.name.startswith(OWN_SYMBOL_PREFIX):
         return context.cast(builder, index, index_type, numba_types.intp)
     return _numba_fix_integer_index(context, builder, index_type, index, size)
@@ -171,16 +172,16 @@ numba_arrays.fix_integer_index = _fix_integer_index
 # methods are internal (``tests/test_jit.py`` checks that the shortcut still
 # takes effect, and only for Jitfish's kernels); deleting the wrap is always
 # correct, only slower to compile.
-_numba_return_types_from_partial = numba_typeinfer.TypeInferer.return_types_from_partial
-_numba_unify = numba_typeinfer.TypeInferer.unify
+_numba_return_types_from_partial: Any = numba_typeinfer.TypeInferer.return_types_from_partial  # untyped in Numba
+_numba_unify: Any = numba_typeinfer.TypeInferer.unify  # untyped in Numba
 OWN_MODULE_PREFIX = __name__.partition(".")[0] + "."
 
 
-def _own_kernel(inferer) -> bool:
+def _own_kernel(inferer: Any) -> bool:
     return getattr(inferer.func_id.func, "__module__", "").startswith(OWN_MODULE_PREFIX)
 
 
-def _return_types_from_partial(inferer):
+def _return_types_from_partial(inferer: Any) -> Any:
     if not _own_kernel(inferer):
         return _numba_return_types_from_partial(inferer)
     known = getattr(inferer, "_jitfish_recursive_return", None)
@@ -190,7 +191,7 @@ def _return_types_from_partial(inferer):
     return known
 
 
-def _unify(inferer, raise_errors=True):
+def _unify(inferer: Any, raise_errors: bool = True) -> Any:
     typemap, return_type, call_types = _numba_unify(inferer, raise_errors)
     assumed = getattr(inferer, "_jitfish_recursive_return", None)
     if assumed is not None and return_type is not None and return_type != assumed:
@@ -201,8 +202,8 @@ def _unify(inferer, raise_errors=True):
     return typemap, return_type, call_types
 
 
-numba_typeinfer.TypeInferer.return_types_from_partial = _return_types_from_partial
-numba_typeinfer.TypeInferer.unify = _unify
+numba_typeinfer.TypeInferer.return_types_from_partial = _return_types_from_partial  # type: ignore[method-assign]  # the wrap above
+numba_typeinfer.TypeInferer.unify = _unify  # type: ignore[method-assign]  # the wrap above
 
 
 # Where a search callee is compiled ahead on a cold start (see :mod:`jitfish.runtime.compile`): a kernel
@@ -213,12 +214,17 @@ ENGINE_FIRST = "engine first"  # this process, first: callees of quiescence the 
 HELPER = "helper"  # the helper process: quiescence's largest callees and the tablebase
 # prober, then quiescence
 WHILE_WAITING = "while waiting"  # this process, while the helper works: the main search's own callees
-COLD_START: dict[str, list] = {ENGINE_FIRST: [], HELPER: [], WHILE_WAITING: []}
+COLD_START: dict[str, list[Any]] = {ENGINE_FIRST: [], HELPER: [], WHILE_WAITING: []}
 
 
 def kernel(
-    function=None, *, hot: bool = False, inline: bool = False, llvm_inline: bool = False, cold_start: str | None = None
-):
+    function: Callable[..., Any] | None = None,
+    *,
+    hot: bool = False,
+    inline: bool = False,
+    llvm_inline: bool = False,
+    cold_start: str | None = None,
+) -> Any:
     """Compile ``function`` with the project's Numba flags.
 
     ``cold_start`` (``ENGINE_FIRST``, ``HELPER``, ``WHILE_WAITING``) registers a
@@ -247,7 +253,7 @@ def kernel(
     speed.  ``_nrt`` is not a documented option, so a test checks that it
     still takes effect.
     """
-    options = dict(_BASE_OPTIONS)
+    options: dict[str, Any] = dict(_BASE_OPTIONS)
     if hot:
         options["_nrt"] = False
     if inline:
@@ -255,7 +261,7 @@ def kernel(
     if llvm_inline:
         options["forceinline"] = True
 
-    def decorate(fn):
+    def decorate(fn: Callable[..., Any]) -> Any:
         dispatcher = numba.njit(**options)(fn)
         if cold_start is not None:
             COLD_START[cold_start].append(dispatcher)
@@ -266,7 +272,7 @@ def kernel(
     return decorate
 
 
-def inlined_copy(dispatcher, name: str):
+def inlined_copy(dispatcher: Any, name: str) -> Any:
     """A second, inlined kernel of a hot kernel's Python function, named ``name``.
 
     Inlining a large kernel makes its callers fast but slow to compile, so

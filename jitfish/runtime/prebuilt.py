@@ -40,8 +40,10 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 MANIFEST = "kernels.json"
 ARCHIVE = "kernels.tar.xz"
@@ -109,8 +111,9 @@ def mismatch(manifest: Manifest, digest: str) -> str | None:
         return f"compiled by Numba {manifest.numba}, this is {numba.__version__}"
     if manifest.python != sys.implementation.cache_tag:
         return f"compiled for {manifest.python}, this is {sys.implementation.cache_tag}"
-    chosen = numba.config.CPU_NAME
-    if chosen is not None and (chosen != manifest.cpu_name or numba.config.CPU_FEATURES != manifest.cpu_features):
+    config: Any = numba.config  # its names are set at import, unknown to a type checker
+    chosen = config.CPU_NAME
+    if chosen is not None and (chosen != manifest.cpu_name or config.CPU_FEATURES != manifest.cpu_features):
         return f"NUMBA_CPU_NAME is {chosen}"
     triple, features = _host()
     if manifest.triple != triple:
@@ -139,8 +142,9 @@ def select(manifest: Manifest) -> None:
     """Have Numba compile for the manifest's CPU (before any kernel is compiled or loaded)."""
     import numba
 
-    numba.config.CPU_NAME = manifest.cpu_name
-    numba.config.CPU_FEATURES = manifest.cpu_features
+    config: Any = numba.config  # its names are set at import, unknown to a type checker
+    config.CPU_NAME = manifest.cpu_name
+    config.CPU_FEATURES = manifest.cpu_features
 
 
 def cache_subfolder(source_dir: Path) -> str:
@@ -151,7 +155,8 @@ def cache_subfolder(source_dir: Path) -> str:
     """
     from numba.core.caching import UserProvidedCacheLocator
 
-    return UserProvidedCacheLocator.get_suitable_cache_subpath(str(source_dir / "module.py"))
+    locator: Any = UserProvidedCacheLocator  # untyped in Numba
+    return str(locator.get_suitable_cache_subpath(str(source_dir / "module.py")))
 
 
 def _source_dirs(package_dir: Path) -> dict[str, str]:
@@ -184,10 +189,13 @@ def install(manifest: Manifest, package_dir: Path, cache_dir: Path) -> None:
                     target = cache_dir / names[folder] / name
                 else:
                     continue  # not of this package's layout: left out, compiled if needed
+                source = archive.extractfile(member)
+                if source is None:
+                    continue  # not a file
                 target.parent.mkdir(parents=True, exist_ok=True)
                 handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".part")
                 with os.fdopen(handle, "wb") as out:
-                    out.write(archive.extractfile(member).read())
+                    out.write(source.read())
                 os.replace(temporary, target)
         mark.write_text(json.dumps(asdict(manifest)) + "\n")
     except (OSError, tarfile.TarError):
@@ -214,7 +222,7 @@ def pack(cache_dir: Path, package_dir: Path, manifest: Manifest) -> Path:
     return archive_path
 
 
-def build(package_dir: Path, report=print) -> Path | None:
+def build(package_dir: Path, report: Callable[[str], object] = print) -> Path | None:
     """Compile the shipped groups for this machine's named CPU from the sources in ``package_dir`` (a
     build's copy of the package) and pack them there; ``None`` (and why, to ``report``) where there is
     no named CPU for this machine or it lacks the CPU's features."""

@@ -8,7 +8,7 @@ nothing usable is left.  ``setoption`` is read by :mod:`jitfish.uci.options`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 if TYPE_CHECKING:
     from jitfish.engine.turn import GoParams
@@ -104,6 +104,14 @@ def parse_position(args: list[str]) -> tuple[str | None, list[str]]:
     if head[:1] == ["fen"] and len(head) > 1:
         return " ".join(head[1:]), moves
     raise CommandError("position needs 'startpos' or 'fen <fen>' before 'moves'")
+
+
+@overload
+def parse_depth(args: list[str], command: str, highest: int, optional: Literal[False] = False) -> int: ...
+
+
+@overload
+def parse_depth(args: list[str], command: str, highest: int, optional: bool) -> int | None: ...
 
 
 def parse_depth(args: list[str], command: str, highest: int, optional: bool = False) -> int | None:

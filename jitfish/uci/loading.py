@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Callable
 from jitfish.uci.output import Output, short
 
 if TYPE_CHECKING:
-    from jitfish.engine.engine import Engine, EngineCallbacks
+    from jitfish.engine.engine import Engine
+    from jitfish.engine.turn import EngineCallbacks
+    from jitfish.runtime.compile import CompileCounter
 
 # A warm start compiling for longer than this says so, and again every LOAD_PROGRESS_SECONDS.
 SLOW_LOAD_SECONDS = 5.0
@@ -116,7 +118,7 @@ class EngineLoader:
         finally:
             self._loaded.set()
 
-    def _report_slow_load(self, started: float, counter) -> None:
+    def _report_slow_load(self, started: float, counter: CompileCounter) -> None:
         """Say why ``readyok`` is late when kernels compile (a stale cache); a slow machine alone is not news."""
         if self._loaded.wait(SLOW_LOAD_SECONDS):
             return

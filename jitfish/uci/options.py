@@ -55,7 +55,9 @@ def parse_value(spec: OptionSpec, text: str | None) -> Any:
             number = int(text)
         except ValueError:
             raise OptionError(f"option '{spec.name}' takes an integer, got '{text}'") from None
-        if not spec.min <= number <= spec.max:
+        low = number if spec.min is None else spec.min
+        high = number if spec.max is None else spec.max
+        if not low <= number <= high:
             raise OptionError(f"option '{spec.name}' value {number} is out of range [{spec.min}, {spec.max}]")
         return number
     if spec.type == "combo":

@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
-    from jitfish.board import Board
+    from jitfish.board.board import Board
     from jitfish.search import SearchInfo
 
 

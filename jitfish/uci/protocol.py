@@ -35,7 +35,8 @@ from jitfish.uci.ordering import CommandOrder
 from jitfish.uci.output import Output, bestmove_line, currmove_line, info_line, short
 
 if TYPE_CHECKING:
-    from jitfish.engine.engine import Engine, EngineCallbacks
+    from jitfish.engine.engine import Engine
+    from jitfish.engine.turn import EngineCallbacks
     from jitfish.search import SearchInfo
 
 ENGINE_NAME = f"Jitfish {__version__}"
@@ -79,7 +80,7 @@ class UciProtocol:
 
     # --- the engine's reports ----------------------------------------------------------------------
     def _callbacks(self) -> EngineCallbacks:
-        from jitfish.engine.engine import EngineCallbacks
+        from jitfish.engine.turn import EngineCallbacks
 
         output = self.output
         return EngineCallbacks(
@@ -91,8 +92,9 @@ class UciProtocol:
         )
 
     def _on_info(self, info: SearchInfo) -> None:
-        engine = self.engine
-        self.output.send(info_line(info, engine.game.board if engine.settings.show_wdl else None))
+        engine = self.engine  # loaded: it is searching
+        show_wdl = engine is not None and engine.settings.show_wdl
+        self.output.send(info_line(info, engine.game.board if engine is not None and show_wdl else None))
 
     def _on_bestmove(self, best: str, ponder: str | None) -> None:
         self._order.answer(lambda: self.output.send(bestmove_line(best, ponder)))
