@@ -1,6 +1,6 @@
 # OpenBench-style build (docs/openbench.md).
 #
-# `make EXE=<path>` writes Jitfish as one executable file (jitfish/bundle.py): it keeps working when it is
+# `make EXE=<path>` writes Jitfish as one executable file (jitfish/runtime/bundle.py): it keeps working when it is
 # moved and this tree is deleted, and needs only the Python that ran make (PYTHON=..., default python3) with
 # the project's dependencies; make fails with one line saying what is missing.  The file carries the search's
 # kernels, compiled now for a named CPU as the wheel ships them (about a minute): where they fit the machine,
@@ -32,7 +32,7 @@ all: executable
 
 executable:
 	@test -n "$(PYTHON_PATH)" || { echo "error: make needs Python 3.11 or newer as $(PYTHON) (or PYTHON=...)" >&2; exit 1; }
-	@cd "$(ROOT)" && "$(PYTHON_PATH)" -m jitfish.bundle "$(abspath $(EXE))" $(if $(TUNE),--tune) $(KERNELS)
+	@cd "$(ROOT)" && "$(PYTHON_PATH)" -m jitfish.runtime.bundle "$(abspath $(EXE))" $(if $(TUNE),--tune) $(KERNELS)
 	@echo "wrote $(EXE)"
 
 launcher:

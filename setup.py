@@ -1,4 +1,4 @@
-"""The wheel's build step beyond pyproject.toml: ship kernels compiled for a named CPU (jitfish/prebuilt.py).
+"""The wheel's build step beyond pyproject.toml: ship kernels compiled for a named CPU (jitfish/runtime/prebuilt.py).
 
 ``build_py`` copies the package into the build folder, then compiles the kernels a UCI start needs from
 that copy and packs them beside it (``kernels.tar.xz``, ``kernels.json``): about 30 s on two cores.  An
@@ -24,7 +24,7 @@ class BuildWithKernels(build_py):
         if self.editable_mode or os.environ.get("JITFISH_PREBUILT") == "0":
             return
         env = dict(os.environ, PYTHONPATH=str(package.parent))
-        done = subprocess.run([sys.executable, "-m", "jitfish.prebuilt", str(package)], env=env)
+        done = subprocess.run([sys.executable, "-m", "jitfish.runtime.prebuilt", str(package)], env=env)
         if done.returncode != 0:
             print("jitfish: building without prebuilt kernels (see above); a first start compiles them")
 

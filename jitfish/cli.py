@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Callable
 
-from jitfish.extras import reporting_missing_extras
+from jitfish.runtime.extras import reporting_missing_extras
 
 
 def _perft_command(args: argparse.Namespace) -> int:
@@ -38,7 +39,7 @@ def _perft_command(args: argparse.Namespace) -> int:
 
 
 def _bench_command(args: argparse.Namespace) -> int:
-    from jitfish.compile import one_compile_at_a_time, warm_search
+    from jitfish.runtime.compile import one_compile_at_a_time, warm_search
     from jitfish.search.bench import bench_command
 
     with one_compile_at_a_time():  # OpenBench starts one bench per thread at once, on a cache maybe empty
@@ -47,7 +48,7 @@ def _bench_command(args: argparse.Namespace) -> int:
 
 
 def _compile_command(args: argparse.Namespace) -> int:
-    from jitfish.compile import compile_all
+    from jitfish.runtime.compile import compile_all
 
     print("compiling and caching every kernel (a later start loads them in about a second)", flush=True)
     compile_all(lambda line: print(line, flush=True))
@@ -120,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
             return run(tune=True)
         parser.print_help()
         return 0
-    return args.handler(args)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    return handler(args)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ between the mates and every evaluation.  ``INF`` is wider than every real score.
 
 from __future__ import annotations
 
-from jitfish.jit import WHILE_WAITING, kernel
+from jitfish.runtime.jit import WHILE_WAITING, kernel
 
 Score = int
 Depth = int

@@ -26,7 +26,7 @@ import os
 import pytest
 
 import jitfish
-from jitfish.engine import RAISE_SEARCH_ERRORS
+from jitfish.engine.engine import RAISE_SEARCH_ERRORS
 
 os.environ[RAISE_SEARCH_ERRORS] = "1"
 
@@ -34,7 +34,7 @@ os.environ[RAISE_SEARCH_ERRORS] = "1"
 @pytest.fixture(scope="session", autouse=True)
 def every_kernel_group_cached() -> None:
     """Compile every kernel group of ``jitfish compile`` that the cache lacks, before the first test."""
-    from jitfish.compile import ENTRY_FILES, GROUPS, compile_all, is_cached, one_compile_at_a_time
+    from jitfish.runtime.compile import ENTRY_FILES, GROUPS, compile_all, is_cached, one_compile_at_a_time
 
     if all(is_cached(group) for group in ENTRY_FILES):
         return

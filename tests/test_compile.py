@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from jitfish import compile as jit_compile
-from jitfish.jit import COLD_START
+from jitfish.runtime import compile as jit_compile
+from jitfish.runtime.jit import COLD_START
 from jitfish.search import Searcher
 
 
@@ -29,7 +29,7 @@ def test_helper_compiles_the_signatures_the_search_calls():
 
     import jitfish
 
-    from jitfish.jit import COLD_START, HELPER
+    from jitfish.runtime.jit import COLD_START, HELPER
 
     searcher = Searcher(hash_mb=1)
     worker = searcher.workers[0]
@@ -112,10 +112,10 @@ def test_compile_command_compiles_every_group(searched):
 ONE_SIGNATURE_CHILD = """
 import gc
 from numba.core.registry import CPUDispatcher
-from jitfish import compile as c
-from jitfish.jit import COLD_START
-from jitfish.engine import Engine
-from jitfish.turn import EngineCallbacks, GoParams
+from jitfish.runtime import compile as c
+from jitfish.runtime.jit import COLD_START
+from jitfish.engine.engine import Engine
+from jitfish.engine.turn import EngineCallbacks, GoParams
 
 def report(stage):
     for kernel in gc.get_objects():

@@ -1,4 +1,4 @@
-"""The README's UCI options table says what the engine's option list says (jitfish/options.py), and the
+"""The README's UCI options table says what the engine's option list says (jitfish/engine/options.py), and the
 documentation names only tools and scripts that exist."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from jitfish.options import OPTIONS
+from jitfish.engine.options import OPTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

@@ -133,7 +133,7 @@ def test_a_missing_extra_is_one_line_and_status_2(tmp_path, module, needed_by, e
 def test_the_extras_named_exist_in_pyproject():
     import tomllib
 
-    from jitfish.extras import EXTRA_OF
+    from jitfish.runtime.extras import EXTRA_OF
 
     extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     for module, extra in EXTRA_OF.items():

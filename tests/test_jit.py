@@ -34,7 +34,7 @@ from numba.core.caching import FunctionCache
 from numba.core.registry import CPUDispatcher
 
 import jitfish
-import jitfish.jit
+import jitfish.runtime.jit
 from jitfish._version import __version__
 from jitfish.board import attacks, makemove, movegen, perft, zobrist
 from jitfish.board.tables import lookup_tables
@@ -112,9 +112,9 @@ def test_decorator_sets_the_flags():
     def add(a, b):
         return a + b
 
-    hot = jitfish.jit.kernel(hot=True)(add)
-    plain = jitfish.jit.kernel(add)
-    inlined = jitfish.jit.kernel(hot=True, inline=True)(add)
+    hot = jitfish.runtime.jit.kernel(hot=True)(add)
+    plain = jitfish.runtime.jit.kernel(add)
+    inlined = jitfish.runtime.jit.kernel(hot=True, inline=True)(add)
     assert hot.targetoptions["_nrt"] is False and hot.targetoptions["nogil"] is True
     assert "_nrt" not in plain.targetoptions and plain.targetoptions["nogil"] is True
     assert inlined.targetoptions["inline"] == "always"
@@ -130,7 +130,7 @@ def test_kernels_run_from_the_project_cache_directory():
     exercise_board()
     kernel = perft._perft_kernel
     assert kernel.signatures, "_perft_kernel was never called"
-    assert kernel.stats.cache_path.startswith(str(jitfish.jit.CACHE_DIR))
+    assert kernel.stats.cache_path.startswith(str(jitfish.runtime.jit.CACHE_DIR))
     # Either this process compiled and saved it, or it loaded it: the cache is in use either way.
     assert sum(kernel.stats.cache_hits.values()) + sum(kernel.stats.cache_misses.values()) >= 1
 
@@ -157,7 +157,7 @@ def _doubled_sum(values):
 
 
 def test_plain_kernel_that_allocates_uses_reference_counting():
-    plain = jitfish.jit.kernel(_doubled_sum)
+    plain = jitfish.runtime.jit.kernel(_doubled_sum)
     copy = uncached_copy(plain)
     signature = (numba.types.float64[::1],)
     ir = compiled_ir(copy, signature)
@@ -201,10 +201,10 @@ def test_llvm_inline_pastes_the_kernel_into_its_callers():
 
 
 def test_cache_directory_is_named_after_version_and_source_digest():
-    digest = jitfish.jit.source_digest()
+    digest = jitfish.runtime.jit.source_digest()
     assert len(digest) == 16 and int(digest, 16) >= 0
-    assert jitfish.jit.CACHE_DIR.name == f"{__version__}-{digest}"
-    assert numba.config.CACHE_DIR == str(jitfish.jit.CACHE_DIR)
+    assert jitfish.runtime.jit.CACHE_DIR.name == f"{__version__}-{digest}"
+    assert numba.config.CACHE_DIR == str(jitfish.runtime.jit.CACHE_DIR)
 
 
 # Python that no kernel is compiled from (issue 76): editing it must keep every compiled kernel.
@@ -249,10 +249,10 @@ def _ast_defines_kernels(path: Path) -> bool:
 def test_the_cache_key_reads_the_sources_as_python_does():
     """Each file's imports as Python parses them are found (a docstring's example may add more), and the files
     digested are those a reference over Python's own parse finds."""
-    modules = jitfish.jit._package_sources()
+    modules = jitfish.runtime.jit._package_sources()
     imports = {path: _ast_imports(path, modules) for path in modules.values()}
     for path in modules.values():
-        assert imports[path] <= jitfish.jit._imported(path.read_bytes(), modules), path
+        assert imports[path] <= jitfish.runtime.jit._imported(path.read_bytes(), modules), path
     pending = [found for path in modules.values() if _ast_defines_kernels(path) for found in imports[path]]
     closure: set[Path] = set()
     while pending:
@@ -260,13 +260,13 @@ def test_the_cache_key_reads_the_sources_as_python_does():
         if path not in closure:
             closure.add(path)
             pending.extend(imports[path])
-    package = Path(jitfish.jit.__file__).parent
-    assert jitfish.jit.kernel_sources() == sorted(path.relative_to(package).as_posix() for path in closure)
+    package = Path(jitfish.runtime.jit.__file__).parents[1]
+    assert jitfish.runtime.jit.kernel_sources() == sorted(path.relative_to(package).as_posix() for path in closure)
 
 
 def test_the_cache_key_covers_what_kernels_are_built_from_and_nothing_else():
-    sources = jitfish.jit.kernel_sources()
-    for name in ("jit.py", "types.py", "board/movegen.py", "board/makemove.py", "search/quiescence.py"):
+    sources = jitfish.runtime.jit.kernel_sources()
+    for name in ("runtime/jit.py", "types.py", "board/movegen.py", "board/makemove.py", "search/quiescence.py"):
         assert name in sources
     for name in ("search/movepick.py", "eval/evaluation.py", "nnue/features.py", "nnue/inference.py"):
         assert name in sources
@@ -281,7 +281,8 @@ def test_a_pure_python_edit_recompiles_nothing_and_a_kernel_edit_recompiles(tmp_
     built from (``types.py``) compiles it again."""
     shutil.copytree(Path(jitfish.__file__).parent, tmp_path / "jitfish", ignore=shutil.ignore_patterns("__pycache__"))
     code = (
-        "from jitfish.compile import CompileCounter\nimport jitfish.jit as j\nfrom jitfish.types import mate_in\n"
+        "from jitfish.runtime.compile import CompileCounter\nimport jitfish.runtime.jit as j\n"
+        "from jitfish.types import mate_in\n"
         "with CompileCounter() as counter:\n    mate_in(3)\nprint(j.DIGEST, counter.started, j.PACKAGE_DIR)"
     )
     env = dict(os.environ, PYTHONPATH=str(tmp_path), JITFISH_CACHE_DIR=str(tmp_path / "cache"), JITFISH_PREBUILT="0")
@@ -310,11 +311,11 @@ def test_a_pure_python_edit_recompiles_nothing_and_a_kernel_edit_recompiles(tmp_
 
 def test_cache_root_can_be_moved_with_an_environment_variable(tmp_path):
     env = dict(os.environ, JITFISH_CACHE_DIR=str(tmp_path))
-    code = "import numba, jitfish.jit as j; print(j.CACHE_DIR); print(numba.config.CACHE_DIR)"
+    code = "import numba, jitfish.runtime.jit as j; print(j.CACHE_DIR); print(numba.config.CACHE_DIR)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0, result.stderr
     cache_dir, numba_dir = result.stdout.split()
-    assert cache_dir == numba_dir == str(tmp_path / jitfish.jit.CACHE_DIR.name)
+    assert cache_dir == numba_dir == str(tmp_path / jitfish.runtime.jit.CACHE_DIR.name)
 
 
 # --- Array indexing without Python's negative-index wraparound ---------------------------
@@ -384,13 +385,13 @@ def _recursive_compiled_in(function, module_name: str, monkeypatch):
 def partial_typings(monkeypatch) -> list[str]:
     """The names of the functions Numba types again to learn a recursive call's return type."""
     typed: list[str] = []
-    numba_partial = jitfish.jit._numba_return_types_from_partial
+    numba_partial = jitfish.runtime.jit._numba_return_types_from_partial
 
     def counting(inferer):
         typed.append(inferer.func_id.func_name)
         return numba_partial(inferer)
 
-    monkeypatch.setattr(jitfish.jit, "_numba_return_types_from_partial", counting)
+    monkeypatch.setattr(jitfish.runtime.jit, "_numba_return_types_from_partial", counting)
     return typed
 
 
@@ -428,9 +429,9 @@ def _release(version: str) -> tuple[int, int]:
 
 
 def test_numba_is_in_the_range_the_wraps_were_checked_on():
-    """jitfish/jit.py wraps two Numba internals; ``NUMBA_RANGE`` beside them says on which releases they
+    """jitfish/runtime/jit.py wraps two Numba internals; ``NUMBA_RANGE`` beside them says on which releases they
     were checked, and pyproject.toml must pin the same range so that no install goes outside it."""
-    low, high = jitfish.jit.NUMBA_RANGE
+    low, high = jitfish.runtime.jit.NUMBA_RANGE
     assert _release(low) <= _release(numba.__version__) < _release(high), numba.__version__
     pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
     assert pyproject.count(f'"numba>={low},<{high}"') == 2  # the dependency, and the build's (setup.py)

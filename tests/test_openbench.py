@@ -1,5 +1,5 @@
 """OpenBench's build: `make EXE=<name>` writes one executable that runs after it is moved and its tree is
-deleted (jitfish/bundle.py), and the client's `bench` and `genfens` work through it (docs/openbench.md)."""
+deleted (jitfish/runtime/bundle.py), and the client's `bench` and `genfens` work through it (docs/openbench.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from jitfish import prebuilt
+from jitfish.runtime import prebuilt
 from tuning.openbench import client_steps as client
 from tuning.openbench.spsa_input import spsa_lines
 
@@ -68,9 +68,9 @@ def test_the_same_tree_builds_the_same_file_and_tune_is_baked_in(tmp_path):
         )
     assert (tmp_path / "a").read_bytes() == (tmp_path / "b").read_bytes()
     with zipfile.ZipFile(tmp_path / "t") as archive:
-        assert "tune=True" in archive.read("__main__.py").decode()
+        assert "main(['--tune'] + sys.argv[1:])" in archive.read("__main__.py").decode()
     with zipfile.ZipFile(tmp_path / "a") as archive:
-        assert "tune=False" in archive.read("__main__.py").decode()
+        assert "main([] + sys.argv[1:])" in archive.read("__main__.py").decode()
         assert "jitfish/nnue/default.nnue" in archive.namelist()
 
 
@@ -113,7 +113,7 @@ def test_openbench_flow_two_benches_at_once_from_an_empty_cache_then_genfens(tmp
 
 
 def test_the_spsa_input_is_what_openbench_accepts_for_the_tune_options():
-    from jitfish.options import search_param_options
+    from jitfish.engine.options import search_param_options
 
     lines = spsa_lines()
     options = {spec.name: spec for spec in search_param_options()}
@@ -127,7 +127,7 @@ def test_the_spsa_input_is_what_openbench_accepts_for_the_tune_options():
 def test_processes_sharing_a_cache_compile_one_at_a_time(tmp_path):
     import fcntl
 
-    from jitfish.compile import one_compile_at_a_time
+    from jitfish.runtime.compile import one_compile_at_a_time
 
     with one_compile_at_a_time(tmp_path), open(tmp_path / "compile.lock") as other:
         with pytest.raises(BlockingIOError):  # another bench would wait here

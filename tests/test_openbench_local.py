@@ -48,8 +48,8 @@ def instance(tmp_path: Path) -> tuple[Path, str, str]:
         repo,
         {
             "Makefile": "executable\n",
-            "jitfish/bundle.py": "bundle\n",
-            "jitfish/cache.py": "cache\n",
+            "jitfish/runtime/bundle.py": "bundle\n",
+            "jitfish/runtime/cache.py": "cache\n",
             "jitfish/engine.py": "new engine\n",
             "tests/data/bench.txt": "# the node count\n2296682\n",
         },
@@ -139,7 +139,7 @@ def test_backport_puts_the_new_build_on_the_old_tree(instance: tuple[Path, str, 
         return openbench_local.git(work, "show", f"{sha}:{path}")
 
     assert show("Makefile") == "executable\n"
-    assert show("jitfish/bundle.py") == "bundle\n" and show("jitfish/cache.py") == "cache\n"
+    assert show("jitfish/runtime/bundle.py") == "bundle\n" and show("jitfish/runtime/cache.py") == "cache\n"
     assert show("jitfish/engine.py") == "old engine\n"
     assert openbench_local.git(work, "rev-parse", f"{sha}^").strip() == old
     assert openbench_local.bench_of(work, new) == "2296682"

@@ -32,3 +32,33 @@ def test_the_wheel_marks_the_package_as_typed():
     config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert "py.typed" in config["package-data"]["jitfish"]
     assert (REPO / "jitfish" / "py.typed").is_file()
+
+
+# The wheel's layout, as setuptools finds it in the source tree: a new folder or root module is a deliberate
+# change of these lists (docs/architecture.md, "Where things live").
+WHEEL_PACKAGES = [
+    "jitfish",
+    "jitfish.analysis",
+    "jitfish.board",
+    "jitfish.engine",
+    "jitfish.eval",
+    "jitfish.nnue",
+    "jitfish.runtime",
+    "jitfish.search",
+    "jitfish.syzygy",
+    "jitfish.teach",
+    "jitfish.uci",
+]
+ROOT_MODULES = ["__init__.py", "__main__.py", "_version.py", "cli.py", "types.py"]
+
+
+def test_the_wheel_holds_these_packages():
+    from setuptools import find_packages
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    assert sorted(find_packages(str(REPO), include=config["include"])) == WHEEL_PACKAGES
+
+
+def test_the_package_root_holds_these_modules():
+    assert sorted(path.name for path in (REPO / "jitfish").glob("*.py")) == ROOT_MODULES
+    assert all((REPO / package.replace(".", "/") / "__init__.py").is_file() for package in WHEEL_PACKAGES)

@@ -1,4 +1,4 @@
-"""Shipped kernels (jitfish/prebuilt.py): used only where they fit, moved to the installed package's names,
+"""Shipped kernels (jitfish/runtime/prebuilt.py): used only where they fit, moved to the installed package's names,
 and never run on a CPU they were not compiled for: neither by Jitfish's choice nor by Numba's cache keys."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pathlib import Path
 import numba
 import pytest
 
-import jitfish.jit
-from jitfish import prebuilt
+import jitfish.runtime.jit
+from jitfish.runtime import prebuilt
 
 CPU, FEATURES = prebuilt.TARGETS["x86_64"]
 HOST_TRIPLE, HOST_FEATURES = prebuilt._host()
@@ -29,7 +29,7 @@ def fitting_manifest(**changes) -> prebuilt.Manifest:
     """A manifest that fits this process (where the CPU has x86-64-v3's features), with ``changes``."""
     manifest = prebuilt.Manifest(
         format=prebuilt.FORMAT,
-        digest=jitfish.jit.DIGEST,
+        digest=jitfish.runtime.jit.DIGEST,
         numba=numba.__version__,
         python=sys.implementation.cache_tag,
         triple=HOST_TRIPLE,
@@ -43,7 +43,7 @@ def fitting_manifest(**changes) -> prebuilt.Manifest:
 
 @needs_x86_64_v3
 def test_kernels_that_fit_are_accepted():
-    assert prebuilt.mismatch(fitting_manifest(), jitfish.jit.DIGEST) is None
+    assert prebuilt.mismatch(fitting_manifest(), jitfish.runtime.jit.DIGEST) is None
 
 
 @needs_x86_64_v3
@@ -58,7 +58,7 @@ def test_kernels_that_fit_are_accepted():
     ],
 )
 def test_kernels_made_for_other_sources_or_tools_are_refused(changes, reason):
-    assert reason in prebuilt.mismatch(fitting_manifest(**changes), jitfish.jit.DIGEST)
+    assert reason in prebuilt.mismatch(fitting_manifest(**changes), jitfish.runtime.jit.DIGEST)
 
 
 def test_kernels_for_a_cpu_with_features_this_one_lacks_are_refused(monkeypatch):
@@ -66,27 +66,28 @@ def test_kernels_for_a_cpu_with_features_this_one_lacks_are_refused(monkeypatch)
     AVX2 instruction."""
     older = {feature for feature in HOST_FEATURES | set(FEATURES) if feature not in ("avx2", "bmi2", "fma")}
     monkeypatch.setattr(prebuilt, "_host", lambda: (HOST_TRIPLE, older))
-    assert prebuilt.mismatch(fitting_manifest(), jitfish.jit.DIGEST) == "the CPU lacks avx2, bmi2, fma (x86-64-v3)"
+    expected = "the CPU lacks avx2, bmi2, fma (x86-64-v3)"
+    assert prebuilt.mismatch(fitting_manifest(), jitfish.runtime.jit.DIGEST) == expected
 
 
 def test_a_cpu_the_user_chose_is_obeyed(monkeypatch):
     monkeypatch.setattr(numba.config, "CPU_NAME", "skylake")
-    assert prebuilt.mismatch(fitting_manifest(), jitfish.jit.DIGEST) == "NUMBA_CPU_NAME is skylake"
+    assert prebuilt.mismatch(fitting_manifest(), jitfish.runtime.jit.DIGEST) == "NUMBA_CPU_NAME is skylake"
 
 
 def test_no_manifest_or_an_unreadable_one_or_the_switch_off_means_native_kernels(tmp_path, monkeypatch):
-    assert prebuilt.fitting(tmp_path, jitfish.jit.DIGEST) is None  # a checkout: nothing shipped
+    assert prebuilt.fitting(tmp_path, jitfish.runtime.jit.DIGEST) is None  # a checkout: nothing shipped
     (tmp_path / prebuilt.ARCHIVE).write_bytes(b"")
     (tmp_path / prebuilt.MANIFEST).write_text("{not json")
-    assert prebuilt.fitting(tmp_path, jitfish.jit.DIGEST) is None
+    assert prebuilt.fitting(tmp_path, jitfish.runtime.jit.DIGEST) is None
     (tmp_path / prebuilt.MANIFEST).write_text(json.dumps(dataclasses.asdict(fitting_manifest())))
     monkeypatch.setenv("JITFISH_PREBUILT", "0")
-    assert prebuilt.fitting(tmp_path, jitfish.jit.DIGEST) is None
+    assert prebuilt.fitting(tmp_path, jitfish.runtime.jit.DIGEST) is None
 
 
 def test_a_checkout_compiles_native_kernels_into_the_plain_cache_folder():
-    assert jitfish.jit.PREBUILT is None
-    assert jitfish.jit.CACHE_DIR.name == f"{jitfish.__version__}-{jitfish.jit.DIGEST}"
+    assert jitfish.runtime.jit.PREBUILT is None
+    assert jitfish.runtime.jit.CACHE_DIR.name == f"{jitfish.__version__}-{jitfish.runtime.jit.DIGEST}"
 
 
 # A package of one cached kernel, and a run of it in a fresh process: its result and whether Numba loaded

@@ -22,29 +22,29 @@ pytestmark = pytest.mark.usefixtures("compiled_kernels")
 CHILD = """
 import time
 started = time.perf_counter()
-import jitfish, jitfish.jit
+import jitfish, jitfish.runtime.jit
 imported = time.perf_counter()
 nodes = jitfish.perft(jitfish.STARTING_FEN, 4)
 done = time.perf_counter()
 print("nodes", nodes)
-print("cache", jitfish.jit.CACHE_DIR)
+print("cache", jitfish.runtime.jit.CACHE_DIR)
 print(f"import {imported - started:.3f} s, perft {done - imported:.3f} s")
 """
 # The search: a cached recursive negamax calling the recursive quiescence (Numba #6061 crashed such
 # chains on the load after the one that compiled them).
 SEARCH_CHILD = """
-import jitfish, jitfish.jit
+import jitfish, jitfish.runtime.jit
 result = jitfish.search(jitfish.Board(), depth=5, hash_mb=1)
 print("nodes", result.nodes)
-print("cache", jitfish.jit.CACHE_DIR)
+print("cache", jitfish.runtime.jit.CACHE_DIR)
 """
 # The search with Syzygy tables: the WDL prober inside negamax (a five-piece root whose captures reach the
 # four-piece tables) and the compiled DTZ block decoder of root probing (a four-piece root).
 TABLES = Path(__file__).resolve().parent / "data" / "syzygy"
 TABLEBASE_CHILD = f"""
-import jitfish.jit
-from jitfish.engine import Engine
-from jitfish.turn import EngineCallbacks, GoParams
+import jitfish.runtime.jit
+from jitfish.engine.engine import Engine
+from jitfish.engine.turn import EngineCallbacks, GoParams
 infos = []
 engine = Engine(EngineCallbacks(on_info=infos.append))
 engine.set_option("SyzygyPath", {str(TABLES)!r})
@@ -53,7 +53,7 @@ for fen in ("8/8/3k4/8/3r4/8/3R1P2/4K3 w - - 0 1", "8/8/8/4k3/8/8/8/R3K3 w - - 7
     engine.go(GoParams(depth=8))
     assert engine.wait(600)
     print("tbhits", infos[-1].tbhits, "score", infos[-1].score_cp, infos[-1].score_mate)
-print("cache", jitfish.jit.CACHE_DIR)
+print("cache", jitfish.runtime.jit.CACHE_DIR)
 """
 ATTEMPTS = 3  # another engineer's edit to jitfish/ between two runs changes the cache directory
 

@@ -1,4 +1,4 @@
-"""The win/draw/loss model (``jitfish/wdl.py``) against games it was not fitted to.
+"""The win/draw/loss model (``jitfish/engine/wdl.py``) against games it was not fitted to.
 
 ``tests/data/wdl_holdout.npz`` holds every position of the games that ``tuning/fit_wdl.py`` held out
 (every fifth self-play game of the data in docs/wdl.md), counted by its score (white's view), both
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import jitfish
-from jitfish.wdl import A_COEFFICIENTS, B_COEFFICIENTS, material_of_fen, win_draw_loss
+from jitfish.engine.wdl import A_COEFFICIENTS, B_COEFFICIENTS, material_of_fen, win_draw_loss
 from tuning import fit_wdl
 
 HOLD_OUT = Path(__file__).parent / "data" / "wdl_holdout.npz"

@@ -12,7 +12,7 @@ goes on where it stopped.
     python -m tuning.calibrate --settings 800,1100,1400,1700,2000,2300,2400 --games 80 --chain-games 160 \
         --tc 10+0.1 --concurrency 2
 
-``refit`` turns a run's measurements into the rows of ``jitfish/strength.json``: each setting measured
+``refit`` turns a run's measurements into the rows of ``jitfish/engine/strength.json``: each setting measured
 becomes a row at the Elo it measured, with the handicap (node budget, noise) it played with::
 
     python -m tuning.calibrate refit records/strength/NAME [--write]
@@ -251,7 +251,7 @@ def play(args: argparse.Namespace) -> int:
 
 
 def refit(args: argparse.Namespace) -> int:
-    from jitfish.strength import LEVELS_FILE, handicap_for_elo
+    from jitfish.engine.strength import LEVELS_FILE, handicap_for_elo
 
     fit = json.loads((args.output_dir / "calibration.json").read_text())["fit"]
     rows = sorted(
@@ -274,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments[:1] == ["refit"]:
         parser = argparse.ArgumentParser(prog="python -m tuning.calibrate refit")
         parser.add_argument("output_dir", type=Path)
-        parser.add_argument("--write", action="store_true", help="rewrite jitfish/strength.json's levels")
+        parser.add_argument("--write", action="store_true", help="rewrite jitfish/engine/strength.json's levels")
         return refit(parser.parse_args(arguments[1:]))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(

@@ -21,7 +21,7 @@ import concurrent.futures
 import threading
 from typing import Any, Callable
 
-from jitfish.extras import require
+from jitfish.runtime.extras import require
 
 LOCAL = "local:"
 _task_lock = threading.Lock()

@@ -1,6 +1,6 @@
-"""Fit the win/draw/loss model of ``jitfish/wdl.py`` to Jitfish's self-play games and check it on held-out ones.
+"""Fit the win/draw/loss model of ``jitfish/engine/wdl.py`` to Jitfish's self-play games and check it on held-out ones.
 
-    python -m tuning.fit_wdl /work/shared/data/nnue                # fit, write jitfish/wdl.json, report
+    python -m tuning.fit_wdl /work/shared/data/nnue                # fit, write jitfish/engine/wdl.json, report
     python -m tuning.fit_wdl DATA --plot docs/wdl.png --sample tests/data/wdl_holdout.npz
 
 Each data file is self-play: ``FEN | score | result`` text (``.gz``) or game files (``.bin``), the score
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from jitfish.wdl import PARAMETERS_FILE, PIECE_MATERIAL, material_of_fen, probabilities
+from jitfish.engine.wdl import PARAMETERS_FILE, PIECE_MATERIAL, material_of_fen, probabilities
 
 HOLD_OUT_EVERY = 5  # game i of a file is held out when i % 5 == 0
 FIT_SCORE_LIMIT = 2000  # positions scored beyond ±20 pawns say nothing more about the curve
@@ -146,7 +146,7 @@ def plot(
     table: list[tuple], rows: np.ndarray, a_coefficients: np.ndarray, b_coefficients: np.ndarray, path: Path
 ) -> None:
     """Observed against predicted score per bucket, and the model's curves at three material counts."""
-    from jitfish.extras import require
+    from jitfish.runtime.extras import require
 
     require("matplotlib", "python -m tuning.fit_wdl --plot")
     import matplotlib

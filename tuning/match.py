@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from tqdm import tqdm
 
-from jitfish.extras import reporting_missing_extras
+from jitfish.runtime.extras import reporting_missing_extras
 from tuning import pgnfile
 from tuning.backends import Backend, BackendName, MatchOutcome, choose_backend
 from tuning.cluster import ClusterExecutor, local_workers

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from jitfish.extras import MissingExtra, report_missing, require
+from jitfish.runtime.extras import MissingExtra, report_missing, require
 
 try:
     torch = require("torch", "python -m tuning.nnue_learning_curve")
@@ -42,7 +42,7 @@ except MissingExtra as missing:
     sys.exit(report_missing(missing))
 import jitfish  # noqa: E402  (after the check: a missing extra is one line, not a traceback)
 from jitfish.eval import evaluate as handwritten_evaluation  # noqa: E402
-from jitfish.jit import cache_root  # noqa: E402
+from jitfish.runtime.jit import cache_root  # noqa: E402
 from jitfish.nnue.format import write_network  # noqa: E402
 from tuning.datagen.records import unpack_fen  # noqa: E402
 from tuning.nnue.check import integer_scores  # noqa: E402

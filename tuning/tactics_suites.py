@@ -30,7 +30,7 @@ from pathlib import Path
 import chess
 
 import jitfish
-from jitfish.compile import warm_up_search
+from jitfish.runtime.compile import warm_up_search
 from jitfish.nnue.format import read_network, shipped_network
 from jitfish.nnue.inference import kernel_network
 from jitfish.search import SearchLimits, Searcher

@@ -44,8 +44,8 @@ from jitfish.eval.params import (
     load_weights,
     save_weights,
 )
-from jitfish.extras import reporting_missing_extras, require
-from jitfish.jit import kernel
+from jitfish.runtime.extras import reporting_missing_extras, require
+from jitfish.runtime.jit import kernel
 from tuning.trace import Traces, danger_units, load_traces, row_halves
 
 K_SEARCH_LOG10 = (-5.0, 0.0)  # K between 1e-5 and 1 per centipawn

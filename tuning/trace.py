@@ -47,7 +47,7 @@ from jitfish.eval.params import (
     default_weights,
     weight_names,
 )
-from jitfish.jit import kernel, source_digest
+from jitfish.runtime.jit import kernel, source_digest
 from tuning.datagen.lines import read_data
 
 CACHE_VERSION = 2

@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from jitfish.extras import require
+from jitfish.runtime.extras import require
 
 
 def default_output(game_file: str) -> Path:

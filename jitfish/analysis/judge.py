@@ -1,6 +1,6 @@
 """What each move cost: winning chances from the WDL model, the NAG it earns, and each side's accuracy.
 
-A position's *winning chances* are the expected score of White, ``W + D/2`` of :func:`jitfish.wdl.expected_score`
+A position's *winning chances* are the expected score of White, ``W + D/2`` of :func:`jitfish.engine.wdl.expected_score`
 (the model fitted to Jitfish's games) at the search's score and the position's material, in per cent; a mate
 for a side is 100 % for it (mate in N, and the mated position itself).  A move *loses* the drop of its
 player's winning chances from the position before it to the position after it (both searched), in points
@@ -28,7 +28,7 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from jitfish.wdl import expected_score
+from jitfish.engine.wdl import expected_score
 
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
 NAG_INACCURACY, NAG_MISTAKE, NAG_BLUNDER = 6, 2, 4  # ?!, ?, ?? (the PGN standard's numbers)

@@ -22,7 +22,7 @@ MARK_STYLE = {
 def plot_game(analysis: GameAnalysis, path: str | Path | None = None):
     """Draw ``analysis`` (White's winning chances against the move number); save a PNG to ``path`` when
     given; return the figure."""
-    from jitfish.extras import require
+    from jitfish.runtime.extras import require
 
     matplotlib = require("matplotlib", "jitfish analyse --plot")
     matplotlib.use("Agg")

@@ -18,7 +18,7 @@ import chess.pgn
 from jitfish._version import __version__
 from jitfish.analysis.judge import WORD_OF_NAG, game_accuracy, verdict, winning_chances
 from jitfish.analysis.searching import Evaluation
-from jitfish.wdl import material_of_fen
+from jitfish.engine.wdl import material_of_fen
 
 BEST_LINE_PLIES = 10  # the length of a best line written as a variation
 MOVE_ASSESSMENTS = range(1, 7)  # $1..$6: !, ?, !!, ??, !?, ?!

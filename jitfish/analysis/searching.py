@@ -77,7 +77,7 @@ def _evaluate_job(job: tuple[Position, SearchLimits]) -> Evaluation:
 
 def warm_kernels(say: Callable[[str], None]) -> None:
     """Load the search kernels, compiling them first (and saying so) when the cache is cold."""
-    from jitfish.compile import COLD_START_SECONDS, is_cached, one_compile_at_a_time, warm_search
+    from jitfish.runtime.compile import COLD_START_SECONDS, is_cached, one_compile_at_a_time, warm_search
 
     if not is_cached("search"):
         say(f"compiling the search kernels (first run only, about {COLD_START_SECONDS} s)")

@@ -11,7 +11,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.board.squares import ONE
 
 

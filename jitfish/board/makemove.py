@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import ENGINE_FIRST, HELPER, WHILE_WAITING, inlined_copy, kernel
+from jitfish.runtime.jit import ENGINE_FIRST, HELPER, WHILE_WAITING, inlined_copy, kernel
 from jitfish.board import layout as L
 from jitfish.board.squares import BLACK, KING, NO_PIECE, NO_SQUARE, ONE, PAWN, ROOK, WHITE
 from jitfish.board.moves import (

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import ENGINE_FIRST, kernel
+from jitfish.runtime.jit import ENGINE_FIRST, kernel
 from jitfish.board import layout as L
 from jitfish.board.attacks import attackers_to, bishop_attacks, is_square_attacked, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount

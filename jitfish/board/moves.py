@@ -10,7 +10,7 @@ king does not travel two squares, where that text would be ambiguous).
 
 from __future__ import annotations
 
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.squares import (
     FILE_NAMES,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import (
     make_move,

@@ -17,7 +17,7 @@ import numpy as np
 from jitfish.board import layout as L
 from jitfish.board.attacks import fill_attack_tables
 from jitfish.board.zobrist import fill_zobrist_keys
-from jitfish.jit import CACHE_DIR
+from jitfish.runtime.jit import CACHE_DIR
 
 TABLES_FILE = CACHE_DIR / "lookup_tables.npy"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import lsb, pop_lsb
 from jitfish.board.squares import EMPTY, NO_SQUARE, WHITE

@@ -31,7 +31,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-from jitfish.jit import HELPER, kernel
+from jitfish.runtime.jit import HELPER, kernel
 from jitfish.board import layout as L
 from jitfish.board.attacks import bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount

@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from jitfish.board.squares import SQUARE_NAMES
-from jitfish.shipped import read_once
+from jitfish.runtime.shipped import read_once
 
 WEIGHTS_FILE = Path(__file__).resolve().parent / "weights.json"
 

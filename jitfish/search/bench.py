@@ -66,7 +66,7 @@ def run_bench(
     ``network``: a :class:`jitfish.nnue.inference.KernelNetwork` to evaluate with (default: hand-written).
     """
     from jitfish.board.board import Board
-    from jitfish.compile import warm_up_search
+    from jitfish.runtime.compile import warm_up_search
     from jitfish.search import SearchLimits, Searcher
 
     searcher = Searcher(hash_mb=BENCH_HASH_MB, threads=1, network=network)

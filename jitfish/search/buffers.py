@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.board.layout import field_offsets
 from jitfish.board.moves import MAX_MOVES, move_from_to
 from jitfish.eval.evaluation import psq_delta

@@ -14,7 +14,7 @@ several places (``generate_moves``, ``see_ge``) keep taking just the arrays
 they read, because a call copies every array it is passed.  The picker's
 kernels that need the context to read the history tables (``_order``,
 ``score_moves``) are pasted into their callers by LLVM instead
-(``llvm_inline``: :func:`jitfish.jit.kernel`), so nothing is copied.
+(``llvm_inline``: :func:`jitfish.runtime.jit.kernel`), so nothing is copied.
 
 Two searches, one source.  Without tables the ``syzygy`` field is the empty
 tuple ``NO_TABLES``, with tables it holds their arrays: the two contexts are
@@ -22,7 +22,7 @@ two types, so Numba compiles negamax once for each, and its tablebase step
 (``negamax.tablebase_score``) is chosen by the type.  The search without
 tables, which every start compiles, then holds no prober: a cold start
 compiles the prober only when tables are set
-(:func:`jitfish.compile.warm_tablebases`), not on every first start.
+(:func:`jitfish.runtime.compile.warm_tablebases`), not on every first start.
 Quiescence never probes; it gets the context without tables
 (:func:`without_tables`), so it is compiled once for both.
 
@@ -44,7 +44,7 @@ import numpy as np
 
 from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, is_in_check
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.search.buffers import (
     C_STOP,

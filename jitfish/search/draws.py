@@ -6,7 +6,7 @@ negamax handles it where it has the move list.)
 
 from __future__ import annotations
 
-from jitfish.jit import WHILE_WAITING, kernel
+from jitfish.runtime.jit import WHILE_WAITING, kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import popcount
 from jitfish.board.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK

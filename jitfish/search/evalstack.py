@@ -36,7 +36,7 @@ import numpy as np
 from jitfish.board import layout as L
 from jitfish.board.moves import NO_CHANGE, SQUARE_BITS, SQUARE_MASK, move_changes
 from jitfish.board.squares import PIECE_TYPE_COUNT
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.nnue.inference import (
     ACCUMULATOR_DTYPE,
     KernelNetwork,

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import WHILE_WAITING, kernel
+from jitfish.runtime.jit import WHILE_WAITING, kernel
 from jitfish.board import layout as L
 from jitfish.board.moves import move_from, move_from_to, move_to
 from jitfish.search.buffers import HEURISTICS_OFFSETS, SCORES, STACK_ROOT, move_list

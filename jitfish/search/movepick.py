@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import ENGINE_FIRST, kernel
+from jitfish.runtime.jit import ENGINE_FIRST, kernel
 from jitfish.board import layout as L
 from jitfish.board.moves import move_from, move_promotion
 from jitfish.board.squares import QUEEN

@@ -52,7 +52,7 @@ import math
 import numpy as np
 from numba.extending import overload
 
-from jitfish.jit import WHILE_WAITING, kernel
+from jitfish.runtime.jit import WHILE_WAITING, kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import popcount
 from jitfish.board.movegen import check_squares, generate_moves, gives_check_given

@@ -39,7 +39,7 @@ from typing import Mapping
 
 import numpy as np
 
-from jitfish.shipped import read_once
+from jitfish.runtime.shipped import read_once
 
 PARAMS_FILE = Path(__file__).resolve().parent / "search_params.json"
 

@@ -24,7 +24,7 @@ check (its stack record says); the others test it (``CHECK_UNKNOWN``).
 
 from __future__ import annotations
 
-from jitfish.jit import HELPER, kernel
+from jitfish.runtime.jit import HELPER, kernel
 from jitfish.board import layout as L
 from jitfish.board.movegen import generate_moves
 from jitfish.board.moves import move_promotion

@@ -103,8 +103,11 @@ class Searcher:
     def set_network(self, network: KernelNetwork | None) -> None:
         """Evaluate with ``network`` from the next search on (None: the hand-written evaluation).
 
-        The transposition table is cleared: the static evaluations it keeps are the old evaluation's.
+        The transposition table is cleared: the static evaluations it keeps are the old evaluation's.  The
+        network already searched with changes nothing.
         """
+        if network is self._network:
+            return
         self._network = network
         for worker in self._workers:
             worker.set_network(network)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import HELPER, kernel
+from jitfish.runtime.jit import HELPER, kernel
 from jitfish.board import layout as L
 from jitfish.board.attacks import attackers_to, bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb

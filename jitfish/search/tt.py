@@ -32,7 +32,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from jitfish.jit import WHILE_WAITING, kernel
+from jitfish.runtime.jit import WHILE_WAITING, kernel
 from jitfish.types import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TB_WIN_BOUND
 
 BUCKET_ENTRIES = 4

@@ -34,7 +34,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.makemove import make_move, unmake_move

@@ -24,7 +24,7 @@ it calls the compiled prober.
 
 from __future__ import annotations
 
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import popcount
 from jitfish.syzygy.layout import PROBE_DEPTH, PROBE_HITS, PROBE_PIECES, PROBE_RULE50, TB_FAILED

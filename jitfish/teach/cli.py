@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from jitfish.extras import require
+from jitfish.runtime.extras import require
 
 EXAMPLE_FEN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 DEFAULT_MCTS_ITERATIONS = 10_000

@@ -21,7 +21,7 @@ Why all the kernels share one file: Numba invalidates a cached kernel when
 *its own* file changes, but not when a helper it calls from another file does
 (the helper's old machine code stays linked into it).  The modules kernels
 are built from are digested into the cache directory's name
-(``jitfish.jit.kernel_sources``); no kernel file imports this one, so it is
+(``jitfish.runtime.jit.kernel_sources``); no kernel file imports this one, so it is
 not, and editing it never throws away the engine's compiled code.  Keeping every kernel and helper of these searches
 here means Numba's own per-file check covers them all.  (UCT lives in
 :mod:`jitfish.teach.mcts_kernels` under the same rule: it calls no kernel
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, is_in_check

@@ -26,9 +26,9 @@ iteration.  Random numbers come from a xorshift64* generator whose state is
 the one-element array ``rng``: a seed gives the same search on every machine.
 
 This module calls no kernel of another teaching file (only the engine's
-board and evaluation, whose sources ``jitfish.jit`` digests), so Numba's own
+board and evaluation, whose sources ``jitfish.runtime.jit`` digests), so Numba's own
 per-file cache check is enough here; see the note on ``kernel_sources`` in
-``jitfish/jit.py``.
+``jitfish/runtime/jit.py``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import math
 
 import numpy as np
 
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, generate_moves, is_in_check

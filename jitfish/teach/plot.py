@@ -9,7 +9,7 @@ from jitfish.teach.report import LadderReport
 
 def _pyplot(drawing: str):
     """matplotlib's pyplot, drawing to files only; a one-line error naming the extra when it is not installed."""
-    from jitfish.extras import require
+    from jitfish.runtime.extras import require
 
     matplotlib = require("matplotlib", drawing)
     matplotlib.use("Agg")

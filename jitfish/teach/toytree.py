@@ -290,7 +290,7 @@ def draw_tree(result: ToyResult | Node, path: str | None = None, title: str | No
     searched with.  Saves to ``path`` (PNG or SVG by extension) when given;
     returns the matplotlib figure.
     """
-    from jitfish.extras import require
+    from jitfish.runtime.extras import require
 
     matplotlib = require("matplotlib", "drawing a tree")
     matplotlib.use("Agg")

@@ -8,10 +8,10 @@ nothing usable is left.  ``setoption`` is read by :mod:`jitfish.uci.options`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 if TYPE_CHECKING:
-    from jitfish.turn import GoParams
+    from jitfish.engine.turn import GoParams
 
 # go parameters followed by an integer, and those that stand alone.
 GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
@@ -40,7 +40,7 @@ def starts_search(command: str, args: list[str]) -> bool:
 
 def parse_go(args: list[str]) -> tuple[GoParams, list[str]]:
     """The parameters of ``go <args>`` (not ``go perft``), and the problems with the words that were ignored."""
-    from jitfish.turn import GoParams
+    from jitfish.engine.turn import GoParams
 
     params, problems = GoParams(), []
     index = 0
@@ -104,6 +104,14 @@ def parse_position(args: list[str]) -> tuple[str | None, list[str]]:
     if head[:1] == ["fen"] and len(head) > 1:
         return " ".join(head[1:]), moves
     raise CommandError("position needs 'startpos' or 'fen <fen>' before 'moves'")
+
+
+@overload
+def parse_depth(args: list[str], command: str, highest: int, optional: Literal[False] = False) -> int: ...
+
+
+@overload
+def parse_depth(args: list[str], command: str, highest: int, optional: bool) -> int | None: ...
 
 
 def parse_depth(args: list[str], command: str, highest: int, optional: bool = False) -> int | None:

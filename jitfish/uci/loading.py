@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Callable
 from jitfish.uci.output import Output, short
 
 if TYPE_CHECKING:
-    from jitfish.engine import Engine, EngineCallbacks
+    from jitfish.engine.engine import Engine
+    from jitfish.engine.turn import EngineCallbacks
+    from jitfish.runtime.compile import CompileCounter
 
 # A warm start compiling for longer than this says so, and again every LOAD_PROGRESS_SECONDS.
 SLOW_LOAD_SECONDS = 5.0
@@ -33,8 +35,8 @@ LOAD_PROGRESS_SECONDS = 15.0
 
 
 def is_cached(group: str) -> bool:
-    """Whether a kernel group of :mod:`jitfish.compile` loads from the cache (compiles nothing)."""
-    from jitfish.compile import is_cached
+    """Whether a kernel group of :mod:`jitfish.runtime.compile` loads from the cache (compiles nothing)."""
+    from jitfish.runtime.compile import is_cached
 
     return is_cached(group)
 
@@ -44,7 +46,7 @@ class EngineLoader:
 
     ``callbacks()`` makes the engine's callbacks (called in the loading thread,
     which imports the engine module); ``factory`` builds the engine from them
-    (by default the real :class:`~jitfish.engine.Engine`); ``ready(engine)``
+    (by default the real :class:`~jitfish.engine.engine.Engine`); ``ready(engine)``
     runs once the kernels are loaded, before any command may use the engine
     (the protocol applies the options set meanwhile), under :attr:`lock`.
     """
@@ -88,7 +90,7 @@ class EngineLoader:
     def _load(self) -> None:
         started = time.perf_counter()
         try:
-            from jitfish.compile import COLD_START_SECONDS, CompileCounter, start_helper
+            from jitfish.runtime.compile import COLD_START_SECONDS, CompileCounter, start_helper
 
             counter = CompileCounter()
             cold = not is_cached("search")
@@ -98,7 +100,7 @@ class EngineLoader:
                 threading.Thread(
                     target=self._report_slow_load, args=(started, counter), name="jitfish-load-progress", daemon=True
                 ).start()
-            from jitfish.engine import Engine
+            from jitfish.engine.engine import Engine
 
             callbacks = self._callbacks()
             helper = start_helper() if cold else None  # before the engine's board builds the lookup tables
@@ -116,7 +118,7 @@ class EngineLoader:
         finally:
             self._loaded.set()
 
-    def _report_slow_load(self, started: float, counter) -> None:
+    def _report_slow_load(self, started: float, counter: CompileCounter) -> None:
         """Say why ``readyok`` is late when kernels compile (a stale cache); a slow machine alone is not news."""
         if self._loaded.wait(SLOW_LOAD_SECONDS):
             return
@@ -132,7 +134,7 @@ class EngineLoader:
 
     def announce_first_use(self, group: str) -> None:
         """Say that a rare command's kernel group (``eval``, ``perft``) compiles now, when it is not cached."""
-        from jitfish.compile import FIRST_USE_SECONDS
+        from jitfish.runtime.compile import FIRST_USE_SECONDS
 
         if not is_cached(group):
             self._output.message(f"compiling the {group} kernels (first use only, about {FIRST_USE_SECONDS[group]} s)")

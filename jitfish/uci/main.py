@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, Iterator, TextIO
 
 from jitfish.uci.protocol import MAX_LINE_CHARS, UciProtocol
 
@@ -37,7 +37,7 @@ class LineWriter:
                 self.broken = True  # the GUI went away: the loop ends at end of input
 
 
-def read_lines(stream: BinaryIO):
+def read_lines(stream: BinaryIO) -> Iterator[str]:
     """Decoded input lines; a line longer than MAX_LINE_CHARS comes out as its first part,
     over-long (the protocol reports and ignores it) without holding it all in memory."""
     while True:

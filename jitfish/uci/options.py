@@ -1,17 +1,17 @@
-"""The engine's options (:mod:`jitfish.options`) as UCI writes and reads them.
+"""The engine's options (:mod:`jitfish.engine.options`) as UCI writes and reads them.
 
 Nothing about an option is written here, and no value is kept here: the
 ``option name ...`` line of a row (:func:`uci_line`) and the typed value of
 a ``setoption`` text (:func:`parse_value`) are derived from the row; the
-value goes to the engine (:meth:`jitfish.engine.Engine.set_option`), whose
-:class:`~jitfish.options.Settings` is the one store of the current values.
+value goes to the engine (:meth:`jitfish.engine.engine.Engine.set_option`), whose
+:class:`~jitfish.engine.options.Settings` is the one store of the current values.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterator
 
-from jitfish.options import OPTIONS, OptionSpec, search_param_options
+from jitfish.engine.options import OPTIONS, OptionSpec, search_param_options
 from jitfish.uci.commands import CommandError
 
 
@@ -55,7 +55,9 @@ def parse_value(spec: OptionSpec, text: str | None) -> Any:
             number = int(text)
         except ValueError:
             raise OptionError(f"option '{spec.name}' takes an integer, got '{text}'") from None
-        if not spec.min <= number <= spec.max:
+        low = number if spec.min is None else spec.min
+        high = number if spec.max is None else spec.max
+        if not low <= number <= high:
             raise OptionError(f"option '{spec.name}' value {number} is out of range [{spec.min}, {spec.max}]")
         return number
     if spec.type == "combo":
@@ -71,7 +73,7 @@ class OptionTable:
     (``tune=True``) one ``spin`` per search parameter (changed for the next search, with no recompiling)."""
 
     def __init__(self, tune: bool = False) -> None:
-        self.specs = list(OPTIONS) + (search_param_options() if tune else [])
+        self.specs = [*OPTIONS, *(search_param_options() if tune else ())]
         self._by_name = {spec.name.lower(): spec for spec in self.specs}
 
     def __iter__(self) -> Iterator[OptionSpec]:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Callable
 from jitfish.uci.commands import after_ponderhit, releasers, starts_search
 
 if TYPE_CHECKING:
-    from jitfish.turn import GoParams
+    from jitfish.engine.turn import GoParams
 
 Command = tuple[str, list[str]]  # (name, the words after it)
 SEARCH_CONTROL = ("stop", "ponderhit")
@@ -126,7 +126,8 @@ class CommandOrder:
                 )
                 if self._quitting:
                     return
-                index = self._next_control() if self._searching else 0
+                control = self._next_control() if self._searching else None
+                index = 0 if control is None else control  # no search: the oldest held command
                 command, args = self._in_flight = self._pending[index]
                 del self._pending[index]
             try:

@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
-    from jitfish.board import Board
+    from jitfish.board.board import Board
     from jitfish.search import SearchInfo
 
 
@@ -27,7 +27,7 @@ def info_line(info: SearchInfo, wdl_root: Board | None) -> str:
     if info.bound:
         parts.append(info.bound)
     if wdl_root is not None:
-        from jitfish.wdl import win_draw_loss
+        from jitfish.engine.wdl import win_draw_loss
 
         win, draw, loss = win_draw_loss(info.score_cp, info.score_mate, wdl_root)
         parts.append(f"wdl {win} {draw} {loss}")

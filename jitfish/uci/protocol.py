@@ -1,4 +1,4 @@
-"""The UCI protocol: input lines become :class:`~jitfish.engine.Engine` calls, results become lines.
+"""The UCI protocol: input lines become :class:`~jitfish.engine.engine.Engine` calls, results become lines.
 
 :class:`UciProtocol` handles each command, from four parts, each readable
 alone: :mod:`jitfish.uci.commands` reads a command's words,
@@ -19,7 +19,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from jitfish._version import __version__
-from jitfish.options import OptionSpec
+from jitfish.engine.options import OptionSpec
 from jitfish.uci.commands import (
     MAX_BENCH_DEPTH,
     MAX_PERFT_DEPTH,
@@ -35,7 +35,8 @@ from jitfish.uci.ordering import CommandOrder
 from jitfish.uci.output import Output, bestmove_line, currmove_line, info_line, short
 
 if TYPE_CHECKING:
-    from jitfish.engine import Engine, EngineCallbacks
+    from jitfish.engine.engine import Engine
+    from jitfish.engine.turn import EngineCallbacks
     from jitfish.search import SearchInfo
 
 ENGINE_NAME = f"Jitfish {__version__}"
@@ -51,7 +52,7 @@ class UciProtocol:
 
     ``send`` writes one line (the caller serialises and flushes).
     ``engine_factory`` builds the engine from its callbacks; by default the
-    real :class:`~jitfish.engine.Engine`.  ``tune`` (``jitfish --tune``) adds
+    real :class:`~jitfish.engine.engine.Engine`.  ``tune`` (``jitfish --tune``) adds
     the search parameters as options, for tuners such as ``tuning.spsa``.
     """
 
@@ -79,7 +80,7 @@ class UciProtocol:
 
     # --- the engine's reports ----------------------------------------------------------------------
     def _callbacks(self) -> EngineCallbacks:
-        from jitfish.engine import EngineCallbacks
+        from jitfish.engine.turn import EngineCallbacks
 
         output = self.output
         return EngineCallbacks(
@@ -91,8 +92,9 @@ class UciProtocol:
         )
 
     def _on_info(self, info: SearchInfo) -> None:
-        engine = self.engine
-        self.output.send(info_line(info, engine.game.board if engine.settings.show_wdl else None))
+        engine = self.engine  # loaded: it is searching
+        show_wdl = engine is not None and engine.settings.show_wdl
+        self.output.send(info_line(info, engine.game.board if engine is not None and show_wdl else None))
 
     def _on_bestmove(self, best: str, ponder: str | None) -> None:
         self._order.answer(lambda: self.output.send(bestmove_line(best, ponder)))
@@ -232,7 +234,7 @@ class UciProtocol:
         return False
 
     def _d(self, args: list[str]) -> None:
-        from jitfish.report import describe
+        from jitfish.engine.report import describe
 
         self._send_lines(describe(self.wait_engine().game.board))
 
@@ -242,7 +244,7 @@ class UciProtocol:
         self._send_lines(engine.eval_report())
 
     def _genfens(self, args: list[str]) -> None:
-        from jitfish.genfens import genfens
+        from jitfish.engine.genfens import genfens
 
         try:
             genfens(self.wait_engine(), args, self.output.send)

@@ -4,7 +4,7 @@
     python -m scripts.bench.bench_compile --top 40     # more rows
     python -m scripts.bench.bench_compile --groups search
 
-Each group of :mod:`jitfish.compile` is warmed up in turn, in a temporary
+Each group of :mod:`jitfish.runtime.compile` is warmed up in turn, in a temporary
 cache directory and without the cold-start helper process, while Numba's ``numba:compile`` events are recorded.  A
 kernel's own seconds exclude the kernels compiled while it was being
 compiled (its callees), so the rows add up to the group's total; kernels
@@ -52,11 +52,11 @@ def main() -> int:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="jitfish-cold-") as cache:
-        os.environ["JITFISH_CACHE_DIR"] = cache  # read when jitfish.jit is first imported
+        os.environ["JITFISH_CACHE_DIR"] = cache  # read when jitfish.runtime.jit is first imported
         started = time.perf_counter()
         import numba.core.event as numba_event
 
-        from jitfish import compile as jit_compile
+        from jitfish.runtime import compile as jit_compile
 
         import_seconds = time.perf_counter() - started
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.nnue.inference import (
     add_feature,
     evaluate_accumulators,

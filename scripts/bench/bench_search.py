@@ -17,7 +17,7 @@ from pathlib import Path
 import chess
 
 import jitfish
-from jitfish.compile import warm_up_search
+from jitfish.runtime.compile import warm_up_search
 from jitfish.search import SearchLimits, Searcher
 from jitfish.search.bench import BENCH_DEPTH, run_bench
 

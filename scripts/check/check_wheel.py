@@ -9,7 +9,7 @@ into a fresh virtual environment (its dependencies from PyPI, as ``pip install .
 and then, from an empty folder with an empty compile cache:
 
 * the first start must load the wheel's prebuilt kernels and compile none, where the machine has the
-  CPU features they were built for (:mod:`jitfish.prebuilt`; the build made them on this machine);
+  CPU features they were built for (:mod:`jitfish.runtime.prebuilt`; the build made them on this machine);
 * ``jitfish bench`` must print the node count of ``tests/data/bench.txt``;
 * a short game over UCI through python-chess (``popen_uci`` of the environment's ``jitfish``), every
   move legal;
@@ -32,7 +32,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from jitfish import prebuilt  # imports no kernel
+from jitfish.runtime import prebuilt  # imports no kernel
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -72,9 +72,9 @@ IMPORT_CHECK = textwrap.dedent("""
 # how many kernels the search's warm-up compiled.
 FIRST_START = textwrap.dedent("""
     from pathlib import Path
-    import jitfish.jit as jit
-    from jitfish import prebuilt
-    from jitfish.compile import CompileCounter, warm_search
+    import jitfish.runtime.jit as jit
+    from jitfish.runtime import prebuilt
+    from jitfish.runtime.compile import CompileCounter, warm_search
     manifest = Path(jit.PACKAGE_DIR, prebuilt.MANIFEST)
     why = prebuilt.mismatch(prebuilt.Manifest.read(manifest), jit.DIGEST) if manifest.is_file() else "none shipped"
     with CompileCounter() as counter:
@@ -99,7 +99,7 @@ def tracked_package_files() -> set[str]:
 
 
 def prebuilt_expected() -> bool:
-    """Whether the build made kernels for this machine's named CPU (:func:`jitfish.prebuilt.build`)."""
+    """Whether the build made kernels for this machine's named CPU (:func:`jitfish.runtime.prebuilt.build`)."""
     target = prebuilt.TARGETS.get(platform.machine())
     return target is not None and set(target[1]) <= prebuilt._host()[1]
 

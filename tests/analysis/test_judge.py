@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from jitfish.analysis.judge import game_accuracy, move_accuracy, verdict, winning_chances
-from jitfish.wdl import expected_score
+from jitfish.engine.wdl import expected_score
 
 
 def test_winning_chances_are_the_wdl_expected_score_and_mates_are_certain():

@@ -279,6 +279,6 @@ def test_the_trainers_clipped_weights_always_fit():
 
 def test_the_kernel_cache_key_digests_the_inference_sources():
     """The search will call these kernels: editing them (or the feature constants) must invalidate its cache."""
-    from jitfish.jit import kernel_sources
+    from jitfish.runtime.jit import kernel_sources
 
     assert {"nnue/features.py", "nnue/inference.py"} <= set(kernel_sources())

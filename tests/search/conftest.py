@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import jitfish
-from jitfish.compile import warm_up_search
+from jitfish.runtime.compile import warm_up_search
 from jitfish.search import Searcher
 
 DATA = Path(__file__).resolve().parent.parent / "data"

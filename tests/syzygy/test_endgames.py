@@ -6,7 +6,7 @@ import chess
 import chess.syzygy
 import pytest
 
-from jitfish.engine import Engine, EngineCallbacks, GoParams
+from jitfish.engine.engine import Engine, EngineCallbacks, GoParams
 from tests.syzygy.positions import TABLE_FOLDER
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("compiled_kernels")]

@@ -8,7 +8,7 @@ import chess
 import chess.syzygy
 import pytest
 
-from jitfish.engine import Engine, EngineCallbacks, GoParams
+from jitfish.engine.engine import Engine, EngineCallbacks, GoParams
 from jitfish.syzygy.root import move_dtz
 from tests.syzygy.positions import TABLE_FOLDER, random_position
 

@@ -66,7 +66,7 @@ def test_teach_ladder_bad_depth_is_an_error_not_a_traceback():
 
 def test_importing_jitfish_and_building_the_command_line_loads_no_teaching_kernel():
     child = (
-        "import sys, jitfish, jitfish.cli, jitfish.uci.main, jitfish.engine\n"
+        "import sys, jitfish, jitfish.cli, jitfish.uci.main, jitfish.engine.engine\n"
         "assert 'jitfish.teach' not in sys.modules, 'import jitfish loaded teach'\n"
         "jitfish.cli.build_parser()\n"
         "assert 'jitfish.teach.kernels' not in sys.modules\n"

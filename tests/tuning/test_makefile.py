@@ -80,7 +80,7 @@ def test_make_check_lints_runs_both_suites_and_checks_the_wheel() -> None:
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
 def test_make_alone_still_builds_the_openbench_executable() -> None:
-    assert any("-m jitfish.bundle" in line and "--kernels" in line for line in dry_run("EXE=/nowhere/x"))
+    assert any("-m jitfish.runtime.bundle" in line and "--kernels" in line for line in dry_run("EXE=/nowhere/x"))
 
 
 def test_the_readme_and_ci_run_the_one_test_command() -> None:

@@ -147,7 +147,7 @@ def test_bad_settings_are_refused():
 
 @pytest.fixture(scope="module")
 def warm_search() -> None:
-    from jitfish.compile import warm_up_search
+    from jitfish.runtime.compile import warm_up_search
 
     warm_up_search()  # the engines then load the kernels from the cache
 

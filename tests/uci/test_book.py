@@ -12,7 +12,7 @@ import chess.polyglot
 import pytest
 
 import jitfish
-from jitfish.book import Book
+from jitfish.engine.book import Book
 from tests.uci.conftest import PROMPT, errors_in
 
 CASTLE_FEN = "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 4 8"

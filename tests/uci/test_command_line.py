@@ -9,8 +9,8 @@ import subprocess
 import chess
 import pytest
 
-from jitfish.engine import Engine
-from jitfish.genfens import MAX_SCORE_CP, generate_fens, parse_genfens
+from jitfish.engine.engine import Engine
+from jitfish.engine.genfens import MAX_SCORE_CP, generate_fens, parse_genfens
 from tests.uci.conftest import ENGINE_COMMAND, REPO
 
 GENFENS_PREFIX = "info string genfens "
@@ -102,7 +102,7 @@ def test_genfens_reads_the_book_relative_to_the_working_directory(warm_cache, tm
 
 def test_kept_positions_pass_the_quick_search(engine):
     from jitfish.board.board import Board
-    from jitfish.genfens import FILTER_DEPTH
+    from jitfish.engine.genfens import FILTER_DEPTH
     from jitfish.search import SearchLimits, Searcher
 
     searcher = Searcher(threads=1, network=engine.searcher.network)

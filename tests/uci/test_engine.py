@@ -5,7 +5,14 @@ from __future__ import annotations
 import random
 
 from jitfish.search import SearchInfo
-from jitfish.strength import MAX_ELO, MIN_ELO, calibrated_levels, handicap_for_elo, pick_noisy_move, pick_weaker_move
+from jitfish.engine.strength import (
+    MAX_ELO,
+    MIN_ELO,
+    calibrated_levels,
+    handicap_for_elo,
+    pick_noisy_move,
+    pick_weaker_move,
+)
 
 
 def line(multipv: int, move: str, cp: int | None = None, mate: int | None = None) -> SearchInfo:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from jitfish import compile as jit_compile
+from jitfish.runtime import compile as jit_compile
 from jitfish.uci import loading, protocol
 
 
@@ -79,7 +79,7 @@ def test_a_warm_start_that_compiles_says_how_long_it_took(monkeypatch):
 
 
 def test_a_compiling_start_says_so_in_one_line(monkeypatch):
-    from jitfish.compile import COLD_START_SECONDS
+    from jitfish.runtime.compile import COLD_START_SECONDS
 
     _, sent = start(monkeypatch, slow_load_seconds=60.0, cold_cache=True)
     assert sent == [f"info string compiling the search kernels (first start only, about {COLD_START_SECONDS} s)"]
@@ -92,7 +92,7 @@ def test_a_warm_start_says_nothing(monkeypatch):
 
 @pytest.mark.parametrize("command, group", [("go perft 1", "perft"), ("eval", "eval")])
 def test_a_first_use_that_compiles_says_so_before_answering(monkeypatch, command, group):
-    from jitfish.compile import FIRST_USE_SECONDS
+    from jitfish.runtime.compile import FIRST_USE_SECONDS
 
     uci, sent = start(monkeypatch, slow_load_seconds=60.0, perft_cached=False, eval_cached=False)
     uci.handle(command)

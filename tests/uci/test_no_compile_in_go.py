@@ -18,7 +18,7 @@ import chess
 import pytest
 
 from jitfish.nnue.format import SHIPPED_NETWORK
-from jitfish.options import OPTIONS
+from jitfish.engine.options import OPTIONS
 from tests.syzygy.positions import TABLE_FOLDER
 from tests.uci.conftest import REPO, errors_in
 from tests.uci.test_book import CASTLE_FEN, write_book

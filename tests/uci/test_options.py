@@ -7,8 +7,8 @@ import inspect
 
 import pytest
 
-from jitfish.engine import Engine
-from jitfish.options import OPTIONS, OptionSpec, Settings
+from jitfish.engine.engine import Engine
+from jitfish.engine.options import OPTIONS, OptionSpec, Settings
 from jitfish.uci.options import OptionError, OptionTable, parse_setoption, uci_line
 
 
@@ -59,9 +59,19 @@ def test_values_are_checked_and_typed():
     assert table.parse("Clear Hash", None)[1] is None
 
 
+class _Calls:
+    """Stands in for the engine: records the methods an option's ``on_change`` calls, with their arguments."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple]] = []
+
+    def __getattr__(self, name: str):
+        return lambda *args: self.calls.append((name, args))
+
+
 def test_each_option_has_a_setting_or_an_engine_method_and_a_valid_default():
-    """Every value lives in ``Settings`` (each field is one option's), every action is an engine method that
-    takes the value (a button's takes none)."""
+    """Every value lives in ``Settings`` (each field is one option's); every ``on_change`` calls one engine
+    method, with the value (a button's and the probe options' with none)."""
     keys = [spec.key for spec in OPTIONS if spec.key is not None]
     assert sorted(keys) == sorted(field.name for field in dataclasses.fields(Settings))
     for spec in OPTIONS:
@@ -70,6 +80,9 @@ def test_each_option_has_a_setting_or_an_engine_method_and_a_valid_default():
             assert spec.default == getattr(Settings(), spec.key)
         if spec.type == "spin":
             assert spec.min <= spec.default <= spec.max
-        if spec.action is not None:
-            parameters = inspect.signature(getattr(Engine, spec.action)).parameters
-            assert len(parameters) == (1 if spec.type == "button" else 2), spec.name
+        if spec.on_change is not None:
+            engine = _Calls()
+            spec.on_change(engine, spec.default)
+            [(method, args)] = engine.calls
+            assert len(inspect.signature(getattr(Engine, method)).parameters) == 1 + len(args), spec.name
+            assert args in ((), (spec.default,)), spec.name

@@ -20,7 +20,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from jitfish.engine import RAISE_SEARCH_ERRORS
+from jitfish.engine.engine import RAISE_SEARCH_ERRORS
 from tests.uci.conftest import SEARCH_FAILED, UciPipe
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,8 +38,8 @@ BROKEN_ENGINE = [
         raise {BROKEN}
 
     jitfish.search.Searcher.search = broken
-    import jitfish.compile
-    jitfish.compile.warm_up_search = lambda *args, **kwargs: None
+    import jitfish.runtime.compile
+    jitfish.runtime.compile.warm_up_search = lambda *args, **kwargs: None
     from jitfish.cli import main
     sys.exit(main([]))
 """),
@@ -47,7 +47,7 @@ BROKEN_ENGINE = [
 
 INNER_TEST = textwrap.dedent(f"""
     import chess
-    from jitfish.engine import Engine, EngineCallbacks, GoParams
+    from jitfish.engine.engine import Engine, EngineCallbacks, GoParams
 
 
     def broken(*args, **kwargs):

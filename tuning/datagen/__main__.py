@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from jitfish.extras import reporting_missing_extras
+from jitfish.runtime.extras import reporting_missing_extras
 from jitfish.nnue.format import SHIPPED_NETWORK
 from tuning.datagen import dataset
 from tuning.datagen.convert import convert

@@ -36,7 +36,7 @@ from jitfish.board.moves import (
 )
 from jitfish.board.bitops import popcount
 from jitfish.board.squares import BISHOP, KING, KNIGHT, NO_PIECE, NO_SQUARE, PAWN, QUEEN, ROOK
-from jitfish.jit import kernel
+from jitfish.runtime.jit import kernel
 from jitfish.types import MATE_BOUND
 
 # How a position after a move stands (``play_move``'s last value).

@@ -38,7 +38,7 @@ from tqdm import tqdm
 
 from jitfish import __version__
 from jitfish.eval.params import default_weights
-from jitfish.jit import cache_root, source_digest
+from jitfish.runtime.jit import cache_root, source_digest
 from tuning.datagen.dataset import teacher_name
 from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN, write_atomically
 from tuning.datagen.records import GAME_SUFFIX, write_games

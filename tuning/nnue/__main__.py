@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Sequence
 
-from jitfish.extras import MissingExtra, report_missing, require
+from jitfish.runtime.extras import MissingExtra, report_missing, require
 
 try:  # the training extra is optional: say what to install rather than show a traceback
     torch = require("torch", "python -m tuning.nnue")

@@ -43,8 +43,8 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from jitfish.extras import require
-from jitfish.jit import cache_root
+from jitfish.runtime.extras import require
+from jitfish.runtime.jit import cache_root
 from jitfish.nnue.format import DEFAULT_SCALE
 from tuning.nnue.data import (
     Batch,

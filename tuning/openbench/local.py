@@ -22,9 +22,10 @@ its API, ``git archive`` zips as zipballs) and from ``DIR/books``, and the serve
 ``raw.githubusercontent.com`` to it.  OpenBench's files are not patched.  The client finds its own files and
 ``fastchess-ob`` already in place, so it neither downloads itself nor builds fastchess (``--no-client-downloads``).
 
-``backport`` makes a commit of an old tree with a newer OpenBench build (``Makefile``, ``jitfish/bundle.py``,
-``jitfish/cache.py``): before ``402876c`` ``make EXE=`` wrote a launcher into the folder the client deletes.  The
-commit is written with fixed names and dates, so the same OLD and NEW give the same SHA.
+``backport`` makes a commit of an old tree with a newer OpenBench build (``Makefile``,
+``jitfish/runtime/bundle.py``, ``jitfish/runtime/cache.py``): before ``402876c`` ``make EXE=`` wrote a launcher
+into the folder the client deletes.  The commit is written with fixed names and dates, so the same OLD and NEW
+give the same SHA.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ SOURCE = "https://github.com/jitfish-local/jitfish"  # the form insists on githu
 BOOK_SOURCE = "https://raw.githubusercontent.com/jitfish-local/books/main/{name}.zip"
 BOOK = REPO / "tuning" / "openings" / "balanced-600.epd"
 USER, PASSWORD = "jitfish", "jitfish-local"
-BUILD_FILES = ("Makefile", "jitfish/bundle.py", "jitfish/cache.py")  # what makes `make EXE=` relocatable
+# What makes `make EXE=` relocatable (an old tree without ``jitfish/runtime/`` imports the folder as a namespace).
+BUILD_FILES = ("Makefile", "jitfish/runtime/bundle.py", "jitfish/runtime/cache.py")
 GITHUB_HOSTS = ("github.com", "api.github.com", "raw.githubusercontent.com")
 FINISHED_POLL_SECONDS = 15
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jitfish.compile import warm_up_search
+from jitfish.runtime.compile import warm_up_search
 from jitfish.search import Searcher
 from tuning.datagen.selfplay import GameSettings
 

@@ -1,5 +1,5 @@
-"""Where Jitfish keeps what it computes once: compiled kernels (:mod:`jitfish.jit`), the unpacked copies of
-built executables (:mod:`jitfish.bundle`), datagen's and the trainer's outputs.
+"""Where Jitfish keeps what it computes once: compiled kernels (:mod:`jitfish.runtime.jit`), the unpacked copies of
+built executables (:mod:`jitfish.runtime.bundle`), datagen's and the trainer's outputs.
 
 It imports nothing heavy, so that a built executable can find its unpacked copy before Numba is imported.
 """

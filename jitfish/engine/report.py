@@ -1,6 +1,6 @@
 """Text for people: the board (``d``) and the evaluation report (``eval``).
 
-Kept apart from :mod:`jitfish.engine`, which coordinates and builds no text.
+Kept apart from :mod:`jitfish.engine.engine`, which coordinates and builds no text.
 Each report is a function of what it shows (a board, a network), so the UCI
 layer and scripts can call it without an engine.  The evaluation kernels load
 on first use: nothing here is imported by a search.
@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from jitfish.board.board import Board
     from jitfish.nnue.inference import KernelNetwork
 
@@ -28,7 +30,7 @@ def describe(board: Board) -> str:
     rows.append("")
     rows.append(f"Fen: {board.fen()}")
     rows.append(f"Key: {board.zobrist():016X}")
-    checkers = board.to_chess().checkers() if board.is_check() else []
+    checkers: Iterable[int] = board.to_chess().checkers() if board.is_check() else []
     rows.append("Checkers: " + " ".join(chess.square_name(sq) for sq in checkers))
     return "\n".join(rows)
 

@@ -26,7 +26,7 @@ ENTRY_SIZE = 16
 class Book:
     """An open Polyglot book; raises ``OSError``/``ValueError`` for a missing or malformed file."""
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         size = os.path.getsize(self.path)  # OSError when missing
         if size == 0 or size % ENTRY_SIZE:

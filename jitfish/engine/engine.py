@@ -1,12 +1,14 @@
 """``Engine``: the facade between a protocol and the chess code; it coordinates and holds no chess rules.
 
-It owns the game (:mod:`jitfish.game`), the searcher, the book, the network and the option values
-(:class:`jitfish.options.Settings`); each option's row in :mod:`jitfish.options` names the method here
-that acts on it (``set_hash``, ``load_network``, ``set_syzygy_path``, ...).  Each ``go`` gets a
+It owns the game (:mod:`jitfish.engine.game`), the searcher, the book, the network and the option values
+(:class:`jitfish.engine.options.Settings`); each option's row in :mod:`jitfish.engine.options` calls the method
+here that acts on it (``set_hash``, ``load_network``, ``set_syzygy_path``, ...).  The network has one owner,
+:attr:`Engine.network` (the one loaded, whether searched with or not): ``Use NNUE`` says whether the searcher
+is handed it.  Each ``go`` gets a
 :class:`~jitfish.search.timeman.TimeController`, the one owner of its clock, and runs as a
-:class:`~jitfish.turn.Turn` in a thread of its own, so that ``stop``, ``ponderhit`` and ``isready`` are
-answered at any moment.  Results go back through :class:`~jitfish.turn.EngineCallbacks`; report text is
-:mod:`jitfish.report`'s.  The engine layer never imports the protocol layer (:mod:`jitfish.uci`).
+:class:`~jitfish.engine.turn.Turn` in a thread of its own, so that ``stop``, ``ponderhit`` and ``isready`` are
+answered at any moment.  Results go back through :class:`~jitfish.engine.turn.EngineCallbacks`; report text is
+:mod:`jitfish.engine.report`'s.  The engine layer never imports the protocol layer (:mod:`jitfish.uci`).
 """
 
 from __future__ import annotations
@@ -16,17 +18,17 @@ import random
 import threading
 from typing import TYPE_CHECKING, Any
 
-from jitfish.game import Game
-from jitfish.options import BY_NAME, Settings
+from jitfish.engine.game import Game
+from jitfish.engine.options import Settings, option_named
 from jitfish.search import Searcher
 from jitfish.search.timeman import TimeController
-from jitfish.turn import EngineCallbacks, GoParams, Turn
+from jitfish.engine.turn import EngineCallbacks, GoParams, Turn
 
 if TYPE_CHECKING:
     import subprocess
 
     from jitfish.board.board import Board
-    from jitfish.book import Book
+    from jitfish.engine.book import Book
     from jitfish.nnue.inference import KernelNetwork
 
 BOOK_SEED = 0x5EED  # the book's and Skill Level's random picks restart from it at each new game
@@ -47,7 +49,7 @@ class Engine:
         self.searcher = Searcher(hash_mb=self.settings.hash_mb, threads=self.settings.threads)
         self.game = Game()
         self.book: Book | None = None  # set by BookFile
-        self.network: KernelNetwork | None = None  # set by EvalFile or Use NNUE; searched with when use_nnue
+        self.network: KernelNetwork | None = None  # the network loaded (EvalFile); searched with if Use NNUE
         self._rng = random.Random(BOOK_SEED)
         self._thread: threading.Thread | None = None
         self._searching = False
@@ -55,33 +57,34 @@ class Engine:
         self._timer = TimeController()  # the clock of the current (or last) go
         if self.settings.use_nnue:  # the default: the shipped network, loaded quietly (nothing before readyok)
             self.network = _read_network(self.settings.eval_file)
-            self.searcher.set_network(self.network)
+            self._hand_network_to_searcher()
 
     def warm_up(self, helper: subprocess.Popen[bytes] | None = None) -> None:
         """Load (or compile) the search kernels, so that the first ``go`` is fast; ``helper``: a cold-start
-        helper process started before the engine was built (:func:`jitfish.compile.start_helper`)."""
-        from jitfish.compile import warm_search
+        helper process started before the engine was built (:func:`jitfish.runtime.compile.start_helper`)."""
+        from jitfish.runtime.compile import warm_search
 
         warm_search(started=helper)
 
     def set_option(self, name: str, value: Any) -> None:
-        """Set an option of :data:`jitfish.options.OPTIONS` by its UCI name (its row's ``action`` method acts
-        on the value, then :attr:`settings` keeps it), or in ``--tune`` mode a search parameter;
-        ``ValueError`` or ``OSError`` keep the old value."""
-        spec = BY_NAME.get(name.lower())
-        if spec is None:
-            self.searcher.set_param(name, value)  # ValueError for an unknown name too
+        """Set an option of :data:`jitfish.engine.options.OPTIONS` by its UCI name, or in ``--tune`` mode a
+        search parameter: :attr:`settings` stores the value, then the row's ``on_change`` acts on it (the one
+        way an option takes effect); ``ValueError`` or ``OSError`` put the old value back."""
+        spec = option_named(name)
+        if spec.key is None:
+            if spec.on_change is not None:
+                spec.on_change(self, value)
             return
-        if spec.action is not None:
-            action = getattr(self, spec.action)
-            if spec.type == "button":
-                action()
-            else:
-                action(value)
-        if spec.key is not None:
-            setattr(self.settings, spec.key, value)
+        old = getattr(self.settings, spec.key)
+        setattr(self.settings, spec.key, value)
+        try:
+            if spec.on_change is not None:
+                spec.on_change(self, value)
+        except (ValueError, OSError):
+            setattr(self.settings, spec.key, old)
+            raise
 
-    # --- what the options do beyond storing their value (named by their rows in jitfish.options) ---------
+    # --- what the options do beyond storing their value (called by their rows in jitfish.engine.options) --------
     def set_threads(self, threads: int) -> None:
         self.searcher.set_threads(threads)
 
@@ -96,7 +99,7 @@ class Engine:
 
     def set_book(self, path: str) -> None:
         """Play from the Polyglot book of ``path`` (empty: none) when ``OwnBook`` is on."""
-        from jitfish.book import Book
+        from jitfish.engine.book import Book
 
         self.book = None
         if path:
@@ -108,23 +111,23 @@ class Engine:
         ``Use NNUE`` is on; ``OSError``/``ValueError`` keep the one loaded."""
         from jitfish.nnue.format import SHIPPED_NETWORK, network_shape
 
-        self.network = _read_network(path)
+        network = _read_network(path)
+        self.network = network
         self.callbacks.on_message(
-            f"network {path or SHIPPED_NETWORK}: {network_shape(self.network.hidden, self.network.buckets)}"
+            f"network {path or SHIPPED_NETWORK}: {network_shape(network.hidden, network.buckets)}"
         )
-        self._search_with(self.settings.use_nnue)
+        self._hand_network_to_searcher()
 
     def set_use_nnue(self, enabled: bool) -> None:
         """Search with the network of ``EvalFile`` (loaded now if it is not yet), or the hand-written
         evaluation."""
         if enabled and self.network is None:
             self.load_network(self.settings.eval_file)
-        self._search_with(enabled)
+        self._hand_network_to_searcher()
 
-    def _search_with(self, use_nnue: bool) -> None:
-        network = self.network if use_nnue else None
-        if network is not self.searcher.network:
-            self.searcher.set_network(network)
+    def _hand_network_to_searcher(self) -> None:
+        """The searcher evaluates with :attr:`network` while ``Use NNUE`` is on, else by hand."""
+        self.searcher.set_network(self.network if self.settings.use_nnue else None)
 
     def set_syzygy_path(self, text: str) -> None:
         """Probe the Syzygy tables of ``text``'s folders (``os.pathsep``-separated; empty: none).  Folders
@@ -137,7 +140,7 @@ class Engine:
         found = Tablebase(text) if split_paths(text) else None
         tablebase = found if found is not None and (found.wdl_count or found.dtz_count) else None
         if tablebase is not None:
-            from jitfish.compile import FIRST_USE_SECONDS, is_cached, warm_tablebases
+            from jitfish.runtime.compile import FIRST_USE_SECONDS, is_cached, warm_tablebases
 
             if not is_cached("tablebases"):
                 self.callbacks.on_message(
@@ -158,6 +161,11 @@ class Engine:
         else:
             self.callbacks.on_message(found.summary())
 
+    def probe_as_set(self) -> None:
+        """``SyzygyProbeLimit``, ``SyzygyProbeDepth``, ``Syzygy50MoveRule``: probe the tables as the options
+        now say from the next search on."""
+        self.searcher.set_tablebase(self.searcher.tablebase, *self._probe_settings())
+
     def _probe_settings(self) -> tuple[int, int, bool]:
         """The probe options, in the order :meth:`jitfish.search.Searcher.set_tablebase` takes them."""
         settings = self.settings
@@ -169,7 +177,7 @@ class Engine:
         self._rng = random.Random(BOOK_SEED)
 
     def set_position(self, fen: str | None, moves: list[str]) -> None:
-        """``position``: see :meth:`jitfish.game.Game.set_position`."""
+        """``position``: see :meth:`jitfish.engine.game.Game.set_position`."""
         self.game.set_position(fen, moves)
 
     def is_searching(self) -> bool:
@@ -181,7 +189,6 @@ class Engine:
         if self.is_searching():
             raise RuntimeError("a search is already running")
         board = self.game.board.copy()
-        self.searcher.set_tablebase(self.searcher.tablebase, *self._probe_settings())  # as the options say now
         self._timer = params.timer(board.turn, self.settings.move_overhead_ms, self.searcher.params)
         self._go = params
         self._searching = True
@@ -232,8 +239,8 @@ class Engine:
         return divide_position(self.game.board.position, depth) if depth >= 1 else {}
 
     def eval_report(self) -> str:
-        """``eval``: the terms and score of the current position (:func:`jitfish.report.eval_report`)."""
-        from jitfish.report import eval_report
+        """``eval``: the terms and score of the current position (:func:`jitfish.engine.report.eval_report`)."""
+        from jitfish.engine.report import eval_report
 
         return eval_report(self.game.board, self.network, self.settings.use_nnue)
 

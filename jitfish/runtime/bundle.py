@@ -9,20 +9,20 @@ script by its ``__main__.py``).  It needs that Python with the project's depende
 
 Numba caches compiled kernels only for real source files, not for modules imported from a zip.  So the
 archive unpacks itself on its first start into ``builds/<digest of the archive>/`` under the cache root
-(:func:`jitfish.cache.cache_root`) and runs from there; its kernels are then cached, keyed by the source
-digest of the unpacked package (:data:`jitfish.jit.CACHE_DIR`), as those of any checkout.  It unpacks into
+(:func:`jitfish.runtime.cache.cache_root`) and runs from there; its kernels are then cached, keyed by the source
+digest of the unpacked package (:data:`jitfish.runtime.jit.CACHE_DIR`), as those of any checkout.  It unpacks into
 a temporary folder that is renamed into place, so copies started at once (OpenBench starts one ``bench``
 per thread) never see half a package: the first rename wins and the others drop their copy.
 
 With ``kernels`` (``make EXE=``, as OpenBench builds) the archive also carries the search's kernels, compiled
-at build time for a named CPU exactly as the wheel ships them (:mod:`jitfish.prebuilt`): where they fit the
+at build time for a named CPU exactly as the wheel ships them (:mod:`jitfish.runtime.prebuilt`): where they fit the
 machine, the first ``bench`` from an empty cache installs them instead of compiling (OpenBench starts one
 ``bench`` per thread, and two of them compiling on a slow two-core machine came near the client's 60 s).
 Where they do not fit (another CPU, a user's ``NUMBA_CPU_NAME``), the first start compiles as before.
 
 Without kernels the archive is the same, byte for byte, for the same package and options (sorted names,
 fixed dates), so rebuilding a commit reuses its unpacked copy.  This module is imported from the archive
-before it is unpacked: it may import only the standard library and :mod:`jitfish.cache`.
+before it is unpacked: it may import only the standard library and :mod:`jitfish.runtime.cache`.
 """
 
 from __future__ import annotations
@@ -37,21 +37,24 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from jitfish.cache import cache_root
+from jitfish.runtime.cache import cache_root
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 PYPROJECT = PACKAGE_DIR.parent / "pyproject.toml"
 BUILDS = "builds"
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can record: every build of the same files is the same
-# The archive's entry point; ``tune`` bakes ``jitfish --tune`` in (every search parameter a UCI option).
+# The archive's entry point; ``tune_flag`` bakes ``jitfish --tune`` in (every search parameter a UCI option).
 ENTRY = """\
-# Jitfish built by `make` (jitfish/bundle.py): unpacks itself once, then runs the unpacked copy.
+# Jitfish built by `make` (jitfish/runtime/bundle.py): unpacks itself once, then runs the unpacked copy.
 import sys
 from pathlib import Path
 
-from jitfish.bundle import run_archive
+from jitfish.runtime.bundle import enter_unpacked
 
-sys.exit(run_archive(Path(__file__).parent, sys.argv[1:], tune={tune}))
+enter_unpacked(Path(__file__).parent)
+from jitfish.cli import main  # noqa: E402  (read from the unpacked copy)
+
+sys.exit(main({tune_flag} + sys.argv[1:]))
 """
 
 
@@ -77,7 +80,7 @@ def package_files(package_dir: Path = PACKAGE_DIR) -> list[Path]:
 def build(output: Path, python: str = sys.executable, tune: bool = False, kernels: bool = False) -> None:
     """Write the executable to ``output``: the shell line for ``python``, then the archive (with the search's
     kernels compiled for a named CPU, with ``kernels``, where this machine can build them)."""
-    from jitfish import prebuilt
+    from jitfish.runtime import prebuilt
 
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -93,7 +96,7 @@ def build(output: Path, python: str = sys.executable, tune: bool = False, kernel
                 for path in package_files(package_dir):
                     name = path.relative_to(package_dir.parent).as_posix()
                     archive.writestr(zipfile.ZipInfo(name, ZIP_DATE), path.read_bytes(), zipfile.ZIP_DEFLATED)
-                entry = ENTRY.format(tune=tune)
+                entry = ENTRY.format(tune_flag=["--tune"] if tune else [])
                 archive.writestr(zipfile.ZipInfo("__main__.py", ZIP_DATE), entry, zipfile.ZIP_DEFLATED)
     os.chmod(file.name, 0o755)
     os.replace(file.name, output)
@@ -117,24 +120,25 @@ def unpacked(archive: Path) -> Path:
     return target
 
 
-def run_archive(archive: Path, argv: list[str], tune: bool) -> int:
-    """The archive's entry point: run ``jitfish`` from the unpacked copy with ``argv``."""
+def enter_unpacked(archive: Path) -> None:
+    """The archive's first step: import ``jitfish`` from the unpacked copy of ``archive`` from here on (the
+    entry point then runs the CLI from it)."""
     folder = unpacked(archive)
     # Forget the archive and the package modules imported from it (this one included: the call that is
     # running keeps its own globals), so that every import from here on reads the unpacked files.
     sys.path[:] = [str(folder)] + [entry for entry in sys.path if Path(entry) != archive]
     for name in [name for name in sys.modules if name == "jitfish" or name.startswith("jitfish.")]:
         del sys.modules[name]
-    from jitfish.cli import main
-
-    return main((["--tune"] if tune else []) + argv)
 
 
 def missing_requirements() -> str | None:
     """What this Python lacks to run Jitfish (the Python version, the dependencies of ``pyproject.toml``),
     as one line with the fix; None when nothing is missing."""
     text = PYPROJECT.read_text()
-    major, minor = map(int, re.search(r'requires-python\s*=\s*">=(\d+)\.(\d+)"', text).groups())
+    required = re.search(r'requires-python\s*=\s*">=(\d+)\.(\d+)"', text)
+    if required is None:
+        return f"error: {PYPROJECT} names no requires-python"
+    major, minor = map(int, required.groups())
     if sys.version_info < (major, minor):
         return (
             f"error: Jitfish needs Python {major}.{minor} or newer, and {sys.executable} is "
@@ -143,11 +147,11 @@ def missing_requirements() -> str | None:
     import tomllib
     from importlib import metadata
 
-    requirements = tomllib.loads(text)["project"]["dependencies"]
+    requirements: list[str] = tomllib.loads(text)["project"]["dependencies"]
     missing = []
     for requirement in requirements:
         try:
-            metadata.distribution(re.match(r"[A-Za-z0-9_.-]+", requirement).group())
+            metadata.distribution(re.split(r"[^A-Za-z0-9_.-]", requirement, maxsplit=1)[0])
         except metadata.PackageNotFoundError:
             missing.append(requirement)
     if not missing:
@@ -158,7 +162,7 @@ def missing_requirements() -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m jitfish.bundle", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m jitfish.runtime.bundle", description=__doc__.splitlines()[0])
     parser.add_argument("output", type=Path, help="the executable to write")
     parser.add_argument("--tune", action="store_true", help="run as jitfish --tune (search parameters as options)")
     parser.add_argument(

@@ -1,7 +1,7 @@
 """One ``go``: from a position, its parameters and the options to the move to play, in numbered steps.
 
 :class:`Turn` runs in the engine's search thread.  It reads the options
-(:class:`~jitfish.options.Settings`) once, keeps a root in the Syzygy tables
+(:class:`~jitfish.engine.options.Settings`) once, keeps a root in the Syzygy tables
 to the moves that hold its result (:mod:`jitfish.syzygy.root`), asks the book,
 weakens the search for Skill Level or UCI_Elo, searches, and picks the move,
 reporting through :class:`EngineCallbacks`.  Its clock is the engine's
@@ -22,14 +22,14 @@ from jitfish.board import layout as L
 from jitfish.board.moves import move_to_uci
 from jitfish.search import SearchInfo, SearchLimits, SearchResult, Searcher
 from jitfish.search.timeman import TimeController
-from jitfish.strength import SKILL_MAX_LEVEL, SKILL_MULTIPV, handicap_for_elo, pick_noisy_move, pick_weaker_move
+from jitfish.engine.strength import SKILL_MAX_LEVEL, SKILL_MULTIPV, handicap_for_elo, pick_noisy_move, pick_weaker_move
 
 if TYPE_CHECKING:
     import numpy as np
 
     from jitfish.board.board import Board
-    from jitfish.book import Book
-    from jitfish.options import Settings
+    from jitfish.engine.book import Book
+    from jitfish.engine.options import Settings
     from jitfish.syzygy.root import RootProbe
 
 # A weakened engine's choice among the last iteration's lines (best first).

@@ -14,7 +14,9 @@ from __future__ import annotations
 import hashlib
 import re
 import types
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numba
 from numba.core import typeinfer as numba_typeinfer
@@ -22,11 +24,11 @@ from numba.core import types as numba_types
 from numba.core.errors import TypingError
 from numba.np import arrayobj as numba_arrays
 
-from jitfish import prebuilt
+from jitfish.runtime import prebuilt
 from jitfish._version import __version__
-from jitfish.cache import cache_root
+from jitfish.runtime.cache import cache_root
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 # What the cache key digests: the modules that kernels are compiled from, found by reading the sources.
@@ -57,7 +59,7 @@ def _package_sources() -> dict[str, Path]:
 def _imported(source: bytes, modules: dict[str, Path]) -> set[Path]:
     """The package's modules that ``source`` imports: ``from jitfish.a import b`` is module ``jitfish.a.b`` if
     there is one, else ``jitfish.a`` itself."""
-    found = set()
+    found: set[Path | None] = set()
     for module, names, plain in _IMPORTS.findall(source):
         if plain:
             found.add(modules.get(plain.decode()))
@@ -66,8 +68,7 @@ def _imported(source: bytes, modules: dict[str, Path]) -> set[Path]:
             name = name.split(" as ")[0].strip()
             if name:
                 found.add(modules.get(f"{module.decode()}.{name}") or modules.get(module.decode()))
-    found.discard(None)
-    return found
+    return {path for path in found if path is not None}
 
 
 def _kernel_source_bytes() -> dict[str, bytes]:
@@ -103,7 +104,7 @@ def source_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-# Kernels the wheel ships for a named CPU, if they fit this machine (:mod:`jitfish.prebuilt`): Numba then
+# Kernels the wheel ships for a named CPU, if they fit this machine (:mod:`jitfish.runtime.prebuilt`): Numba then
 # compiles for that CPU, into a cache folder of its own, which starts with the shipped kernels.
 DIGEST = source_digest()
 PREBUILT = prebuilt.fitting(PACKAGE_DIR, DIGEST)
@@ -112,7 +113,7 @@ if PREBUILT is not None:
 CACHE_DIR = cache_root() / (f"{__version__}-{DIGEST}" + ("" if PREBUILT is None else f"-{PREBUILT.cpu_name}"))
 # Numba reads this when a dispatcher enables caching, i.e. at decoration time,
 # so it must be set before any kernel module is imported.
-numba.config.CACHE_DIR = str(CACHE_DIR)
+numba.config.CACHE_DIR = str(CACHE_DIR)  # type: ignore[attr-defined]  # numba.config sets its names at import
 if PREBUILT is not None:
     prebuilt.install(PREBUILT, PACKAGE_DIR, CACHE_DIR)
 
@@ -146,10 +147,10 @@ _BASE_OPTIONS = dict(cache=True, nogil=True, boundscheck=False, error_model="num
 # installed Numba or the pin leaves it: check the wraps (their tests, ``bench``) before widening it.
 NUMBA_RANGE = ("0.60", "0.69")
 OWN_SYMBOL_PREFIX = "_ZN7jitfish"
-_numba_fix_integer_index = numba_arrays.fix_integer_index
+_numba_fix_integer_index: Any = numba_arrays.fix_integer_index  # untyped in Numba
 
 
-def _fix_integer_index(context, builder, index_type, index, size):
+def _fix_integer_index(context: Any, builder: Any, index_type: Any, index: Any, size: Any) -> Any:
     if index_type.signed and builder.function.name.startswith(OWN_SYMBOL_PREFIX):
         return context.cast(builder, index, index_type, numba_types.intp)
     return _numba_fix_integer_index(context, builder, index_type, index, size)
@@ -171,16 +172,16 @@ numba_arrays.fix_integer_index = _fix_integer_index
 # methods are internal (``tests/test_jit.py`` checks that the shortcut still
 # takes effect, and only for Jitfish's kernels); deleting the wrap is always
 # correct, only slower to compile.
-_numba_return_types_from_partial = numba_typeinfer.TypeInferer.return_types_from_partial
-_numba_unify = numba_typeinfer.TypeInferer.unify
+_numba_return_types_from_partial: Any = numba_typeinfer.TypeInferer.return_types_from_partial  # untyped in Numba
+_numba_unify: Any = numba_typeinfer.TypeInferer.unify  # untyped in Numba
 OWN_MODULE_PREFIX = __name__.partition(".")[0] + "."
 
 
-def _own_kernel(inferer) -> bool:
+def _own_kernel(inferer: Any) -> bool:
     return getattr(inferer.func_id.func, "__module__", "").startswith(OWN_MODULE_PREFIX)
 
 
-def _return_types_from_partial(inferer):
+def _return_types_from_partial(inferer: Any) -> Any:
     if not _own_kernel(inferer):
         return _numba_return_types_from_partial(inferer)
     known = getattr(inferer, "_jitfish_recursive_return", None)
@@ -190,22 +191,22 @@ def _return_types_from_partial(inferer):
     return known
 
 
-def _unify(inferer, raise_errors=True):
+def _unify(inferer: Any, raise_errors: bool = True) -> Any:
     typemap, return_type, call_types = _numba_unify(inferer, raise_errors)
     assumed = getattr(inferer, "_jitfish_recursive_return", None)
     if assumed is not None and return_type is not None and return_type != assumed:
         raise TypingError(
             f"{inferer.func_id.func_qualname} returns {return_type}, but its recursive calls "
-            f"were typed as returning {assumed} (jitfish.jit: recursive kernels)"
+            f"were typed as returning {assumed} (jitfish.runtime.jit: recursive kernels)"
         )
     return typemap, return_type, call_types
 
 
-numba_typeinfer.TypeInferer.return_types_from_partial = _return_types_from_partial
-numba_typeinfer.TypeInferer.unify = _unify
+numba_typeinfer.TypeInferer.return_types_from_partial = _return_types_from_partial  # type: ignore[method-assign]  # the wrap above
+numba_typeinfer.TypeInferer.unify = _unify  # type: ignore[method-assign]  # the wrap above
 
 
-# Where a search callee is compiled ahead on a cold start (see :mod:`jitfish.compile`): a kernel
+# Where a search callee is compiled ahead on a cold start (see :mod:`jitfish.runtime.compile`): a kernel
 # declares its role where it is defined, ``@kernel(hot=True, cold_start=HELPER)``, and the
 # warm-up lists are read from ``COLD_START`` in the order the kernels were defined (callees first:
 # a module's kernels are decorated after those it imports).
@@ -213,16 +214,21 @@ ENGINE_FIRST = "engine first"  # this process, first: callees of quiescence the 
 HELPER = "helper"  # the helper process: quiescence's largest callees and the tablebase
 # prober, then quiescence
 WHILE_WAITING = "while waiting"  # this process, while the helper works: the main search's own callees
-COLD_START: dict[str, list] = {ENGINE_FIRST: [], HELPER: [], WHILE_WAITING: []}
+COLD_START: dict[str, list[Any]] = {ENGINE_FIRST: [], HELPER: [], WHILE_WAITING: []}
 
 
 def kernel(
-    function=None, *, hot: bool = False, inline: bool = False, llvm_inline: bool = False, cold_start: str | None = None
-):
+    function: Callable[..., Any] | None = None,
+    *,
+    hot: bool = False,
+    inline: bool = False,
+    llvm_inline: bool = False,
+    cold_start: str | None = None,
+) -> Any:
     """Compile ``function`` with the project's Numba flags.
 
     ``cold_start`` (``ENGINE_FIRST``, ``HELPER``, ``WHILE_WAITING``) registers a
-    search callee for the cold-start split of :mod:`jitfish.compile`.
+    search callee for the cold-start split of :mod:`jitfish.runtime.compile`.
 
     ``inline=True`` pastes the function into its callers at Numba-IR level.
     The function is typed again at every call site, which costs compile time,
@@ -247,7 +253,7 @@ def kernel(
     speed.  ``_nrt`` is not a documented option, so a test checks that it
     still takes effect.
     """
-    options = dict(_BASE_OPTIONS)
+    options: dict[str, Any] = dict(_BASE_OPTIONS)
     if hot:
         options["_nrt"] = False
     if inline:
@@ -255,7 +261,7 @@ def kernel(
     if llvm_inline:
         options["forceinline"] = True
 
-    def decorate(fn):
+    def decorate(fn: Callable[..., Any]) -> Any:
         dispatcher = numba.njit(**options)(fn)
         if cold_start is not None:
             COLD_START[cold_start].append(dispatcher)
@@ -266,7 +272,7 @@ def kernel(
     return decorate
 
 
-def inlined_copy(dispatcher, name: str):
+def inlined_copy(dispatcher: Any, name: str) -> Any:
     """A second, inlined kernel of a hot kernel's Python function, named ``name``.
 
     Inlining a large kernel makes its callers fast but slow to compile, so

@@ -8,9 +8,9 @@ CPUs from 2013 on) and packs the cache files beside the package: ``kernels.tar.x
 manifest ``kernels.json``.  On this machine the ``x86-64-v3`` search is as fast as the native one
 (``bench``, docs/benchmarks.md).
 
-At import (:mod:`jitfish.jit`), :func:`fitting` reads the manifest and accepts the kernels only if
+At import (:mod:`jitfish.runtime.jit`), :func:`fitting` reads the manifest and accepts the kernels only if
 everything that decides their machine code matches: the kernel sources (the digest of
-:func:`jitfish.jit.source_digest`), the Numba version, the Python version, the target triple, and a
+:func:`jitfish.runtime.jit.source_digest`), the Numba version, the Python version, the target triple, and a
 host CPU with every feature the target needs.  Numba is then told to compile for that CPU, so the
 kernels not shipped (the ``eval`` report, ``perft``) compile for it too, and :func:`install` copies
 the files into the user's kernel cache (once; the folder is named after the CPU, apart from native
@@ -27,7 +27,7 @@ loaded but compiled again (``tests/test_prebuilt.py`` shows both).
 the shipped kernels are then ignored unless it names their CPU).  Numba's CPU choice is process-wide:
 other Numba code that the process compiles after importing Jitfish compiles for the same CPU.
 
-This module imports no kernel module (and Numba only inside its functions), so that :mod:`jitfish.jit`
+This module imports no kernel module (and Numba only inside its functions), so that :mod:`jitfish.runtime.jit`
 can use it before any kernel is defined.
 """
 
@@ -40,8 +40,10 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 MANIFEST = "kernels.json"
 ARCHIVE = "kernels.tar.xz"
@@ -59,7 +61,7 @@ TARGETS = {
         ),
     ),
 }
-# The kernel groups of :mod:`jitfish.compile` that are shipped: what a UCI start compiles before a
+# The kernel groups of :mod:`jitfish.runtime.compile` that are shipped: what a UCI start compiles before a
 # ``readyok`` (the search, and the search with Syzygy tables once ``SyzygyPath`` finds some).
 GROUPS = ("search", "tablebases")
 # Data the cache also holds that the kernels' first start would otherwise build (0.3 s).
@@ -72,7 +74,7 @@ class Manifest:
     """What the shipped kernels were compiled for; :func:`fitting` compares each field with this process."""
 
     format: int
-    digest: str  # jitfish.jit.DIGEST of the sources compiled
+    digest: str  # jitfish.runtime.jit.DIGEST of the sources compiled
     numba: str
     python: str  # sys.implementation.cache_tag, e.g. cpython-311 (the bytecode Numba keys on)
     triple: str  # llvmlite's process triple, e.g. x86_64-unknown-linux-gnu
@@ -109,8 +111,9 @@ def mismatch(manifest: Manifest, digest: str) -> str | None:
         return f"compiled by Numba {manifest.numba}, this is {numba.__version__}"
     if manifest.python != sys.implementation.cache_tag:
         return f"compiled for {manifest.python}, this is {sys.implementation.cache_tag}"
-    chosen = numba.config.CPU_NAME
-    if chosen is not None and (chosen != manifest.cpu_name or numba.config.CPU_FEATURES != manifest.cpu_features):
+    config: Any = numba.config  # its names are set at import, unknown to a type checker
+    chosen = config.CPU_NAME
+    if chosen is not None and (chosen != manifest.cpu_name or config.CPU_FEATURES != manifest.cpu_features):
         return f"NUMBA_CPU_NAME is {chosen}"
     triple, features = _host()
     if manifest.triple != triple:
@@ -139,8 +142,9 @@ def select(manifest: Manifest) -> None:
     """Have Numba compile for the manifest's CPU (before any kernel is compiled or loaded)."""
     import numba
 
-    numba.config.CPU_NAME = manifest.cpu_name
-    numba.config.CPU_FEATURES = manifest.cpu_features
+    config: Any = numba.config  # its names are set at import, unknown to a type checker
+    config.CPU_NAME = manifest.cpu_name
+    config.CPU_FEATURES = manifest.cpu_features
 
 
 def cache_subfolder(source_dir: Path) -> str:
@@ -151,7 +155,8 @@ def cache_subfolder(source_dir: Path) -> str:
     """
     from numba.core.caching import UserProvidedCacheLocator
 
-    return UserProvidedCacheLocator.get_suitable_cache_subpath(str(source_dir / "module.py"))
+    locator: Any = UserProvidedCacheLocator  # untyped in Numba
+    return str(locator.get_suitable_cache_subpath(str(source_dir / "module.py")))
 
 
 def _source_dirs(package_dir: Path) -> dict[str, str]:
@@ -184,10 +189,13 @@ def install(manifest: Manifest, package_dir: Path, cache_dir: Path) -> None:
                     target = cache_dir / names[folder] / name
                 else:
                     continue  # not of this package's layout: left out, compiled if needed
+                source = archive.extractfile(member)
+                if source is None:
+                    continue  # not a file
                 target.parent.mkdir(parents=True, exist_ok=True)
                 handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".part")
                 with os.fdopen(handle, "wb") as out:
-                    out.write(archive.extractfile(member).read())
+                    out.write(source.read())
                 os.replace(temporary, target)
         mark.write_text(json.dumps(asdict(manifest)) + "\n")
     except (OSError, tarfile.TarError):
@@ -214,7 +222,7 @@ def pack(cache_dir: Path, package_dir: Path, manifest: Manifest) -> Path:
     return archive_path
 
 
-def build(package_dir: Path, report=print) -> Path | None:
+def build(package_dir: Path, report: Callable[[str], object] = print) -> Path | None:
     """Compile the shipped groups for this machine's named CPU from the sources in ``package_dir`` (a
     build's copy of the package) and pack them there; ``None`` (and why, to ``report``) where there is
     no named CPU for this machine or it lacks the CPU's features."""
@@ -239,9 +247,9 @@ def build(package_dir: Path, report=print) -> Path | None:
             NUMBA_CPU_NAME=cpu_name,
             NUMBA_CPU_FEATURES="",
         )
-        code = f"from jitfish.compile import compile_all; compile_all(groups={list(GROUPS)!r})"
+        code = f"from jitfish.runtime.compile import compile_all; compile_all(groups={list(GROUPS)!r})"
         subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=cache_root)
-        # The one folder the compile made: jitfish.jit's CACHE_DIR, named VERSION-DIGEST.
+        # The one folder the compile made: jitfish.runtime.jit's CACHE_DIR, named VERSION-DIGEST.
         (compiled,) = [path for path in Path(cache_root).iterdir() if path.is_dir()]
         manifest = Manifest(
             format=FORMAT,
@@ -259,5 +267,5 @@ def build(package_dir: Path, report=print) -> Path | None:
     return archive
 
 
-if __name__ == "__main__":  # python -m jitfish.prebuilt PACKAGE_DIR (setup.py's build step)
+if __name__ == "__main__":  # python -m jitfish.runtime.prebuilt PACKAGE_DIR (setup.py's build step)
     build(Path(sys.argv[1]).resolve())

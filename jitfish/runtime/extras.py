@@ -16,7 +16,7 @@ import functools
 import importlib
 import sys
 from types import ModuleType
-from typing import Callable
+from typing import Any, Callable
 
 # The optional module -> the extra of pyproject.toml that installs it.
 EXTRA_OF = {"matplotlib": "plot", "torch": "train", "distributed": "cluster"}
@@ -46,7 +46,7 @@ def reporting_missing_extras(main: Callable[..., int]) -> Callable[..., int]:
     """``main`` returning 2 after the one line when an extra is missing."""
 
     @functools.wraps(main)
-    def run(*args, **kwargs) -> int:
+    def run(*args: Any, **kwargs: Any) -> int:
         try:
             return main(*args, **kwargs)
         except MissingExtra as missing:

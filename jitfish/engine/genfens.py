@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 if TYPE_CHECKING:
-    from jitfish.engine import Engine
+    from jitfish.board.board import Board
+    from jitfish.engine.engine import Engine
 
 START_PLIES = (8, 9)  # random plies from the start position: either side may be to move
 BOOK_PLIES = (2, 3)  # from a book position
@@ -61,7 +62,7 @@ def book_lines(book: Path | None) -> list[str]:
     return lines
 
 
-def start_board(line: str):
+def start_board(line: str) -> Board:
     """A ``Board`` of one book line: a FEN, or an EPD (its four fields; operations such as ``c0`` dropped)."""
     from jitfish.board.board import Board
 
@@ -95,7 +96,7 @@ def generate_fens(engine: "Engine", count: int, seed: int, book: Path | None) ->
             continue
         searcher.clear()
         result = searcher.search(board, SearchLimits(depth=FILTER_DEPTH))
-        if result.score_mate is not None or abs(result.score_cp) > MAX_SCORE_CP:
+        if result.score_mate is not None or result.score_cp is None or abs(result.score_cp) > MAX_SCORE_CP:
             continue
         seen.add(key)
         yield fen

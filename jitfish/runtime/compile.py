@@ -17,7 +17,7 @@ needs (``ENGINE_FIRST``, which the helper then loads), the lookup tables and
 the root's evaluation, then the main search's own small callees
 (``WHILE_WAITING``), then waits for the helper and types the main search,
 which loads quiescence instead of compiling it.  Each kernel declares its
-role where it is defined (:func:`jitfish.jit.kernel`); the types it is
+role where it is defined (:func:`jitfish.runtime.jit.kernel`); the types it is
 compiled for are read off its parameter names (:func:`_argument_types`).  The helper runs at a lower priority
 (``HELPER_NICENESS``), so that on a busy machine it takes only time no other
 process wants; a helper that gets too little of a core is not waited for, and
@@ -36,7 +36,10 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+if TYPE_CHECKING:
+    from jitfish.syzygy import Tablebase
 
 # Numba names a cached overload ``<module>.<function>-<line>.py<ver>.nbi``, in a
 # subfolder of the cache per source folder.  Each group's top kernel: when it is
@@ -97,28 +100,29 @@ def _argument_types() -> dict[str, object]:
         np.empty(0, dtype=np.int64),
         new_stack(),
     )
-    types = {name: numba.typeof(value) for name, value in ctx._asdict().items()}
-    types.update(ctx=numba.typeof(ctx), moves=types["work"], heuristics=types["work"], data=numba.uint64)
-    types.update(zip(("tb", "scratch", "settings"), map(numba.typeof, probe_arrays(None))))
+    typeof: Any = numba.typeof  # untyped in Numba
+    types = {name: typeof(value) for name, value in ctx._asdict().items()}
+    types.update(ctx=typeof(ctx), moves=types["work"], heuristics=types["work"], data=numba.uint64)
+    types.update(zip(("tb", "scratch", "settings"), map(typeof, probe_arrays(None))))
     types.update(squares=types["scratch"])
     return types
 
 
-def _registered(role: str) -> list:
+def _registered(role: str) -> list[Any]:
     """The kernels declared with ``cold_start=role``, in the order they were defined."""
     import jitfish.search.negamax  # noqa: F401  (imports every module that defines a search callee)
-    from jitfish.jit import COLD_START
+    from jitfish.runtime.jit import COLD_START
 
     return COLD_START[role]
 
 
-def _search_callee_signatures() -> dict[str, tuple[object, tuple]]:
+def _search_callee_signatures() -> dict[str, tuple[Any, tuple[Any, ...]]]:
     """{name: (kernel, argument types)} of the kernels a cold start splits, typed as the search calls them."""
     import inspect
 
     import numba
 
-    from jitfish.jit import COLD_START
+    from jitfish.runtime.jit import COLD_START
 
     types = _argument_types()
     return {
@@ -138,7 +142,7 @@ def _split(role: str) -> tuple[str, ...]:
 
 def _helper_result_file() -> str:
     """The cache file name pattern of the helper's last kernel: once that file is there, its work is done."""
-    from jitfish.jit import HELPER
+    from jitfish.runtime.jit import HELPER
 
     last = _registered(HELPER)[-1].py_func
     return f"{last.__module__.rpartition('.')[2]}.{last.__name__}-*.nbi"
@@ -153,8 +157,8 @@ def _compile_callees(*roles: str) -> None:
             kernel.compile(signature)
 
 
-def start_helper() -> subprocess.Popen | None:
-    """The cold-start helper (``python -m jitfish.compile``, on the same cache and package), started now
+def start_helper() -> subprocess.Popen[bytes] | None:
+    """The cold-start helper (``python -m jitfish.runtime.compile``, on the same cache and package), started now
     if the search is not cached and there is a spare core, else None.
 
     Start it as early as possible (before building a ``Board``, which compiles the
@@ -162,10 +166,10 @@ def start_helper() -> subprocess.Popen | None:
     """
     if is_cached("search") or (os.cpu_count() or 1) < 2:
         return None
-    package_parent = str(Path(__file__).resolve().parent.parent)
+    package_parent = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")])))
     return subprocess.Popen(
-        [sys.executable, "-m", "jitfish.compile"],
+        [sys.executable, "-m", "jitfish.runtime.compile"],
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -182,7 +186,7 @@ def _cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
-def _await_helper(helper: subprocess.Popen, cache_dir: Path | None = None) -> None:
+def _await_helper(helper: subprocess.Popen[bytes], cache_dir: Path | None = None) -> None:
     """Wait for the helper to finish while it is making progress.
 
     Its work is done when its last kernel is in the cache (:func:`_helper_result_file`;
@@ -194,8 +198,7 @@ def _await_helper(helper: subprocess.Popen, cache_dir: Path | None = None) -> No
     in any case after ``HELPER_MAX_WAIT_SECONDS`` (the only limit where its CPU
     time cannot be read).
     """
-    if cache_dir is None:
-        from jitfish.jit import CACHE_DIR as cache_dir
+    cache_dir = cache_dir or _kernel_cache()
     result_file = _helper_result_file()
     started = last_poll = time.monotonic()
     used = _cpu_seconds(helper.pid)
@@ -210,10 +213,10 @@ def _await_helper(helper: subprocess.Popen, cache_dir: Path | None = None) -> No
             used, last_poll = now, time.monotonic()
 
 
-def _finish_with(helper: subprocess.Popen) -> None:
+def _finish_with(helper: subprocess.Popen[bytes]) -> None:
     """What this process does once its first part of a cold start is done: the main search's own
     callees, then wait for the helper."""
-    from jitfish.jit import WHILE_WAITING
+    from jitfish.runtime.jit import WHILE_WAITING
 
     _compile_callees(WHILE_WAITING)
     _await_helper(helper)
@@ -248,26 +251,26 @@ def warm_up_search(before_search: Callable[[], None] | None = None) -> None:
     searcher.extend_pv(board.position, [int(board.position.legal_moves()[0])])
 
 
-def warm_search(helper: bool = True, started: subprocess.Popen | None = None) -> None:
+def warm_search(helper: bool = True, started: subprocess.Popen[bytes] | None = None) -> None:
     """Load (or compile) the search; on a cold cache with a spare core, with a helper process (see above).
 
     ``started``: the helper :func:`start_helper` already started (else one is started
     here if ``helper``).
     """
-    from jitfish.jit import ENGINE_FIRST
+    from jitfish.runtime.jit import ENGINE_FIRST
 
-    helper = started or (start_helper() if helper else None)
+    process = started or (start_helper() if helper else None)
     try:
-        if helper is not None:
+        if process is not None:
             _compile_callees(ENGINE_FIRST)
-        warm_up_search(before_search=None if helper is None else lambda: _finish_with(helper))
+        warm_up_search(before_search=None if process is None else lambda: _finish_with(process))
     finally:
-        if helper is not None and helper.poll() is None:
-            helper.terminate()  # behind: its work is done here already (Numba writes cache files atomically)
-            helper.wait()
+        if process is not None and process.poll() is None:
+            process.terminate()  # behind: its work is done here already (Numba writes cache files atomically)
+            process.wait()
 
 
-def warm_tablebases(tablebase=None) -> None:
+def warm_tablebases(tablebase: Tablebase | None = None) -> None:
     """Load (or compile) what Syzygy tables add to a search: negamax with tables in its context (the
     search without them has no prober), the batch prober and the decoder the root's ranking uses
     (python-chess's DTZ probe calls it).
@@ -344,7 +347,7 @@ class CompileCounter:
 
     def __init__(self) -> None:
         self.started = 0
-        self._installed = None
+        self._installed: Any = None  # Numba's listener context
 
     def __enter__(self) -> "CompileCounter":
         from numba.core import event
@@ -352,24 +355,30 @@ class CompileCounter:
         counter = self
 
         class Listener(event.Listener):
-            def on_start(self, ev) -> None:
+            def on_start(self, ev: object) -> None:
                 counter.started += 1
 
-            def on_end(self, ev) -> None:
+            def on_end(self, ev: object) -> None:
                 pass
 
         self._installed = event.install_listener("numba:compile", Listener())
         self._installed.__enter__()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._installed.__exit__(*exc)
+
+
+def _kernel_cache() -> Path:
+    """The kernel cache of this process (:data:`jitfish.runtime.jit.CACHE_DIR`), imported only when asked for."""
+    from jitfish.runtime.jit import CACHE_DIR
+
+    return CACHE_DIR
 
 
 def is_cached(group: str, cache_dir: Path | None = None) -> bool:
     """Whether ``group`` (a key of ``ENTRY_FILES``) loads from the cache, i.e. its top kernel is there."""
-    if cache_dir is None:
-        from jitfish.jit import CACHE_DIR as cache_dir
+    cache_dir = cache_dir or _kernel_cache()
     return cache_dir.is_dir() and any(cache_dir.rglob(ENTRY_FILES[group]))
 
 
@@ -388,8 +397,7 @@ def one_compile_at_a_time(cache_dir: Path | None = None) -> Iterator[None]:
     except ImportError:
         yield
         return
-    if cache_dir is None:
-        from jitfish.jit import CACHE_DIR as cache_dir
+    cache_dir = cache_dir or _kernel_cache()
     cache_dir.mkdir(parents=True, exist_ok=True)
     with open(cache_dir / "compile.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed, or the process dies
@@ -401,7 +409,7 @@ def compile_all(report: Callable[[str], None] = print, groups: list[str] | None 
 
     ``helper=False`` compiles the search in this process alone (to time each kernel).
     """
-    from jitfish.jit import CACHE_DIR, PREBUILT
+    from jitfish.runtime.jit import CACHE_DIR, PREBUILT
 
     report(f"kernel cache: {CACHE_DIR}")
     report(f"kernels for: {'this CPU' if PREBUILT is None else PREBUILT.cpu_name + ' (the wheel ships them)'}")
@@ -421,6 +429,6 @@ def compile_all(report: Callable[[str], None] = print, groups: list[str] | None 
 if __name__ == "__main__":  # the helper process of warm_search
     if hasattr(os, "nice"):
         os.nice(HELPER_NICENESS)
-    from jitfish.jit import HELPER
+    from jitfish.runtime.jit import HELPER
 
     _compile_callees(HELPER)
