@@ -1,15 +1,11 @@
 """Negamax alpha-beta with principal variation search; depth 0 hands over to quiescence.
 
-One self-recursive kernel, called from Python once per aspiration window of
-each iteration, with the search context (:mod:`jitfish.search.context`: the
-position, tables and buffers) and its node's scalars; at depth 0 it calls the
-quiescence search (a loop: :mod:`jitfish.search.quiescence` says why).  Its steps are numbered in the
-order they run; each says what it does and why it is sound, and the longer ones are inlined helpers named
-after their step, so that a new step is one more numbered block (docs/contributing.md, "Adding a search
-step").
+One self-recursive kernel, called from Python once per aspiration window with the search context (the position,
+tables and buffers: :mod:`jitfish.search.context`) and its node's scalars; at depth 0 it calls the quiescence search.
+Its steps are numbered in the order they run; each says what it does and why it is sound, the longer ones are inlined
+helpers named after it, so a new step is one more numbered block (docs/contributing.md, "Adding a search step").
 
-The steps are Stockfish's ideas, not its numbers: how they correspond to the steps of Stockfish's
-``search()`` (as numbered in Stockfish 16 and 17):
+The steps are Stockfish's ideas, not its numbers; against the steps of its ``search()`` (Stockfish 16 and 17):
 
 ====================================  ===========================================================
 here                                  Stockfish
@@ -33,13 +29,11 @@ here                                  Stockfish
 18 store in the transposition table   the store after 21 (unnumbered)
 ====================================  ===========================================================
 
-Stockfish's step 12 (a small ProbCut on the TT entry alone) has no counterpart here; its step 20 (a
-new best move) is the end of the loop body after step 16, and the extensions its step 15 adds are added
-in the loop just before step 16.
+Stockfish's step 12 (ProbCut on the TT entry alone) has no counterpart; its step 20 (a new best move) ends the loop
+body after step 16, and its step 15's extensions come just before step 16.
 
-The buffers are laid out in :mod:`jitfish.search.buffers`; ``ctx.tt`` is the
-transposition table (:mod:`jitfish.search.tt`); ``ctx.params`` holds the
-margins, reductions and thresholds (:mod:`jitfish.search.params`).
+Layouts: the buffers in :mod:`jitfish.search.buffers`, ``ctx.tt`` in :mod:`jitfish.search.tt`, ``ctx.params`` (the
+margins, reductions and thresholds) in :mod:`jitfish.search.params`.
 """
 
 # Kept as written, not as ruff would format it: the search's numbered steps read as one page of 150 lines.
