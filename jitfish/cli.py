@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from jitfish.runtime.extras import reporting_missing_extras
 

@@ -28,7 +28,6 @@ def test_helper_compiles_the_signatures_the_search_calls():
     import numba
 
     import jitfish
-
     from jitfish.runtime.jit import COLD_START, HELPER
 
     searcher = Searcher(hash_mb=1)
@@ -144,7 +143,6 @@ def test_a_cold_search_compiles_each_kernel_for_one_signature(tmp_path):
     two versions, without and with tables in the context, and a start without tables compiles no prober."""
     import importlib
     import inspect
-
     from pathlib import Path
 
     tables = str(Path(__file__).resolve().parent / "data" / "syzygy")

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import concurrent.futures
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from jitfish.runtime.extras import require
 

@@ -6,8 +6,9 @@ opening played twice, colours swapped), in the order cutechess-cli plays them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Literal
 
 from tuning.engines import EngineSpec
 from tuning.openings import Opening, OpeningOrder, opening_sequence

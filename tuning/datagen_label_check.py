@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 import jitfish
-from jitfish.search import SearchLimits, Searcher
+from jitfish.search import Searcher, SearchLimits
 from tuning.datagen.records import unpack
 from tuning.nnue.data import load_positions
 

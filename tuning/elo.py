@@ -17,9 +17,9 @@ mapped through the logistic curve, so Elo intervals are not symmetric; ``margin`
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Sequence
 
 ELO_SCALE = 400.0
 """Elo points per factor of ten in the odds of winning."""

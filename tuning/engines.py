@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Literal, Sequence
+from typing import Literal
 
 Protocol = Literal["uci", "xboard"]
 PROTOCOLS: tuple[Protocol, ...] = ("uci", "xboard")

@@ -205,7 +205,7 @@ def read_sample(path: Path) -> tuple[np.ndarray, np.ndarray]:
 
 def write_parameters(a_coefficients: np.ndarray, b_coefficients: np.ndarray, path: Path) -> None:
     rounded = {"a": [round(float(x), 3) for x in a_coefficients], "b": [round(float(x), 3) for x in b_coefficients]}
-    path.write_text('{"a": %s, "b": %s}\n' % (rounded["a"], rounded["b"]))
+    path.write_text(f'{{"a": {rounded["a"]}, "b": {rounded["b"]}}}\n')
     print(f"wrote {path}: {rounded}")
 
 

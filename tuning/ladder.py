@@ -26,9 +26,10 @@ import math
 import re
 import shutil
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from tuning.backends import choose_backend
 from tuning.config import MatchConfig

@@ -16,8 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any
 
 from tqdm import tqdm
 
@@ -28,8 +29,8 @@ from tuning.cluster import ClusterExecutor, local_workers
 from tuning.config import DrawAdjudication, MatchConfig, ResignAdjudication
 from tuning.engines import parse_engine_spec, with_unique_names
 from tuning.openings import read_openings
-from tuning.resume import played_records
 from tuning.results import GameRecord, SprtState, describe, match_summary, pairing_stats, sprt_state
+from tuning.resume import played_records
 from tuning.sprt import parse_sprt
 from tuning.tc import parse_time_control
 

@@ -42,8 +42,8 @@ except MissingExtra as missing:
     sys.exit(report_missing(missing))
 import jitfish  # noqa: E402  (after the check: a missing extra is one line, not a traceback)
 from jitfish.eval import evaluate as handwritten_evaluation  # noqa: E402
-from jitfish.runtime.jit import cache_root  # noqa: E402
 from jitfish.nnue.format import write_network  # noqa: E402
+from jitfish.runtime.jit import cache_root  # noqa: E402
 from tuning.datagen.records import unpack_fen  # noqa: E402
 from tuning.nnue.check import integer_scores  # noqa: E402
 from tuning.nnue.data import and_mirrors, batches, data_digest, load_positions_cached, split, with_mirrors  # noqa: E402

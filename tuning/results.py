@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 from tuning.elo import finite_or_none, likelihood_of_superiority, pentanomial_estimate, trinomial_estimate
 from tuning.sprt import SprtConfig, llr_pentanomial, llr_trinomial

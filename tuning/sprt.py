@@ -16,8 +16,9 @@ which is the log ratio of two normal likelihoods with means s1 and s0 and the ob
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal
 
 from tuning.elo import PAIR_SCORES, expected_score
 

@@ -30,9 +30,9 @@ import json
 import random
 import shlex
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 from tqdm import tqdm
 

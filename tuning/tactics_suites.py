@@ -30,10 +30,10 @@ from pathlib import Path
 import chess
 
 import jitfish
-from jitfish.runtime.compile import warm_up_search
 from jitfish.nnue.format import read_network, shipped_network
 from jitfish.nnue.inference import kernel_network
-from jitfish.search import SearchLimits, Searcher
+from jitfish.runtime.compile import warm_up_search
+from jitfish.search import Searcher, SearchLimits
 from jitfish.search.params import default_params, params_from_dict
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"

@@ -100,7 +100,7 @@ class Traces:
         )
         return out
 
-    def rows(self, rows: np.ndarray) -> "Traces":
+    def rows(self, rows: np.ndarray) -> Traces:
         """The labels, phases and danger inputs of ``rows`` only, without the sparse matrix."""
         return Traces(
             np.zeros(1, np.int64),
@@ -118,7 +118,7 @@ class Traces:
         np.savez(path, **{name: getattr(self, name) for name in self.__dataclass_fields__})
 
     @classmethod
-    def load(cls, path: Path) -> "Traces":
+    def load(cls, path: Path) -> Traces:
         with np.load(path) as data:
             return cls(**{name: data[name] for name in cls.__dataclass_fields__})
 

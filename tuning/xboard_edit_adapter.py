@@ -39,7 +39,7 @@ def edit_commands(fen: str) -> list[str]:
     return commands
 
 
-def _relay_output(source: "subprocess.IO[str]", lacks_setboard: threading.Event) -> None:
+def _relay_output(source: subprocess.IO[str], lacks_setboard: threading.Event) -> None:
     for line in source:
         if line.startswith("feature") and "setboard=0" in line:
             line = line.replace("setboard=0", "setboard=1")

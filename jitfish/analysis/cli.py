@@ -83,7 +83,7 @@ def add_analyse_parser(commands: argparse._SubParsersAction) -> None:
         "by the winning chances they lost, and write the games back with [%%eval] comments and best lines.",
     )
     parser.add_argument("game", metavar="GAME.pgn", help="a PGN file of one or more games")
-    budget = parser.add_argument_group("the search of each position (default: --nodes %d)" % DEFAULT_NODES)
+    budget = parser.add_argument_group(f"the search of each position (default: --nodes {DEFAULT_NODES})")
     budget.add_argument("--nodes", type=int, help="nodes a position (reproducible)")
     budget.add_argument("--depth", type=int, help="depth a position (reproducible)")
     budget.add_argument("--movetime", type=float, metavar="SECONDS", help="seconds a position (not reproducible)")

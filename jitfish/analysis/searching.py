@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from jitfish.search import SearchLimits, Searcher
+from jitfish.search import Searcher, SearchLimits
 
 HASH_MB = 16
 

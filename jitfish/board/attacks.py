@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import popcount
-from jitfish.board.squares import EMPTY, ONE, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING
 from jitfish.board.magics import BISHOP_MAGICS, ROOK_MAGICS
+from jitfish.board.squares import BISHOP, EMPTY, KING, KNIGHT, ONE, PAWN, QUEEN, ROOK
+from jitfish.runtime.jit import kernel
 
 ROOK_MAGICS_ARRAY = np.array(ROOK_MAGICS, dtype=np.uint64)
 BISHOP_MAGICS_ARRAY = np.array(BISHOP_MAGICS, dtype=np.uint64)

@@ -11,8 +11,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from jitfish.runtime.jit import kernel
 from jitfish.board.squares import ONE
+from jitfish.runtime.jit import kernel
 
 
 @intrinsic

@@ -17,7 +17,7 @@ from jitfish.board.movegen import gives_check, is_in_check
 from jitfish.board.moves import MOVE_CASTLING, check_uci_syntax, move_kind, move_to_uci
 from jitfish.board.perft import divide_position, perft_position
 from jitfish.board.position import STARTING_FEN, Position
-from jitfish.board.squares import PIECE_SYMBOLS, NO_PIECE, WHITE
+from jitfish.board.squares import NO_PIECE, PIECE_SYMBOLS, WHITE
 from jitfish.board.tables import lookup_tables
 from jitfish.board.zobrist import compute_key
 
@@ -44,7 +44,7 @@ class Board:
 
     # --- interop -------------------------------------------------------
     @classmethod
-    def from_chess(cls, board: "chess.Board") -> "Board":
+    def from_chess(cls, board: chess.Board) -> Board:
         """A copy of a python-chess board, its move stack included."""
         root = board.root()
         result = cls(root.fen(), chess960=board.chess960)
@@ -52,7 +52,7 @@ class Board:
             result.push_uci(move.uci())
         return result
 
-    def to_chess(self) -> "chess.Board":
+    def to_chess(self) -> chess.Board:
         """The same position (and move stack) as a ``chess.Board``."""
         import chess
 
@@ -61,7 +61,7 @@ class Board:
             board.push_uci(uci)
         return board
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         other = Board.__new__(Board)
         other._position = self._position.copy()
         other._root_fen = self._root_fen

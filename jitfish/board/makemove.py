@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.runtime.jit import ENGINE_FIRST, HELPER, WHILE_WAITING, inlined_copy, kernel
 from jitfish.board import layout as L
-from jitfish.board.squares import BLACK, KING, NO_PIECE, NO_SQUARE, ONE, PAWN, ROOK, WHITE
 from jitfish.board.moves import (
     MOVE_CASTLING,
     MOVE_EN_PASSANT,
@@ -22,6 +20,8 @@ from jitfish.board.moves import (
     move_promotion,
     move_to,
 )
+from jitfish.board.squares import BLACK, KING, NO_PIECE, NO_SQUARE, ONE, PAWN, ROOK, WHITE
+from jitfish.runtime.jit import ENGINE_FIRST, HELPER, WHILE_WAITING, inlined_copy, kernel
 
 
 @kernel(hot=True, inline=True)

@@ -19,14 +19,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.runtime.jit import ENGINE_FIRST, kernel
 from jitfish.board import layout as L
 from jitfish.board.attacks import attackers_to, bishop_attacks, is_square_attacked, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount
+from jitfish.board.moves import (
+    MOVE_CASTLING,
+    MOVE_EN_PASSANT,
+    MOVE_NORMAL,
+    castling_squares,
+    encode_move,
+    is_special_move,
+    move_from,
+    move_kind,
+    move_promotion,
+    move_to,
+)
 from jitfish.board.squares import (
-    SHIFT_7,
-    SHIFT_8,
-    SHIFT_9,
     BISHOP,
     EMPTY,
     FILE_A,
@@ -43,20 +51,12 @@ from jitfish.board.squares import (
     RANK_6,
     RANK_8,
     ROOK,
+    SHIFT_7,
+    SHIFT_8,
+    SHIFT_9,
     WHITE,
 )
-from jitfish.board.moves import (
-    MOVE_CASTLING,
-    MOVE_EN_PASSANT,
-    MOVE_NORMAL,
-    castling_squares,
-    encode_move,
-    is_special_move,
-    move_from,
-    move_kind,
-    move_promotion,
-    move_to,
-)
+from jitfish.runtime.jit import ENGINE_FIRST, kernel
 
 GEN_ALL = 0
 GEN_NOISY = 1

@@ -10,7 +10,6 @@ king does not travel two squares, where that text would be ambiguous).
 
 from __future__ import annotations
 
-from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.squares import (
     FILE_NAMES,
@@ -22,6 +21,7 @@ from jitfish.board.squares import (
     SQUARE_NAMES,
     parse_square,
 )
+from jitfish.runtime.jit import kernel
 
 NULL_MOVE = 0
 MOVE_NORMAL = 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import (
     make_move,
@@ -22,6 +21,7 @@ from jitfish.board.movegen import GEN_ALL, GEN_COUNT, generate_moves
 from jitfish.board.moves import MAX_MOVES, move_to_uci
 from jitfish.board.position import Position
 from jitfish.board.tables import lookup_tables
+from jitfish.runtime.jit import kernel
 
 MAX_PERFT_DEPTH = 64
 assert MAX_PERFT_DEPTH < L.SEARCH_HEADROOM  # perft's plies must fit above a full game

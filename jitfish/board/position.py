@@ -47,11 +47,11 @@ class Position:
         self.key_history = np.zeros(L.HISTORY_ROWS, dtype=np.uint64)
 
     @classmethod
-    def from_fen(cls, fen: str, chess960: bool = False) -> "Position":
+    def from_fen(cls, fen: str, chess960: bool = False) -> Position:
         """Parse and validate ``fen``; raises ``ValueError`` naming the problem."""
         return _parse_fen(fen, chess960)
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         other = Position.__new__(Position)
         other.bbs = self.bbs.copy()
         other.state = self.state.copy()

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import lsb, pop_lsb
 from jitfish.board.squares import EMPTY, NO_SQUARE, WHITE
+from jitfish.runtime.jit import kernel
 
 _POLYGLOT_PIECE = 0
 _POLYGLOT_CASTLING = 768

@@ -39,7 +39,7 @@ class Book:
     def close(self) -> None:
         self._reader.close()
 
-    def moves(self, board: "Board") -> list[tuple[str, int]]:
+    def moves(self, board: Board) -> list[tuple[str, int]]:
         """The book's legal moves here, in the board's notation, with their weights."""
         from jitfish.board.moves import move_to_uci
 
@@ -53,7 +53,7 @@ class Book:
             result[move] = result.get(move, 0) + entry.weight
         return list(result.items())
 
-    def pick(self, board: "Board", rng: random.Random) -> str | None:
+    def pick(self, board: Board, rng: random.Random) -> str | None:
         """A book move chosen with probability proportional to its weight, or ``None``."""
         moves = self.moves(board)
         total = sum(weight for _, weight in moves)

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from jitfish.engine.game import Game
 from jitfish.engine.options import Settings, option_named
+from jitfish.engine.turn import EngineCallbacks, GoParams, Turn
 from jitfish.search import Searcher
 from jitfish.search.timeman import TimeController
-from jitfish.engine.turn import EngineCallbacks, GoParams, Turn
 
 if TYPE_CHECKING:
     import subprocess

@@ -17,8 +17,9 @@ the same command prints the same positions.  The ``extra`` words are accepted an
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from jitfish.board.board import Board
@@ -74,9 +75,9 @@ def start_board(line: str) -> Board:
         raise ValueError(f"book line '{line[:80]}': {error}") from None
 
 
-def generate_fens(engine: "Engine", count: int, seed: int, book: Path | None) -> Iterator[str]:
+def generate_fens(engine: Engine, count: int, seed: int, book: Path | None) -> Iterator[str]:
     """The ``count`` positions of ``genfens`` as FENs, one at a time (see the module docstring)."""
-    from jitfish.search import SearchLimits, Searcher
+    from jitfish.search import Searcher, SearchLimits
 
     lines = book_lines(book)
     plies = START_PLIES if book is None else BOOK_PLIES
@@ -108,7 +109,7 @@ def generate_fens(engine: "Engine", count: int, seed: int, book: Path | None) ->
     )
 
 
-def genfens(engine: "Engine", args: list[str], send: Callable[[str], None]) -> None:
+def genfens(engine: Engine, args: list[str], send: Callable[[str], None]) -> None:
     """The UCI command: each position as a line ``info string genfens <FEN>`` (through ``send``) as soon as it is
     found, never held back: the client gives up when 15 s pass without one."""
     count, seed, book = parse_genfens(args)

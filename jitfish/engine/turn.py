@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from jitfish.board import layout as L
 from jitfish.board.moves import move_to_uci
-from jitfish.search import SearchInfo, SearchLimits, SearchResult, Searcher
-from jitfish.search.timeman import TimeController
 from jitfish.engine.strength import SKILL_MAX_LEVEL, SKILL_MULTIPV, handicap_for_elo, pick_noisy_move, pick_weaker_move
+from jitfish.search import Searcher, SearchInfo, SearchLimits, SearchResult
+from jitfish.search.timeman import TimeController
 
 if TYPE_CHECKING:
     import numpy as np

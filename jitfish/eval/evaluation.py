@@ -31,17 +31,11 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-from jitfish.runtime.jit import HELPER, kernel
 from jitfish.board import layout as L
 from jitfish.board.attacks import bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb, pop_lsb, popcount
+from jitfish.board.moves import NO_CHANGE, SQUARE_BITS, SQUARE_MASK, move_changes
 from jitfish.board.squares import (
-    SHIFT_1,
-    SHIFT_7,
-    SHIFT_8,
-    SHIFT_9,
-    SHIFT_16,
-    SHIFT_32,
     BISHOP,
     EMPTY,
     FILE_A,
@@ -53,10 +47,16 @@ from jitfish.board.squares import (
     PAWN,
     QUEEN,
     ROOK,
+    SHIFT_1,
+    SHIFT_7,
+    SHIFT_8,
+    SHIFT_9,
+    SHIFT_16,
+    SHIFT_32,
     WHITE,
 )
-from jitfish.board.moves import NO_CHANGE, SQUARE_BITS, SQUARE_MASK, move_changes
 from jitfish.eval import params as P
+from jitfish.runtime.jit import HELPER, kernel
 
 
 def record(trace, index, count):

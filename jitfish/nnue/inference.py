@@ -40,9 +40,9 @@ from jitfish.board import layout as L
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.board import Board
 from jitfish.board.squares import BLACK, EMPTY, PIECE_TYPE_COUNT, WHITE
-from jitfish.runtime.jit import kernel
 from jitfish.nnue.features import SQUARE_COUNT, VERTICAL_FLIP
 from jitfish.nnue.format import BUCKET_PIECES, SCRELU, Network
+from jitfish.runtime.jit import kernel
 
 ACCUMULATOR_DTYPE = np.int16
 ACCUMULATOR_LIMIT = int(np.iinfo(ACCUMULATOR_DTYPE).max)

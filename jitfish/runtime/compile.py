@@ -34,9 +34,10 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from jitfish.syzygy import Tablebase
@@ -278,12 +279,11 @@ def warm_tablebases(tablebase: Tablebase | None = None) -> None:
     Their types do not depend on which tables are loaded, so ``tablebase`` (a
     :class:`jitfish.syzygy.Tablebase`) may be any, and without one an empty one serves.
     """
-    from jitfish.board.board import Board
-    from jitfish.search import SearchLimits, Searcher
-    from jitfish.syzygy import Tablebase
-
     import numba
 
+    from jitfish.board.board import Board
+    from jitfish.search import Searcher, SearchLimits
+    from jitfish.syzygy import Tablebase
     from jitfish.syzygy.probe import decode_symbol
 
     tablebase = Tablebase(()) if tablebase is None else tablebase
@@ -349,7 +349,7 @@ class CompileCounter:
         self.started = 0
         self._installed: Any = None  # Numba's listener context
 
-    def __enter__(self) -> "CompileCounter":
+    def __enter__(self) -> CompileCounter:
         from numba.core import event
 
         counter = self

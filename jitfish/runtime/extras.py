@@ -15,8 +15,9 @@ from __future__ import annotations
 import functools
 import importlib
 import sys
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 # The optional module -> the extra of pyproject.toml that installs it.
 EXTRA_OF = {"matplotlib": "plot", "torch": "train", "distributed": "cluster"}

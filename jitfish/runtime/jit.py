@@ -24,8 +24,8 @@ from numba.core import types as numba_types
 from numba.core.errors import TypingError
 from numba.np import arrayobj as numba_arrays
 
-from jitfish.runtime import prebuilt
 from jitfish._version import __version__
+from jitfish.runtime import prebuilt
 from jitfish.runtime.cache import cache_root
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]

@@ -67,7 +67,7 @@ def run_bench(
     """
     from jitfish.board.board import Board
     from jitfish.runtime.compile import warm_up_search
-    from jitfish.search import SearchLimits, Searcher
+    from jitfish.search import Searcher, SearchLimits
 
     searcher = Searcher(hash_mb=BENCH_HASH_MB, threads=1, network=network)
     warm_up_search()

@@ -39,10 +39,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.runtime.jit import kernel
 from jitfish.board.layout import field_offsets
 from jitfish.board.moves import MAX_MOVES, move_from_to
 from jitfish.eval.evaluation import psq_delta
+from jitfish.runtime.jit import kernel
 from jitfish.types import INF, MAX_PLY
 
 # The per-ply stack: one record per ply, every field an int64.

@@ -42,10 +42,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, is_in_check
 from jitfish.runtime.jit import kernel
-from jitfish.board import layout as L
 from jitfish.search.buffers import (
     C_STOP,
     CHECK_UNKNOWN,

@@ -6,10 +6,10 @@ negamax handles it where it has the move list.)
 
 from __future__ import annotations
 
-from jitfish.runtime.jit import WHILE_WAITING, kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import popcount
 from jitfish.board.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
+from jitfish.runtime.jit import WHILE_WAITING, kernel
 
 
 @kernel(hot=True, cold_start=WHILE_WAITING)

@@ -36,7 +36,7 @@ import numpy as np
 from jitfish.board import layout as L
 from jitfish.board.moves import NO_CHANGE, SQUARE_BITS, SQUARE_MASK, move_changes
 from jitfish.board.squares import PIECE_TYPE_COUNT
-from jitfish.runtime.jit import kernel
+from jitfish.eval.evaluation import evaluate_with_psq
 from jitfish.nnue.inference import (
     ACCUMULATOR_DTYPE,
     KernelNetwork,
@@ -45,7 +45,7 @@ from jitfish.nnue.inference import (
     piece_count,
     refresh_accumulator,
 )
-from jitfish.eval.evaluation import evaluate_with_psq
+from jitfish.runtime.jit import kernel
 from jitfish.search.buffers import STACK_ROOT
 from jitfish.types import MAX_PLY
 

@@ -44,9 +44,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.runtime.jit import WHILE_WAITING, kernel
 from jitfish.board import layout as L
 from jitfish.board.moves import move_from, move_from_to, move_to
+from jitfish.runtime.jit import WHILE_WAITING, kernel
 from jitfish.search.buffers import HEURISTICS_OFFSETS, SCORES, STACK_ROOT, move_list
 from jitfish.search.params import Param
 from jitfish.search.see import captured_type

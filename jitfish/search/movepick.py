@@ -45,10 +45,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.runtime.jit import ENGINE_FIRST, kernel
 from jitfish.board import layout as L
 from jitfish.board.moves import move_from, move_promotion
 from jitfish.board.squares import QUEEN
+from jitfish.runtime.jit import ENGINE_FIRST, kernel
 from jitfish.search.buffers import SCORES, STACK_ROOT, move_list
 from jitfish.search.context import NO_MOVE, ZERO
 from jitfish.search.history import HISTORY_MAX, capture_history, order_quiets

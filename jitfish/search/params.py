@@ -33,9 +33,9 @@ changes one); :mod:`jitfish.search.timeman` reads the ``TM_*`` slots.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from enum import IntEnum
 from pathlib import Path
-from typing import Mapping
 
 import numpy as np
 

@@ -24,10 +24,10 @@ check (its stack record says); the others test it (``CHECK_UNKNOWN``).
 
 from __future__ import annotations
 
-from jitfish.runtime.jit import HELPER, kernel
 from jitfish.board import layout as L
 from jitfish.board.movegen import generate_moves
 from jitfish.board.moves import move_promotion
+from jitfish.runtime.jit import HELPER, kernel
 from jitfish.search.buffers import C_AGE, C_STOP, CHECK_UNKNOWN, NO_EVAL, STACK_ROOT, move_list
 from jitfish.search.context import (
     ALL_MOVES,

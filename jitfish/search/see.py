@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.runtime.jit import HELPER, kernel
 from jitfish.board import layout as L
 from jitfish.board.attacks import attackers_to, bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb
 from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, move_from, move_kind, move_to
 from jitfish.board.squares import BISHOP, KING, NO_PIECE, ONE, PAWN, QUEEN, ROOK
+from jitfish.runtime.jit import HELPER, kernel
 
 # Exchange values by piece type (P N B R Q K); the king is never given up.
 SEE_VALUES = (100, 320, 330, 500, 900, 20000)

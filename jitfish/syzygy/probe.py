@@ -34,13 +34,13 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, generate_moves
 from jitfish.board.moves import MOVE_EN_PASSANT, move_kind, move_to
 from jitfish.board.squares import BLACK, KING, NO_SQUARE, WHITE
+from jitfish.runtime.jit import kernel
 from jitfish.syzygy import layout as T
 
 # The move generator and make_move are shared with the search, which passes int64 values (see

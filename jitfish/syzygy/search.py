@@ -24,9 +24,9 @@ it calls the compiled prober.
 
 from __future__ import annotations
 
-from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.bitops import popcount
+from jitfish.runtime.jit import kernel
 from jitfish.syzygy.layout import PROBE_DEPTH, PROBE_HITS, PROBE_PIECES, PROBE_RULE50, TB_FAILED
 from jitfish.syzygy.probe import probe_wdl
 from jitfish.types import BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, TB_WIN

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, generate_moves, is_in_check
 from jitfish.board.moves import MAX_MOVES, MOVE_EN_PASSANT, move_from, move_kind, move_promotion, move_to
 from jitfish.board.squares import BISHOP, KNIGHT, NO_PIECE, QUEEN, ROOK
 from jitfish.eval.evaluation import evaluate
+from jitfish.runtime.jit import kernel
 from jitfish.types import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, INF, MATE_BOUND, mated_in
 
 # Refinements of ``enhanced_search``, switched on by or-ing these flags.

@@ -37,12 +37,12 @@ import math
 
 import numpy as np
 
-from jitfish.runtime.jit import kernel
 from jitfish.board import layout as L
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, generate_moves, is_in_check
 from jitfish.board.squares import BLACK, KING, WHITE
 from jitfish.eval.evaluation import evaluate
+from jitfish.runtime.jit import kernel
 
 # One row of ``tree`` per node.
 MOVE = 0  # the move from the parent (0 at the root)

@@ -20,7 +20,7 @@ every move but the first): all three bet that the guess is nearly right.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from jitfish.teach.report import MtdfPass
 from jitfish.types import INF

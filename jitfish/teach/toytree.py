@@ -37,7 +37,7 @@ class Node:
     """
 
     maximizing: bool
-    children: list["Node"] = field(default_factory=list)
+    children: list[Node] = field(default_factory=list)
     value: float | tuple | None = None  # given for leaves, computed for interior nodes (a tuple: see ``player``)
     label: str = ""  # the move leading here (position trees), else ""
     path: tuple[int, ...] = ()  # child indices from the root
@@ -60,7 +60,7 @@ class Node:
         for child in self.children:
             yield from child.walk()
 
-    def leaves(self) -> list["Node"]:
+    def leaves(self) -> list[Node]:
         return [node for node in self.walk() if node.is_leaf]
 
 

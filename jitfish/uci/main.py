@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from typing import BinaryIO, Iterator, TextIO
+from collections.abc import Iterator
+from typing import BinaryIO, TextIO
 
 from jitfish.uci.protocol import MAX_LINE_CHARS, UciProtocol
 

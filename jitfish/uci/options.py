@@ -9,7 +9,8 @@ value goes to the engine (:meth:`jitfish.engine.engine.Engine.set_option`), whos
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from jitfish.engine.options import OPTIONS, OptionSpec, search_param_options
 from jitfish.uci.commands import CommandError

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from jitfish.uci.commands import after_ponderhit, releasers, starts_search
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from jitfish.board.board import Board

@@ -16,7 +16,8 @@ with a bad move keeps the moves before it).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from jitfish._version import __version__
 from jitfish.engine.options import OptionSpec

@@ -28,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 
-from jitfish.runtime.jit import kernel
 from jitfish.nnue.inference import (
     add_feature,
     evaluate_accumulators,
@@ -36,6 +35,7 @@ from jitfish.nnue.inference import (
     refresh_accumulator,
     sub_feature,
 )
+from jitfish.runtime.jit import kernel
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "tests" / "data" / "datagen_sample.gz"

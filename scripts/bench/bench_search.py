@@ -18,7 +18,7 @@ import chess
 
 import jitfish
 from jitfish.runtime.compile import warm_up_search
-from jitfish.search import SearchLimits, Searcher
+from jitfish.search import Searcher, SearchLimits
 from jitfish.search.bench import BENCH_DEPTH, run_bench
 
 WAC = Path(__file__).resolve().parents[2] / "tests" / "data" / "win_at_chess.epd"

@@ -61,7 +61,7 @@ def find_magic(sq: int, directions, rng: np.random.Generator) -> int:
             & rng.integers(0, 2**64, dtype=np.uint64)
             & rng.integers(0, 2**64, dtype=np.uint64)
         )
-        if bin(((mask * int(magic)) & 0xFF00000000000000)).count("1") < 6:
+        if bin((mask * int(magic)) & 0xFF00000000000000).count("1") < 6:
             continue
         with np.errstate(over="ignore"):
             index = (occupancies * magic) >> shift

@@ -38,7 +38,7 @@ class PlayoutStats:
     moves: Counter = field(default_factory=Counter)  # kinds of move played
     positions_with: Counter = field(default_factory=Counter)  # features of positions visited
 
-    def merge(self, other: "PlayoutStats") -> None:
+    def merge(self, other: PlayoutStats) -> None:
         self.positions += other.positions
         self.games += other.games
         self.moves.update(other.moves)

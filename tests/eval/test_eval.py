@@ -210,8 +210,8 @@ def test_kept_material_and_piece_square_score_matches_a_recount(fen, chess960, s
 
 
 def test_evaluation_from_kept_score_equals_full_evaluation():
-    from jitfish.eval.evaluation import evaluate_with_psq, psq_score
     from jitfish.eval.evaluation import evaluate as evaluate_kernel
+    from jitfish.eval.evaluation import evaluate_with_psq, psq_score
 
     tables = lookup_tables()
     weights = default_weights()

@@ -14,12 +14,12 @@ import numpy as np  # noqa: E402
 from jitfish.nnue.format import SCRELU, Network, read_network, shipped_network  # noqa: E402
 from jitfish.nnue.reference import evaluate  # noqa: E402
 from tests.nnue.conftest import SAMPLE  # noqa: E402
+from tests.nnue.networks import random_network  # noqa: E402
 from tuning.datagen.records import unpack_fen  # noqa: E402
 from tuning.nnue import train as training  # noqa: E402
 from tuning.nnue.__main__ import main  # noqa: E402
 from tuning.nnue.check import check_network, integer_scores  # noqa: E402
 from tuning.nnue.data import and_mirrors, batch, load_positions, split, with_mirrors  # noqa: E402
-from tests.nnue.networks import random_network  # noqa: E402
 from tuning.nnue.model import dequantised, quantise  # noqa: E402
 from tuning.nnue.train import (  # noqa: E402
     TrainSettings,

@@ -8,7 +8,6 @@ import jitfish
 from jitfish.search import SearchLimits
 from tests.search.conftest import DATA
 
-
 STALEMATES = [line.strip() for line in (DATA / "stalemate0.fen").read_text().splitlines() if line.strip()]
 
 

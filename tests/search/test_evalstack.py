@@ -19,7 +19,7 @@ from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, move_kind, move_
 from jitfish.board.tables import lookup_tables
 from jitfish.nnue.format import read_network, shipped_network, write_network
 from jitfish.nnue.inference import evaluate, kernel_network, nnue_evaluate
-from jitfish.search import SearchLimits, Searcher
+from jitfish.search import Searcher, SearchLimits
 from jitfish.search.buffers import WORK_SIZE, new_stack
 from jitfish.search.evalstack import (
     evaluate_network_at,

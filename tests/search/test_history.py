@@ -12,7 +12,7 @@ import jitfish
 from jitfish.board.moves import MAX_MOVES, move_to_uci
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.params import default_weights
-from jitfish.search import SearchLimits, Searcher
+from jitfish.search import Searcher, SearchLimits
 from jitfish.search import buffers as B
 from jitfish.search import params as P
 from jitfish.search.context import new_context

@@ -11,7 +11,7 @@ import numpy as np
 
 import jitfish
 from jitfish.board.moves import move_from_to
-from jitfish.search import SearchLimits, Searcher
+from jitfish.search import Searcher, SearchLimits
 from jitfish.search import buffers as B
 from jitfish.search.timeman import TimeController
 from jitfish.types import MAX_PLY

@@ -135,8 +135,8 @@ def test_late_move_reduction_table_follows_its_formula():
 
 
 def test_searcher_work_array_holds_the_reduction_table():
-    from jitfish.search.buffers import LMR, LMR_SIDE
     from jitfish.search import Searcher
+    from jitfish.search.buffers import LMR, LMR_SIDE
     from jitfish.search.negamax import late_move_reductions
 
     searcher = Searcher(hash_mb=1)

@@ -22,7 +22,7 @@ import pytest
 
 import jitfish
 from jitfish.board.moves import MOVE_NORMAL, encode_move
-from jitfish.search import SearchLimits, Searcher
+from jitfish.search import Searcher, SearchLimits
 from jitfish.search.buffers import HEURISTICS_SIZE, LMR_SIDE, SCORES, move_list
 from jitfish.search.history import HISTORY_MAX, SEARCHED_QUIET, history_index, update_histories
 from jitfish.search.negamax import late_move_reductions

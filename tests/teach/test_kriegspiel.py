@@ -13,8 +13,8 @@ from pathlib import Path
 import chess
 import pytest
 
-from jitfish.teach.kriegspiel_clairvoyance import clairvoyance
 from jitfish.teach.kriegspiel import Announcement, Belief, announce, position_key
+from jitfish.teach.kriegspiel_clairvoyance import clairvoyance
 from jitfish.teach.kriegspiel_game import RandomPlayer, SamplingPlayer, game_text, match, play_game
 from jitfish.teach.plot import plot_belief
 

@@ -11,8 +11,8 @@ import pytest
 
 import jitfish
 from jitfish.teach.ladder import _Buffers, _run_deepening, _run_fixed, ladder, ladder_suite, minimax_tree_sizes
-from jitfish.teach.report import ALGORITHM_NAMES, BY_NAME, format_value
 from jitfish.teach.plot import plot_nodes
+from jitfish.teach.report import ALGORITHM_NAMES, BY_NAME, format_value
 from jitfish.types import MATE
 from tests.teach.conftest import suite_positions
 

@@ -19,7 +19,6 @@ from jitfish.teach.multiplayer import (
 )
 from jitfish.teach.toytree import alphabeta_tree, draw_tree, minimax_value
 
-
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "teaching.md"
 
 

@@ -83,7 +83,7 @@ def test_parse_sprt() -> None:
 def test_a_handful_of_games_never_decides() -> None:
     # One lost game (or one won pair) has almost no spread: its LLR is far past a bound, but a
     # match must not stop on it.
-    from tuning.results import PairingStats, SPRT_MIN_PAIRS, sprt_state
+    from tuning.results import SPRT_MIN_PAIRS, PairingStats, sprt_state
 
     config = SprtConfig(-10, 0)
     one_loss = PairingStats("a", "b", losses=1)

@@ -103,7 +103,7 @@ def test_genfens_reads_the_book_relative_to_the_working_directory(warm_cache, tm
 def test_kept_positions_pass_the_quick_search(engine):
     from jitfish.board.board import Board
     from jitfish.engine.genfens import FILTER_DEPTH
-    from jitfish.search import SearchLimits, Searcher
+    from jitfish.search import Searcher, SearchLimits
 
     searcher = Searcher(threads=1, network=engine.searcher.network)
     for fen in generate_fens(engine, 5, 3, None):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from jitfish.search import SearchInfo
 from jitfish.engine.strength import (
     MAX_ELO,
     MIN_ELO,
@@ -13,6 +12,7 @@ from jitfish.engine.strength import (
     pick_noisy_move,
     pick_weaker_move,
 )
+from jitfish.search import SearchInfo
 
 
 def line(multipv: int, move: str, cp: int | None = None, mate: int | None = None) -> SearchInfo:

@@ -17,8 +17,8 @@ import sys
 import chess
 import pytest
 
-from jitfish.nnue.format import SHIPPED_NETWORK
 from jitfish.engine.options import OPTIONS
+from jitfish.nnue.format import SHIPPED_NETWORK
 from tests.syzygy.positions import TABLE_FOLDER
 from tests.uci.conftest import REPO, errors_in
 from tests.uci.test_book import CASTLE_FEN, write_book

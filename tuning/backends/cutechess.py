@@ -17,9 +17,10 @@ import re
 import subprocess
 import tempfile
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from tuning import pgnfile
 from tuning.backends.interface import CUTECHESS_PROGRAM, GameCallback, MatchOutcome, StopPredicate

@@ -27,8 +27,8 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import chess
 import chess.engine

@@ -17,11 +17,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from jitfish.runtime.extras import reporting_missing_extras
 from jitfish.nnue.format import SHIPPED_NETWORK
+from jitfish.runtime.extras import reporting_missing_extras
 from tuning.datagen import dataset
 from tuning.datagen.convert import convert
 from tuning.datagen.pgn import import_pgn

@@ -12,8 +12,8 @@ engine write them: the en-passant square only when a capture there is legal).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import numpy as np
 

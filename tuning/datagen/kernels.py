@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from jitfish.board import layout as L
+from jitfish.board.bitops import popcount
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, generate_moves, is_in_check
 from jitfish.board.moves import (
@@ -34,7 +35,6 @@ from jitfish.board.moves import (
     move_promotion,
     move_to,
 )
-from jitfish.board.bitops import popcount
 from jitfish.board.squares import BISHOP, KING, KNIGHT, NO_PIECE, NO_SQUARE, PAWN, QUEEN, ROOK
 from jitfish.runtime.jit import kernel
 from jitfish.types import MATE_BOUND

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import gzip
 import os
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 import chess
 

@@ -13,9 +13,9 @@ other than standard chess and Chess960 are skipped.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import chess
 import chess.pgn

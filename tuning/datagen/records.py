@@ -46,8 +46,9 @@ import gzip
 import io
 import json
 import zlib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 

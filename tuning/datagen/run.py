@@ -25,14 +25,14 @@ the settings, and a run with other ones is refused rather than mixed in.
 from __future__ import annotations
 
 import hashlib
-import shutil
 import json
 import multiprocessing
+import shutil
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
 
 from tqdm import tqdm
 
@@ -132,7 +132,7 @@ class _InProcess:
         future.set_result(function(*args))
         return future
 
-    def __enter__(self) -> "_InProcess":
+    def __enter__(self) -> _InProcess:
         return self
 
     def __exit__(self, *exc) -> None:

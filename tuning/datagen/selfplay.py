@@ -43,9 +43,9 @@ from jitfish.eval.params import default_weights
 from jitfish.nnue.format import read_network
 from jitfish.nnue.inference import kernel_network
 from jitfish.search import SearchLimits
-from jitfish.search.worker import SearchWorker
 from jitfish.search.params import checked_params, default_params
 from jitfish.search.tt import AGE_MASK, new_table
+from jitfish.search.worker import SearchWorker
 from tuning.datagen.kernels import CHECKMATE, ENDING_NAMES, PLAYING, play_move, sorted_legal_moves
 from tuning.datagen.lines import BLACK_WIN, DRAW, WHITE_WIN
 from tuning.datagen.records import encode_game, pack

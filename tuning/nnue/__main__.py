@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from jitfish.runtime.extras import MissingExtra, report_missing, require
 

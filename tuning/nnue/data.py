@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Union
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from jitfish.board.squares import PIECE_TYPE_COUNT
 from jitfish.nnue.features import SQUARE_COUNT, VERTICAL_FLIP
 from tuning.datagen.records import RESULTS, data_files, pieces, set_bytes
 
-DataSet = Union[str, Path, Iterable[Union[str, Path]]]  # a file, a directory, or several
+DataSet = str | Path | Iterable[str | Path]  # a file, a directory, or several
 
 
 # square ^ 7 mirrors a square left to right (a1 <-> h1), and so a feature index.  Kept here rather than in

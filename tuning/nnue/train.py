@@ -35,17 +35,17 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import torch
 from tqdm import tqdm
 
+from jitfish.nnue.format import DEFAULT_SCALE
 from jitfish.runtime.extras import require
 from jitfish.runtime.jit import cache_root
-from jitfish.nnue.format import DEFAULT_SCALE
 from tuning.nnue.data import (
     Batch,
     DataSet,
