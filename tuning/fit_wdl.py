@@ -9,7 +9,7 @@ file) is held out; the other games are fitted by maximum likelihood: each positi
 loss, from white's view) under the model's three chances at its score and material.  The held-out games
 are then cut into score buckets, and the report (and ``--plot``) sets the observed score (win 1, draw
 1/2) of each bucket beside the model's mean prediction.  ``--sample`` writes the held-out positions,
-counted by (score, material, result), which ``tests/test_wdl.py`` checks the shipped model against.
+counted by (score, material, result), which ``tests/engine/test_wdl.py`` checks the shipped model against.
 
 Text files hold no game boundaries: a game is taken to end where the result changes or the move number
 goes down (a new game starts near move 1, after the last one's last labelled position); on

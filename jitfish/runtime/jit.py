@@ -135,7 +135,7 @@ _BASE_OPTIONS = dict(cache=True, nogil=True, boundscheck=False, error_model="num
 # (the import above fails: Jitfish does not start), its callers import it by
 # name instead of through the module (the wrap is silently skipped: the search
 # runs a third slower), or mangled names stop starting with the module path
-# (the same).  ``tests/test_jit.py::test_own_kernels_index_arrays_without_wraparound``
+# (the same).  ``tests/runtime/test_jit.py::test_own_kernels_index_arrays_without_wraparound``
 # fails on the last two, ``test_other_numba_code_keeps_python_negative_indexing``
 # if the wrap leaks into other code.  To fix: read the new ``arrayobj.py`` for
 # where integer indices are normalised and wrap that instead (or delete the wrap:
@@ -143,7 +143,7 @@ _BASE_OPTIONS = dict(cache=True, nogil=True, boundscheck=False, error_model="num
 # then raise the upper bound in pyproject.toml.
 # The Numba releases both wraps in this file were checked on: at least the first, below the
 # second.  pyproject.toml pins the same range, and
-# ``tests/test_jit.py::test_numba_is_in_the_range_the_wraps_were_checked_on`` fails if the
+# ``tests/runtime/test_jit.py::test_numba_is_in_the_range_the_wraps_were_checked_on`` fails if the
 # installed Numba or the pin leaves it: check the wraps (their tests, ``bench``) before widening it.
 NUMBA_RANGE = ("0.60", "0.69")
 OWN_SYMBOL_PREFIX = "_ZN7jitfish"
@@ -169,7 +169,7 @@ numba_arrays.fix_integer_index = _fix_integer_index
 # own recursive calls, so when the typing ends the function's return type must
 # equal the reused answer, else compiling fails with a ``TypingError`` (instead
 # of machine code that disagrees with itself).  Same caveats as above: the two
-# methods are internal (``tests/test_jit.py`` checks that the shortcut still
+# methods are internal (``tests/runtime/test_jit.py`` checks that the shortcut still
 # takes effect, and only for Jitfish's kernels); deleting the wrap is always
 # correct, only slower to compile.
 _numba_return_types_from_partial: Any = numba_typeinfer.TypeInferer.return_types_from_partial  # untyped in Numba
@@ -245,7 +245,7 @@ def kernel(
     marked kernel grows the code of every caller, so mark only kernels with
     few call sites in the search, and keep a mark only if alternated ``bench``
     runs show it pays: marking too much made ``bench`` slower again.  A test
-    (``tests/test_jit.py``) checks that the option still takes effect.
+    (``tests/runtime/test_jit.py``) checks that the option still takes effect.
 
     ``hot=True`` also drops Numba's reference counting (``_nrt=False``): the
     kernel then may not allocate arrays, but calls between hot kernels pay no

@@ -21,7 +21,7 @@ compile``.
 Two checks keep a wrong cache from running.  This module's: it never selects kernels whose
 manifest disagrees with the host.  Numba's own: each cache entry is keyed by the CPU name and
 features it was compiled for and the function's bytecode, so an entry made for another CPU is not
-loaded but compiled again (``tests/test_prebuilt.py`` shows both).
+loaded but compiled again (``tests/runtime/test_prebuilt.py`` shows both).
 
 ``JITFISH_PREBUILT=0`` ignores shipped kernels; a ``NUMBA_CPU_NAME`` set by the user is obeyed (and
 the shipped kernels are then ignored unless it names their CPU).  Numba's CPU choice is process-wide:

@@ -29,15 +29,15 @@ here                                  Stockfish
 18 store in the transposition table   the store after 21 (unnumbered)
 ====================================  ===========================================================
 
-Stockfish's step 12 (ProbCut on the TT entry alone) has no counterpart; its step 20 (a new best move) ends the loop
-body after step 16, and its step 15's extensions come just before step 16.
+Stockfish's step 12 has no counterpart; its 20 ends the loop body after step 16, its 15's extensions come before 16.
 
 Layouts: the buffers in :mod:`jitfish.search.buffers`, ``ctx.tt`` in :mod:`jitfish.search.tt`, ``ctx.params`` (the
 margins, reductions and thresholds) in :mod:`jitfish.search.params`.
 """
 
-# Kept as written, not as ruff would format it: the search's numbered steps read as one page of 150 lines.
+# Kept as written, not as ruff would format or sort it: the numbered steps read as one page of 150 lines.
 # fmt: off
+# isort: skip_file
 
 from __future__ import annotations
 
@@ -52,57 +52,19 @@ from jitfish.board.movegen import check_squares, generate_moves, gives_check_giv
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.runtime.jit import WHILE_WAITING, kernel
 from jitfish.search.buffers import (
-    C_AGE,
-    C_NMP_MIN_PLY,
-    C_ROOT_COUNT,
-    C_ROOT_MOVES,
-    C_STOP,
-    CHECK_UNKNOWN,
-    GAVE_CHECK,
-    GAVE_NO_CHECK,
-    LMR,
-    LMR_SIDE,
-    NO_EVAL,
-    PV,
-    PV_STRIDE,
-    SCORES,
-    STACK_ROOT,
-    clear_pv,
-    end_root_move,
-    move_list,
-    start_root_move,
+    C_AGE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, GAVE_NO_CHECK, LMR,
+    LMR_SIDE, NO_EVAL, PV, PV_STRIDE, SCORES, STACK_ROOT, clear_pv, end_root_move, move_list, start_root_move,
 )
 from jitfish.search.context import (
-    ALL_MOVES,
-    CUT,
-    LOWER_BOUND,
-    NO_MOVE,
-    NO_SCORE,
-    NOISY_MOVES,
-    NOT_CUT,
-    enter_node,
-    has_tables,
-    in_check_at,
-    play,
-    play_null,
-    take_back,
-    take_back_null,
-    without_tables,
+    ALL_MOVES, CUT, LOWER_BOUND, NO_MOVE, NO_SCORE, NOISY_MOVES, NOT_CUT, enter_node, has_tables, in_check_at, play,
+    play_null, take_back, take_back_null, without_tables,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, static_eval_at
 from jitfish.search.history import SCORE_COUNTERMOVE, capture_history, clear_killers, mark_searched, update_histories
 from jitfish.search.movepick import (
-    SEE_WINS,
-    SELECTION_PICKS,
-    init_picker,
-    init_qsearch_picker,
-    is_quiet,
-    move_at,
-    next_move,
-    quiet_score,
-    see_verdict,
-    skip_quiet_moves,
+    SEE_WINS, SELECTION_PICKS, init_picker, init_qsearch_picker, is_quiet, move_at, next_move, quiet_score,
+    see_verdict, skip_quiet_moves,
 )
 from jitfish.search.params import Param, default_params
 from jitfish.search.quiescence import quiescence
@@ -110,15 +72,7 @@ from jitfish.search.see import captured_type, see_ge
 from jitfish.search.tt import bound_settles, tt_read, tt_store
 from jitfish.syzygy.search import probe_in_search
 from jitfish.types import (
-    BOUND_EXACT,
-    BOUND_LOWER,
-    BOUND_NONE,
-    BOUND_UPPER,
-    INF,
-    MATE_BOUND,
-    TB_WIN_BOUND,
-    mate_in,
-    mated_in,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, INF, MATE_BOUND, TB_WIN_BOUND, mate_in, mated_in,
 )
 
 # Every pruning margin, reduction and extension threshold is a slot of ``params``, named

@@ -145,7 +145,7 @@ def test_a_cold_search_compiles_each_kernel_for_one_signature(tmp_path):
     import inspect
     from pathlib import Path
 
-    tables = str(Path(__file__).resolve().parent / "data" / "syzygy")
+    tables = str(Path(__file__).resolve().parents[1] / "data" / "syzygy")
     env = dict(os.environ, JITFISH_CACHE_DIR=str(tmp_path))
     child = subprocess.run(
         [sys.executable, "-c", ONE_SIGNATURE_CHILD.format(tables=tables)],

@@ -16,7 +16,7 @@ import jitfish
 from jitfish.engine.wdl import A_COEFFICIENTS, B_COEFFICIENTS, material_of_fen, win_draw_loss
 from tuning import fit_wdl
 
-HOLD_OUT = Path(__file__).parent / "data" / "wdl_holdout.npz"
+HOLD_OUT = Path(__file__).parents[1] / "data" / "wdl_holdout.npz"
 LEAST_POSITIONS = 5000  # per bucket: the held-out games have 8,000-21,000 in each
 
 

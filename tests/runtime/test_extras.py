@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "tests" / "data" / "datagen_sample.gz"
 GAME = REPO / "tests" / "data" / "analyse" / "sunfish-jitfish.pgn"
 

@@ -433,5 +433,5 @@ def test_numba_is_in_the_range_the_wraps_were_checked_on():
     were checked, and pyproject.toml must pin the same range so that no install goes outside it."""
     low, high = jitfish.runtime.jit.NUMBA_RANGE
     assert _release(low) <= _release(numba.__version__) < _release(high), numba.__version__
-    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
     assert pyproject.count(f'"numba>={low},<{high}"') == 2  # the dependency, and the build's (setup.py)

@@ -40,7 +40,7 @@ print("cache", jitfish.runtime.jit.CACHE_DIR)
 """
 # The search with Syzygy tables: the WDL prober inside negamax (a five-piece root whose captures reach the
 # four-piece tables) and the compiled DTZ block decoder of root probing (a four-piece root).
-TABLES = Path(__file__).resolve().parent / "data" / "syzygy"
+TABLES = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 TABLEBASE_CHILD = f"""
 import jitfish.runtime.jit
 from jitfish.engine.engine import Engine
