@@ -260,12 +260,12 @@ def refit(args: argparse.Namespace) -> int:
     if [handicap.nodes for _, handicap in rows] != sorted(handicap.nodes for _, handicap in rows):
         print("error: the measured Elo does not rise with the setting; play more games", file=sys.stderr)
         return 1
-    levels = [[elo, handicap.nodes, handicap.noise_cp] for elo, handicap in rows]
+    levels = [[elo, handicap.nodes, handicap.noise_cp, handicap.lines] for elo, handicap in rows]
     print(json.dumps(levels))
     if args.write:
         data = json.loads(LEVELS_FILE.read_text())
-        data["levels"] = levels
-        LEVELS_FILE.write_text(json.dumps(data, indent=2).replace(",\n      ", ", ").replace("[\n      ", "[") + "\n")
+        rows_text = ",\n".join(f"    {json.dumps(row)}" for row in levels)
+        LEVELS_FILE.write_text(f'{{\n  "about": {json.dumps(data["about"])},\n  "levels": [\n{rows_text}\n  ]\n}}\n')
     return 0
 
 
