@@ -34,13 +34,13 @@ from tuning.backends import choose_backend
 from tuning.config import MatchConfig
 from tuning.elo import ELO_SCALE, expected_score, normal_quantile
 from tuning.engines import EngineSpec, parse_engine_spec
-from tuning.ladder import find_program, stockfish_at
+from tuning.ladder import STOCKFISH_ELO_RANGE, find_program, stockfish_at
 from tuning.match import run_match
 from tuning.openings import read_openings
 from tuning.tc import parse_time_control
 
 REPO = Path(__file__).resolve().parents[1]
-STOCKFISH_MIN_ELO = 1350  # Stockfish 15.1's lowest UCI_Elo
+STOCKFISH_MIN_ELO = STOCKFISH_ELO_RANGE[0]  # the lowest anchor
 STOCKFISH_OVERHEAD_MS = 100
 TOLERANCE = 75.0  # a setting is calibrated when its measured Elo is this close to it
 
