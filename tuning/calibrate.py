@@ -6,14 +6,17 @@ highest of them also plays the weakest anchor.  One Bradley-Terry fit over all t
 the anchors fixed at their setting, a draw half a point) places every setting, with a 95 % interval from
 the observed per-game variance (the sandwich estimate, which carries a chain's error down it).  Writes
 ``calibration.json`` (every pairing's summary and the fit), ``calibration.md`` (the table) and
-``games.pgn.gz`` to ``--output-dir``; a pairing already in ``calibration.json`` is kept, so a stopped run
-goes on where it stopped.
+``games.pgn.gz`` to ``--output-dir``.  A pairing already in ``calibration.json`` is kept and, when it
+has fewer games than asked, played on to the count asked (with the next openings), so a stopped run goes on
+where it stopped and a run grows where its intervals are wide.  The folder records the table of handicaps
+(``jitfish/engine/strength.json``'s levels) it was played with, and refuses games under another one.
 
     python -m tuning.calibrate --settings 800,1100,1400,1700,2000,2300,2400 --games 80 --chain-games 160 \
         --tc 10+0.1 --concurrency 2
 
 ``refit`` turns a run's measurements into the rows of ``jitfish/engine/strength.json``: each setting measured
-becomes a row at the Elo it measured, with the handicap (node budget, noise) it played with::
+becomes a row at the Elo it measured, with the handicap (node budget, noise, lines) it played with under the
+run's recorded table::
 
     python -m tuning.calibrate refit records/strength/NAME [--write]
 """
@@ -30,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from jitfish.engine.strength import LEVELS_FILE, handicap_for_elo, parse_levels
 from tuning.backends import choose_backend
 from tuning.config import MatchConfig
 from tuning.elo import ELO_SCALE, expected_score, normal_quantile
@@ -192,11 +196,14 @@ def markdown(pairings: Sequence[Pairing], fit: dict[str, tuple[float, float, flo
     return "\n".join(lines) + "\n"
 
 
-def write_report(pairings: Sequence[Pairing], tc: str, output_dir: Path) -> dict[str, tuple[float, float, float]]:
+def write_report(
+    pairings: Sequence[Pairing], tc: str, levels: list[list[int]], output_dir: Path
+) -> dict[str, tuple[float, float, float]]:
     fit = fit_ratings(pairings)
     (output_dir / "calibration.md").write_text(markdown(pairings, fit, tc))
     data = {
         "time_control": tc,
+        "levels": levels,
         "pairings": [p.__dict__ for p in pairings],
         "fit": {key: dict(zip(("elo", "lower", "upper"), value)) for key, value in fit.items()},
     }
@@ -213,13 +220,22 @@ def play(args: argparse.Namespace) -> int:
     openings = tuple(read_openings(args.openings))
     args.output_dir.mkdir(parents=True, exist_ok=True)
     json_path = args.output_dir / "calibration.json"
-    done: list[Pairing] = []
+    levels = json.loads(LEVELS_FILE.read_text())["levels"]
+    pairings: list[Pairing] = []
     if json_path.exists():
-        done = [Pairing(**row) for row in json.loads(json_path.read_text())["pairings"]]
-    pairings = list(done)
-    played = {(p.first, p.second) for p in done}
+        data = json.loads(json_path.read_text())
+        if data.get("levels") != levels:
+            print(
+                f"error: {args.output_dir} was played with another table of levels; use a new --output-dir",
+                file=sys.stderr,
+            )
+            return 2
+        pairings = [Pairing(**row) for row in data["pairings"]]
     for first, second in pairings_for(settings):
-        if (first, second) in played:
+        asked = args.chain_games if second.startswith("j") else args.games
+        index = next((i for i, p in enumerate(pairings) if (p.first, p.second) == (first, second)), None)
+        played = pairings[index].games if index is not None else 0
+        if played + 1 >= asked:
             continue
         specs = []
         for key in (first, second):
@@ -233,29 +249,40 @@ def play(args: argparse.Namespace) -> int:
         config = MatchConfig(
             engines=(specs[0], specs[1]),
             time_control=parse_time_control(args.tc),
-            rounds=max(1, ((args.chain_games if second.startswith("j") else args.games) + 1) // 2),
+            rounds=max(1, (asked - played + 1) // 2),
             concurrency=args.concurrency,
             openings_file=args.openings,
             openings=openings,
-            seed=args.seed,
+            seed=args.seed + played,  # more games of a pairing take other openings
             pgn_out=str(args.output_dir / "games.pgn.gz"),
             event=f"UCI_Elo calibration: {first} - {second}",
         )
         print(f"{first} vs {second}: {config.total_games} games at {args.tc}", file=sys.stderr)
         summary = run_match(config, backend, progress=not args.quiet)
-        pairings.append(Pairing(first, second, summary["wins"], summary["draws"], summary["losses"]))
-        write_report(pairings, args.tc, args.output_dir)  # after each pairing: resumable
-    write_report(pairings, args.tc, args.output_dir)
+        pairing = Pairing(first, second, summary["wins"], summary["draws"], summary["losses"])
+        if index is None:
+            pairings.append(pairing)
+        else:
+            old = pairings[index]
+            pairings[index] = replace(
+                old, wins=old.wins + pairing.wins, draws=old.draws + pairing.draws, losses=old.losses + pairing.losses
+            )
+        write_report(pairings, args.tc, levels, args.output_dir)  # after each pairing: resumable
+    write_report(pairings, args.tc, levels, args.output_dir)
     print((args.output_dir / "calibration.md").read_text())
     return 0
 
 
 def refit(args: argparse.Namespace) -> int:
-    from jitfish.engine.strength import LEVELS_FILE, handicap_for_elo
-
-    fit = json.loads((args.output_dir / "calibration.json").read_text())["fit"]
+    data = json.loads((args.output_dir / "calibration.json").read_text())
+    if "levels" not in data:
+        print(f"error: {args.output_dir} does not record the table of levels it was played with", file=sys.stderr)
+        return 2
+    played_with = parse_levels(data["levels"])
     rows = sorted(
-        (round(value["elo"]), handicap_for_elo(int(key[1:]))) for key, value in fit.items() if key.startswith("j")
+        (round(value["elo"]), handicap_for_elo(int(key[1:]), played_with))
+        for key, value in data["fit"].items()
+        if key.startswith("j")
     )
     if [handicap.nodes for _, handicap in rows] != sorted(handicap.nodes for _, handicap in rows):
         print("error: the measured Elo does not rise with the setting; play more games", file=sys.stderr)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -49,11 +50,15 @@ class Handicap:
 @cache
 def calibrated_levels(path: Path = LEVELS_FILE) -> tuple[tuple[int, Handicap], ...]:
     """The measured rows of ``strength.json``, by rising Elo: (Elo, its handicap)."""
-    rows = json.loads(path.read_text())["levels"]
+    return parse_levels(json.loads(path.read_text())["levels"], str(path))
+
+
+def parse_levels(rows: Sequence[Sequence[int]], source: str = "levels") -> tuple[tuple[int, Handicap], ...]:
+    """Rows ``[Elo, nodes, noise, lines]`` as (Elo, its handicap), checked to rise."""
     levels = tuple((int(elo), Handicap(int(nodes), int(noise), int(lines))) for elo, nodes, noise, lines in rows)
     elos = [elo for elo, _ in levels]
     if elos != sorted(set(elos)) or len(levels) < 2:
-        raise ValueError(f"{path}: the levels must be at least two rows of rising Elo")
+        raise ValueError(f"{source}: the levels must be at least two rows of rising Elo")
     return levels
 
 
@@ -61,10 +66,11 @@ def calibrated_levels(path: Path = LEVELS_FILE) -> tuple[tuple[int, Handicap], .
 MIN_ELO, MAX_ELO = calibrated_levels()[0][0], calibrated_levels()[-1][0]
 
 
-def handicap_for_elo(elo: int) -> Handicap:
-    """The handicap playing at about ``elo``: between two measured rows, nodes are interpolated geometrically,
-    the noise and the lines linearly; outside them, the nearest row."""
-    levels = calibrated_levels()
+def handicap_for_elo(elo: int, levels: Sequence[tuple[int, Handicap]] | None = None) -> Handicap:
+    """The handicap playing at about ``elo`` under ``levels`` (default: the shipped rows): between two
+    measured rows, nodes are interpolated geometrically, the noise and the lines linearly; outside them, the
+    nearest row."""
+    levels = calibrated_levels() if levels is None else levels
     if elo <= levels[0][0]:
         return levels[0][1]
     for (low_elo, low), (high_elo, high) in zip(levels, levels[1:]):

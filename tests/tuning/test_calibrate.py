@@ -51,14 +51,46 @@ def test_a_setting_that_lost_every_game_has_no_estimate():
     assert set(fit) == {"j1700"} and fit["j1700"][0] == pytest.approx(1700, abs=1)
 
 
-def test_refit_turns_measurements_into_rising_rows(tmp_path, capsys):
-    fit = {"j800": {"elo": 700.4}, "j2400": {"elo": 2350.0}, "j1600": {"elo": 1500.0}}
-    (tmp_path / "calibration.json").write_text(json.dumps({"fit": fit}))
+PLAYED_WITH = [[800, 1, 800, 12], [1600, 1000, 50, 4], [2400, 100000, 0, 4]]  # a run's table, not the shipped one
+
+
+def test_refit_turns_measurements_into_rising_rows_with_the_handicaps_of_the_runs_table(tmp_path, capsys):
+    fit = {"j800": {"elo": 700.4}, "j2400": {"elo": 2350.0}, "j1200": {"elo": 1150.0}, "j1600": {"elo": 1500.0}}
+    (tmp_path / "calibration.json").write_text(json.dumps({"fit": fit, "levels": PLAYED_WITH}))
     assert calibrate.main(["refit", str(tmp_path)]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert [row[0] for row in rows] == [700, 1500, 2350]
-    assert [row[1] for row in rows] == sorted(row[1] for row in rows)
-    assert [row[2] for row in rows] == sorted((row[2] for row in rows), reverse=True)
+    assert rows[0] == [700, 1, 800, 12] and rows[2] == [1500, 1000, 50, 4] and rows[3] == [2350, 100000, 0, 4]
+    assert rows[1] == [1150, round(1000**0.5), 425, 8]  # halfway: nodes geometric, noise and lines linear
+
+
+def test_refit_needs_the_table_the_run_played_with(tmp_path, capsys):
+    (tmp_path / "calibration.json").write_text(json.dumps({"fit": {"j800": {"elo": 700.0}}}))
+    assert calibrate.main(["refit", str(tmp_path)]) == 2
+    assert "table of levels" in capsys.readouterr().err
+
+
+def test_a_run_plays_on_to_the_games_asked_and_refuses_another_table(tmp_path, monkeypatch, capsys):
+    played = []
+
+    def fake_match(config, backend, progress=True):
+        played.append((config.engines[1].name, config.total_games, config.seed))
+        return {"wins": config.total_games // 2, "draws": 0, "losses": config.total_games - config.total_games // 2}
+
+    monkeypatch.setattr(calibrate, "run_match", fake_match)
+    monkeypatch.setattr(calibrate, "find_program", lambda name: "/usr/bin/" + name)
+    monkeypatch.setattr("tuning.ladder.find_program", lambda name: "/usr/bin/" + name)
+    run = ["--settings", "1400", "--output-dir", str(tmp_path), "--backend", "python-chess", "--quiet"]
+    assert calibrate.main([*run, "--games", "10"]) == 0
+    assert calibrate.main([*run, "--games", "10"]) == 0  # nothing left to play
+    assert calibrate.main([*run, "--games", "16"]) == 0
+    assert played == [("Stockfish 1400", 10, 1), ("Stockfish 1400", 6, 11)]
+    data = json.loads((tmp_path / "calibration.json").read_text())
+    assert data["pairings"] == [{"first": "j1400", "second": "sf1400", "wins": 8, "draws": 0, "losses": 8}]
+    data["levels"] = PLAYED_WITH
+    (tmp_path / "calibration.json").write_text(json.dumps(data))
+    capsys.readouterr()
+    assert calibrate.main([*run, "--games", "20"]) == 2 and len(played) == 2
+    assert "another table" in capsys.readouterr().err
 
 
 def test_settings_no_anchor_reaches_yet_are_left_out_of_the_fit():
