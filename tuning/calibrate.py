@@ -28,7 +28,7 @@ import json
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -41,27 +41,13 @@ from tuning.engines import EngineSpec, parse_engine_spec
 from tuning.ladder import STOCKFISH_ELO_RANGE, find_program, stockfish_at
 from tuning.match import run_match
 from tuning.openings import read_openings
+from tuning.results import PairingStats
 from tuning.tc import parse_time_control
 
 REPO = Path(__file__).resolve().parents[1]
 STOCKFISH_MIN_ELO = STOCKFISH_ELO_RANGE[0]  # the lowest anchor
 STOCKFISH_OVERHEAD_MS = 100
 TOLERANCE = 75.0  # a setting is calibrated when its measured Elo is this close to it
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """``first`` against ``second`` (keys: ``j<elo>`` a Jitfish setting, ``sf<elo>`` a Stockfish anchor)."""
-
-    first: str
-    second: str
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
 
 
 def pairings_for(settings: Sequence[int]) -> list[tuple[str, str]]:
@@ -86,7 +72,7 @@ def anchor_elo(key: str) -> int | None:
     return int(key[2:]) if key.startswith("sf") else None
 
 
-def fit_ratings(pairings: Sequence[Pairing], confidence: float = 0.95) -> dict[str, tuple[float, float, float]]:
+def fit_ratings(pairings: Sequence[PairingStats], confidence: float = 0.95) -> dict[str, tuple[float, float, float]]:
     """Maximum-likelihood ratings of every Jitfish setting in ``pairings`` (anchors fixed), each with its
     interval: ``{key: (rating, lower, upper)}``.  A setting that won or lost every game it played, or is not
     linked to an anchor, has no finite estimate and is left out."""
@@ -120,7 +106,7 @@ def fit_ratings(pairings: Sequence[Pairing], confidence: float = 0.95) -> dict[s
             if p.games == 0:
                 continue
             expected = expected_score(rating(p.first) - rating(p.second))
-            points = p.wins + 0.5 * p.draws
+            points = p.points
             mean = points / p.games
             observed = (p.wins * (1 - mean) ** 2 + p.draws * (0.5 - mean) ** 2 + p.losses * mean**2) / p.games
             weight = p.games * slope * slope * expected * (1 - expected)
@@ -171,7 +157,7 @@ def jitfish_at(elo: int, engine: Sequence[str]) -> EngineSpec:
     return parse_engine_spec([*engine, f"name=Jitfish-{elo}", "option.UCI_LimitStrength=true", f"option.UCI_Elo={elo}"])
 
 
-def markdown(pairings: Sequence[Pairing], fit: dict[str, tuple[float, float, float]], tc: str) -> str:
+def markdown(pairings: Sequence[PairingStats], fit: dict[str, tuple[float, float, float]], tc: str) -> str:
     lines = [
         "# UCI_Elo calibration",
         "",
@@ -197,14 +183,16 @@ def markdown(pairings: Sequence[Pairing], fit: dict[str, tuple[float, float, flo
 
 
 def write_report(
-    pairings: Sequence[Pairing], tc: str, levels: list[list[int]], output_dir: Path
+    pairings: Sequence[PairingStats], tc: str, levels: list[list[int]], output_dir: Path
 ) -> dict[str, tuple[float, float, float]]:
     fit = fit_ratings(pairings)
     (output_dir / "calibration.md").write_text(markdown(pairings, fit, tc))
     data = {
         "time_control": tc,
         "levels": levels,
-        "pairings": [p.__dict__ for p in pairings],
+        "pairings": [
+            {key: getattr(p, key) for key in ("first", "second", "wins", "draws", "losses")} for p in pairings
+        ],
         "fit": {key: dict(zip(("elo", "lower", "upper"), value)) for key, value in fit.items()},
     }
     (output_dir / "calibration.json").write_text(json.dumps(data, indent=1) + "\n")
@@ -221,7 +209,7 @@ def play(args: argparse.Namespace) -> int:
     args.output_dir.mkdir(parents=True, exist_ok=True)
     json_path = args.output_dir / "calibration.json"
     levels = json.loads(LEVELS_FILE.read_text())["levels"]
-    pairings: list[Pairing] = []
+    pairings: list[PairingStats] = []
     if json_path.exists():
         data = json.loads(json_path.read_text())
         if data.get("levels") != levels:
@@ -230,7 +218,7 @@ def play(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-        pairings = [Pairing(**row) for row in data["pairings"]]
+        pairings = [PairingStats(**row) for row in data["pairings"]]
     for first, second in pairings_for(settings):
         asked = args.chain_games if second.startswith("j") else args.games
         index = next((i for i, p in enumerate(pairings) if (p.first, p.second) == (first, second)), None)
@@ -259,14 +247,12 @@ def play(args: argparse.Namespace) -> int:
         )
         print(f"{first} vs {second}: {config.total_games} games at {args.tc}", file=sys.stderr)
         summary = run_match(config, backend, progress=not args.quiet)
-        pairing = Pairing(first, second, summary["wins"], summary["draws"], summary["losses"])
         if index is None:
-            pairings.append(pairing)
-        else:
-            old = pairings[index]
-            pairings[index] = replace(
-                old, wins=old.wins + pairing.wins, draws=old.draws + pairing.draws, losses=old.losses + pairing.losses
-            )
+            index = len(pairings)
+            pairings.append(PairingStats(first, second))
+        pairings[index].wins += summary["wins"]
+        pairings[index].draws += summary["draws"]
+        pairings[index].losses += summary["losses"]
         write_report(pairings, args.tc, levels, args.output_dir)  # after each pairing: resumable
     write_report(pairings, args.tc, levels, args.output_dir)
     print((args.output_dir / "calibration.md").read_text())

@@ -7,8 +7,9 @@ import json
 import pytest
 
 from tuning import calibrate
-from tuning.calibrate import Pairing, fit_ratings, pairings_for
+from tuning.calibrate import fit_ratings, pairings_for
 from tuning.elo import expected_score
+from tuning.results import PairingStats
 
 
 def test_settings_stockfish_has_play_it_and_the_others_are_chained_up_to_it():
@@ -21,12 +22,12 @@ def test_settings_stockfish_has_play_it_and_the_others_are_chained_up_to_it():
     ]
 
 
-def pairing(first: str, second: str, difference: float, games: int = 400) -> Pairing:
+def pairing(first: str, second: str, difference: float, games: int = 400) -> PairingStats:
     """``games`` games scored as expected ``difference`` Elo apart (wins and losses, a fifth drawn)."""
     score = expected_score(difference)
     draws = games // 5
     wins = round(score * games - draws / 2)
-    return Pairing(first, second, wins, draws, games - wins - draws)
+    return PairingStats(first, second, wins, draws, games - wins - draws)
 
 
 def test_the_fit_recovers_ratings_down_a_chain_with_wider_intervals_further_from_the_anchors():
@@ -47,7 +48,7 @@ def test_the_fit_recovers_ratings_down_a_chain_with_wider_intervals_further_from
 
 
 def test_a_setting_that_lost_every_game_has_no_estimate():
-    fit = fit_ratings([Pairing("j1400", "sf1400", 0, 0, 20), Pairing("j1700", "sf1700", 5, 10, 5)])
+    fit = fit_ratings([PairingStats("j1400", "sf1400", 0, 0, 20), PairingStats("j1700", "sf1700", 5, 10, 5)])
     assert set(fit) == {"j1700"} and fit["j1700"][0] == pytest.approx(1700, abs=1)
 
 
@@ -94,5 +95,5 @@ def test_a_run_plays_on_to_the_games_asked_and_refuses_another_table(tmp_path, m
 
 
 def test_settings_no_anchor_reaches_yet_are_left_out_of_the_fit():
-    fit = fit_ratings([Pairing("j1600", "sf1600", 3, 1, 26), Pairing("j800", "j1200", 8, 5, 17)])
+    fit = fit_ratings([PairingStats("j1600", "sf1600", 3, 1, 26), PairingStats("j800", "j1200", 8, 5, 17)])
     assert set(fit) == {"j1600"} and 1050 < fit["j1600"][0] < 1450
