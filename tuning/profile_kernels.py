@@ -2,6 +2,7 @@
 
     python -m tuning.profile_kernels                  # 4 bench runs, samples per kernel
     python -m tuning.profile_kernels --hot negamax     # also negamax's hottest 32-byte blocks
+    python -m tuning.profile_kernels --network default # evaluating with the shipped network, as it plays
 
 ``perf`` cannot name Numba's code: it lives in memory the JIT allocated, with
 no symbol table.  So this script compiles the kernels into a fresh, private
@@ -67,6 +68,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=4, help="bench runs sampled")
     parser.add_argument("--frequency", type=int, default=4000, help="samples a second")
     parser.add_argument("--hot", metavar="KERNEL", help="also list this kernel's hottest 32-byte blocks (offsets)")
+    parser.add_argument(
+        "--network",
+        metavar="NET",
+        help="evaluate with a network file, or 'default' (the shipped one); bench's own "
+        "evaluation (hand-written) when not given",
+    )
     args = parser.parse_args()
     for tool in ("perf", "nm"):
         if shutil.which(tool) is None:
@@ -76,9 +83,14 @@ def main() -> int:
     os.environ["JITFISH_CACHE_DIR"] = str(scratch_dir / "cache")  # a fresh compile keeps its object code
     from numba.core.registry import CPUDispatcher
 
+    from jitfish.nnue.format import read_network, shipped_network
+    from jitfish.nnue.inference import kernel_network
     from jitfish.search.bench import run_bench
 
-    run_bench(positions=2, quiet=True)
+    network = None
+    if args.network:
+        network = kernel_network(shipped_network() if args.network == "default" else read_network(args.network))
+    run_bench(positions=2, quiet=True, network=network)
     functions = []
     for dispatcher in [obj for obj in gc.get_objects() if isinstance(obj, CPUDispatcher)]:
         for result in dispatcher.overloads.values():
@@ -105,7 +117,7 @@ def main() -> int:
     )
     time.sleep(1.0)  # perf attaches
     for _ in range(args.rounds):
-        run_bench(quiet=True)
+        run_bench(quiet=True, network=network)
     record.send_signal(signal.SIGINT)
     record.wait()
     ips = subprocess.run(
