@@ -8,6 +8,7 @@ import chess
 import chess.engine
 import pytest
 
+from jitfish.engine.strength import MIN_ELO
 from tests.uci.conftest import ENGINE_COMMAND, READY_TIMEOUT, REPO
 
 
@@ -105,7 +106,7 @@ def test_threads_2(client):
 
 
 def test_weakened_play_is_legal(client):
-    client.configure({"UCI_LimitStrength": True, "UCI_Elo": 800})
+    client.configure({"UCI_LimitStrength": True, "UCI_Elo": MIN_ELO})  # the weakest level
     try:
         board = chess.Board()
         for _ in range(6):
