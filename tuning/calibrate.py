@@ -141,10 +141,7 @@ def fit_ratings(pairings: Sequence[PairingStats], confidence: float = 0.95) -> d
     covariance = inverse @ np.array(spread) @ inverse
     for key, i in index.items():
         played = [p for p in pairings if key in (p.first, p.second) and p.games]
-        scores = {
-            (p.wins + 0.5 * p.draws) / p.games if p.first == key else (p.losses + 0.5 * p.draws) / p.games
-            for p in played
-        }
+        scores = {p.points / p.games if p.first == key else 1 - p.points / p.games for p in played}
         if not played or scores <= {0.0} or scores <= {1.0} or abs(ratings[i]) > 10_000:
             continue
         sigma = math.sqrt(max(float(covariance[i][i]), 0.0))
@@ -169,7 +166,7 @@ def markdown(pairings: Sequence[PairingStats], fit: dict[str, tuple[float, float
         "|---|---:|---:|---:|---:|---:|",
     ]
     for p in pairings:
-        score = (p.wins + 0.5 * p.draws) / p.games if p.games else 0.0
+        score = p.points / p.games if p.games else 0.0
         lines.append(f"| {p.first} – {p.second} | {p.games} | {p.wins} | {p.draws} | {p.losses} | {score:.1%} |")
     lines += ["", "| setting | games | measured [95 %] | off by | within ±75 |", "|---:|---:|---|---:|---|"]
     for key in sorted(fit, key=lambda k: int(k[1:])):
