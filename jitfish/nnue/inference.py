@@ -25,9 +25,13 @@ accumulators the search will keep (two rows of N per ply) and doubles the lanes 
 :func:`kernel_network` refuses, with a ``ValueError``, a network whose bound exceeds int16 instead of
 evaluating it wrongly.
 
-Evaluation works in int64, as the reference: the activated values are clipped to ``[0, QA]`` and QA is a
-header field (up to 65535), so squares and their sums need 64 bits.  Numba's ``//`` on signed integers
-floors like Python's, which step 4 needs on negative scores.
+The output layer has two exact paths.  In general it works in int64, as the reference: the activated values
+are clipped to ``[0, QA]`` and QA is a header field (up to 65535), so squares and their sums may need 64
+bits.  The trainer's networks (QA 255, output weights within +-127) take the fast one, chosen once per
+network by :func:`narrow_output`: each activated value times its weight is an int16 product (at most
+32,385), times the value again an int32, summed in int32, which LLVM turns into vector multiply-adds over
+16 lanes; 2.5 times the int64 loop's speed, whose 64-bit multiplies AVX2 lacks.  Numba's ``//`` on signed
+integers floors like Python's, which step 4 needs on negative scores.
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ from jitfish.runtime.jit import kernel
 
 ACCUMULATOR_DTYPE = np.int16
 ACCUMULATOR_LIMIT = int(np.iinfo(ACCUMULATOR_DTYPE).max)
+INT16_MAX = int(np.iinfo(np.int16).max)
+INT32_MAX = int(np.iinfo(np.int32).max)
 MAX_PIECES = 32  # the most pieces a position can hold (16 a side): active features per view
 RELATION_STRIDE = PIECE_TYPE_COUNT * SQUARE_COUNT  # 384: the opponent's pieces start here
 
@@ -101,34 +107,62 @@ def piece_count(bbs):
     return popcount(bbs[L.OCCUPIED])
 
 
+@kernel(hot=True, inline=True)
+def _narrow_sum(accumulator, weights, qa, screlu):
+    """``sum(a[i] * w[i])`` over the activated ``accumulator`` (squared for SCReLU) and ``weights``, each
+    ``a[i] * w[i]`` an int16 product and the sum int32: the vector multiply-adds of the fast path, exact for
+    a network whose :func:`narrow_output` holds."""
+    ceiling = np.int16(qa)
+    total = np.int32(0)
+    if screlu:
+        for i in range(accumulator.shape[0]):
+            a = min(max(accumulator[i], np.int16(0)), ceiling)
+            total = np.int32(total + np.int32(np.int32(np.int16(a * weights[i])) * np.int32(a)))
+    else:
+        for i in range(accumulator.shape[0]):
+            a = min(max(accumulator[i], np.int16(0)), ceiling)
+            total = np.int32(total + np.int32(np.int16(a * weights[i])))
+    return np.int64(total)
+
+
+@kernel(hot=True, inline=True)
+def _wide_sum(accumulator, weights, qa, screlu):
+    """:func:`_narrow_sum` in int64, for any network."""
+    total = np.int64(0)
+    for i in range(accumulator.shape[0]):
+        a = min(max(np.int64(accumulator[i]), 0), qa)
+        if screlu:
+            a *= a
+        total += a * np.int64(weights[i])
+    return total
+
+
 @kernel(hot=True)
-def evaluate_accumulators(us_acc, them_acc, pieces, output_weights, output_bias, qa, qb, scale, screlu):
+def evaluate_accumulators(us_acc, them_acc, pieces, output_weights, output_bias, qa, qb, scale, screlu, narrow):
     """Steps 2-4 of :mod:`jitfish.nnue.reference`: the score in centipawns for the side to move, whose
     accumulator is ``us_acc`` (the first half of a bucket's output weights reads it), ``them_acc`` the
-    other's, in a position of ``pieces`` pieces; ``output_weights`` is ``[K, 2N]``, ``output_bias`` ``[K]``."""
+    other's, in a position of ``pieces`` pieces; ``output_weights`` is ``[K, 2N]``, ``output_bias`` ``[K]``;
+    ``narrow``: :func:`narrow_output` of the network (int16 products and int32 sums, else int64)."""
     hidden = us_acc.shape[0]
     bucket = output_bucket(pieces, output_weights.shape[0])
-    total = np.int64(0)
-    for i in range(hidden):
-        us = min(max(np.int64(us_acc[i]), 0), qa)
-        them = min(max(np.int64(them_acc[i]), 0), qa)
-        if screlu:
-            us *= us
-            them *= them
-        total += us * np.int64(output_weights[bucket, i]) + them * np.int64(output_weights[bucket, hidden + i])
+    weights = output_weights[bucket]
+    if narrow:
+        total = _narrow_sum(us_acc, weights[:hidden], qa, screlu) + _narrow_sum(them_acc, weights[hidden:], qa, screlu)
+    else:
+        total = _wide_sum(us_acc, weights[:hidden], qa, screlu) + _wide_sum(them_acc, weights[hidden:], qa, screlu)
     if screlu:
         total //= qa
     return (total + output_bias[bucket]) * scale // (qa * qb)
 
 
 @kernel
-def nnue_evaluate(bbs, side_to_move, weights, biases, output_weights, output_bias, qa, qb, scale, screlu):
+def nnue_evaluate(bbs, side_to_move, weights, biases, output_weights, output_bias, qa, qb, scale, screlu, narrow):
     """The network's score of the position ``bbs`` in centipawns for ``side_to_move``, from scratch."""
     accumulators = np.empty((2, biases.shape[0]), dtype=ACCUMULATOR_DTYPE)
     refresh_accumulator(bbs, weights, biases, side_to_move, accumulators[0])
     refresh_accumulator(bbs, weights, biases, side_to_move ^ 1, accumulators[1])
     return evaluate_accumulators(
-        accumulators[0], accumulators[1], piece_count(bbs), output_weights, output_bias, qa, qb, scale, screlu
+        accumulators[0], accumulators[1], piece_count(bbs), output_weights, output_bias, qa, qb, scale, screlu, narrow
     )
 
 
@@ -144,6 +178,7 @@ class KernelNetwork(NamedTuple):
     qb: int
     scale: int
     screlu: bool
+    narrow: bool  # :func:`narrow_output`: the output layer may use int16 products and int32 sums
 
     @property
     def hidden(self) -> int:
@@ -165,6 +200,17 @@ def accumulator_bound(net: Network) -> int:
     return int((np.abs(net.feature_bias.astype(np.int64)) + largest).max())
 
 
+def narrow_output(net: Network) -> bool:
+    """Whether the output layer is exact in int16 products and int32 sums (:func:`_narrow_sum`): ``QA`` and
+    every activated value times an output weight fit int16, and a perspective's sum fits int32.  The
+    trainer's networks do (QA 255, weights clipped to 127: products up to 32,385); a network that does not
+    is evaluated in int64."""
+    largest = int(np.abs(net.output_weights.astype(np.int64)).max(initial=0))
+    product = int(net.qa) * largest
+    term = product * (int(net.qa) if net.activation == SCRELU else 1)
+    return int(net.qa) <= INT16_MAX and product <= INT16_MAX and net.feature_bias.shape[0] * term <= INT32_MAX
+
+
 def kernel_network(net: Network) -> KernelNetwork:
     """``net``'s arrays for the kernels; ``ValueError`` if its accumulators could overflow int16."""
     bound = accumulator_bound(net)
@@ -184,6 +230,7 @@ def kernel_network(net: Network) -> KernelNetwork:
         int(net.qb),
         int(net.scale),
         net.activation == SCRELU,
+        narrow_output(net),
     )
 
 

@@ -118,7 +118,7 @@ def _update(weights, parent, child, perspective, removed_1, removed_2, added_1, 
 def _make_ready(network, stack, ply):
     """Bring the accumulators of ``ply`` up to date from the nearest ready ancestor's."""
     weights = network[0]
-    accumulators = network[8]
+    accumulators = network[9]
     ready = ply
     while stack[ready + STACK_ROOT].nn_ready == 0:
         ready -= 1
@@ -145,7 +145,7 @@ def evaluate_network_at(network, stack, bbs, state, ply):
     if stack[ply + STACK_ROOT].nn_ready == 0:
         _make_ready(network, stack, ply)
     side = state[L.SIDE_TO_MOVE]
-    stack = network[8]
+    stack = network[9]
     return evaluate_accumulators(
         stack[ply, side],
         stack[ply, 1 - side],
@@ -156,6 +156,7 @@ def evaluate_network_at(network, stack, bbs, state, ply):
         network[5],
         network[6],
         network[7],
+        network[8],
     )
 
 
@@ -182,7 +183,7 @@ def static_eval_at(ctx, ply, entry):
 def prepare_root(network, stack, bbs):
     """Before a search: the root's accumulators from scratch, ready (nothing to do without a network)."""
     if network_hidden(network) > 0:
-        accumulators = network[8]
+        accumulators = network[9]
         for perspective in range(2):
             refresh_accumulator(bbs, network[0], network[1], perspective, accumulators[0, perspective])
         stack[STACK_ROOT].nn_ready = 1
@@ -199,6 +200,7 @@ def no_network() -> KernelNetwork:
         1,
         1,
         False,
+        True,
     )
 
 
@@ -216,5 +218,6 @@ def network_arrays(net: KernelNetwork | None) -> tuple:
         np.int64(net.qb),
         np.int64(net.scale),
         np.bool_(net.screlu),
+        np.bool_(net.narrow),
         stack,
     )

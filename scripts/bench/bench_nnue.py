@@ -98,7 +98,7 @@ def _update_loop(features, weights, accumulator, repeats):
 
 
 @kernel(hot=True)
-def _evaluate_loop(accumulators, pieces, output_weights, output_bias, qa, qb, scale, screlu, repeats):
+def _evaluate_loop(accumulators, pieces, output_weights, output_bias, qa, qb, scale, screlu, narrow, repeats):
     total = 0
     for _ in range(repeats):
         for index in range(accumulators.shape[0]):
@@ -112,6 +112,7 @@ def _evaluate_loop(accumulators, pieces, output_weights, output_bias, qa, qb, sc
                 qb,
                 scale,
                 screlu,
+                narrow,
             )
     return total
 

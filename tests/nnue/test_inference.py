@@ -23,6 +23,7 @@ from jitfish.nnue.inference import (
     evaluate_accumulators,
     feature_index,
     kernel_network,
+    narrow_output,
     nnue_evaluate,
     refresh_accumulator,
     sub_feature,
@@ -243,6 +244,62 @@ def test_a_bucketed_network_follows_real_games_to_their_endings(activation):
                 game.play_and_check(move)
             seen |= game.buckets_seen
     assert seen == set(range(8))
+
+
+def wide_network(seed: int, activation: int, buckets: int = 1) -> Network:
+    """A random network whose output weights (up to 1,000) overflow the int16 products of the fast path."""
+    net = random_network(seed=seed, hidden=32, activation=activation, buckets=buckets)
+    rng = np.random.default_rng(seed)
+    return Network(
+        net.feature_weights,
+        net.feature_bias,
+        rng.integers(-1000, 1001, net.output_weights.shape),
+        net.output_bias,
+        activation=activation,
+    )
+
+
+def test_the_output_layer_is_narrow_exactly_while_its_products_and_sums_fit():
+    assert narrow_output(shipped_network())
+    for activation in (CRELU, SCRELU):
+        assert narrow_output(random_network(seed=1, hidden=128, activation=activation))
+        assert not narrow_output(wide_network(seed=1, activation=activation))
+
+    def flat(hidden: int, qa: int = 255, activation: int = CRELU) -> Network:  # every output weight 127
+        zeros = np.zeros((768, hidden), int)
+        return Network(zeros, zeros[0], np.full((1, 2 * hidden), 127), 0, activation, qa)
+
+    assert narrow_output(flat(8, qa=258)) and not narrow_output(flat(8, qa=259))  # QA * 127: 32,766 fits int16
+    assert narrow_output(flat(260, activation=SCRELU))  # a perspective's sum, N * 255^2 * 127, fits int32 up to 260
+    assert not narrow_output(flat(261, activation=SCRELU))
+
+
+@pytest.mark.parametrize("activation, buckets", [(CRELU, 1), (SCRELU, 8)])
+def test_a_network_beyond_the_narrow_path_scores_as_the_reference(every_sample_position, activation, buckets):
+    net = wide_network(seed=12, activation=activation, buckets=buckets)
+    arrays = kernel_network(net)
+    assert not arrays.narrow
+    for fen, board in every_sample_position[::10]:
+        us, them = reference.ordered_features(fen)
+        expected = reference.output(net, reference.accumulator(net, us), reference.accumulator(net, them), len(us))
+        assert nnue_evaluate(board.position.bbs, side_of(board), *arrays) == expected, fen
+
+
+@pytest.mark.parametrize("activation", [CRELU, SCRELU])
+def test_the_narrow_and_wide_sums_agree_at_the_extremes(activation):
+    """Accumulators anywhere in int16 (the clamp at 0 and QA included) and weights at +-127: both paths give
+    the same score for every bucket's weights."""
+    net = kernel_network(random_network(seed=13, hidden=64, activation=activation, buckets=8))
+    weights = net.output_weights.copy()
+    weights[0] = 127
+    weights[1] = -127
+    rng = np.random.default_rng(13)
+    values = np.array([-32768, -1, 0, 1, 254, 255, 256, 32767], dtype=np.int16)
+    for trial in range(200):
+        acc = rng.choice(values, (2, 64)) if trial % 2 else rng.integers(-600, 600, (2, 64)).astype(np.int16)
+        for pieces in range(2, 33):
+            args = (acc[0], acc[1], pieces, weights, *net[3:8])
+            assert evaluate_accumulators(*args, True) == evaluate_accumulators(*args, False), (trial, pieces)
 
 
 def test_accumulators_are_int16():
