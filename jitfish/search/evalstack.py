@@ -91,7 +91,7 @@ def _row(weights, perspective, change):
     return weights[feature_index(perspective, colour, piece - colour * PIECE_TYPE_COUNT, change & SQUARE_MASK)]
 
 
-@kernel(hot=True)
+@kernel(hot=True, llvm_inline=True)
 def _update(weights, parent, child, perspective, removed_1, removed_2, added_1, added_2):
     """``child = parent`` minus the rows removed plus the rows added (one pass: LLVM vectorises it)."""
     if added_1 == NO_CHANGE:
@@ -115,10 +115,9 @@ def _update(weights, parent, child, perspective, removed_1, removed_2, added_1, 
 
 
 @kernel(hot=True)
-def _make_ready(network, stack, ply):
-    """Bring the accumulators of ``ply`` up to date from the nearest ready ancestor's."""
-    weights = network[0]
-    accumulators = network[9]
+def _make_ready(weights, accumulators, stack, ply):
+    """Bring the ``accumulators`` of ``ply`` up to date from the nearest ready ancestor's (``weights``: the
+    network's first layer; the two arrays only, since a call copies every word of every argument)."""
     ready = ply
     while stack[ready + STACK_ROOT].nn_ready == 0:
         ready -= 1
@@ -143,7 +142,7 @@ def evaluate_network_at(network, stack, bbs, state, ply):
     """The network's score of the position at ``ply`` (``bbs``, ``state``) in centipawns for the side to
     move; its piece count picks the output bucket."""
     if stack[ply + STACK_ROOT].nn_ready == 0:
-        _make_ready(network, stack, ply)
+        _make_ready(network[0], network[9], stack, ply)
     side = state[L.SIDE_TO_MOVE]
     stack = network[9]
     return evaluate_accumulators(
