@@ -17,8 +17,10 @@ from tuning.nnue.data import (
     batch,
     batches,
     epoch_order,
+    kept_rows,
     load_positions,
     load_positions_cached,
+    plies,
     split,
     with_mirrors,
 )
@@ -112,3 +114,28 @@ def test_a_mirrored_position_has_the_features_of_the_board_mirrored_left_to_righ
         us, them = ordered_features(chess.Board(fen).transform(chess.flip_horizontal))
         assert sorted(inputs.us_features[start:end]) == us.tolist()
         assert sorted(inputs.them_features[start:end]) == them.tolist()
+
+
+def test_the_filter_skips_the_early_plies_and_the_decided_scores_as_python_chess_counts_them():
+    lines = list(read_data(SAMPLE, check_position=False))
+    positions = load_positions(SAMPLE)
+    boards = [chess.Board(fen) for fen, _, _ in lines]
+    assert plies(positions.records).tolist() == [board.ply() for board in boards]
+    rows = np.arange(len(lines))
+    for min_ply, max_score in [(0, 0), (16, 0), (0, 300), (16, 1000), (80, 150)]:
+        expected = [
+            row
+            for row, (board, (_, score, _)) in enumerate(zip(boards, lines))
+            if board.ply() >= min_ply and (not max_score or abs(score) <= max_score)
+        ]
+        kept = kept_rows(positions, rows, min_ply, max_score)
+        assert kept.tolist() == expected, (min_ply, max_score)
+        mirrored = kept_rows(with_mirrors(positions), and_mirrors(rows, len(rows)), min_ply, max_score)
+        assert mirrored.tolist() == expected + [row + len(rows) for row in expected]
+    assert 0 < len(kept_rows(positions, rows, 16, 1000)) < len(rows)  # the sample has rows on both sides
+
+
+def test_the_sample_labels_no_position_in_check():
+    """The rules the filter leaves to the generator: no labelled position is in check (nor, by the same rule,
+    one whose best move is a capture or a promotion)."""
+    assert not any(chess.Board(fen).is_check() for fen, _, _ in read_data(SAMPLE, check_position=False))

@@ -19,7 +19,7 @@ from tuning.datagen.records import unpack_fen  # noqa: E402
 from tuning.nnue import train as training  # noqa: E402
 from tuning.nnue.__main__ import main  # noqa: E402
 from tuning.nnue.check import check_network, integer_scores  # noqa: E402
-from tuning.nnue.data import and_mirrors, batch, load_positions, split, with_mirrors  # noqa: E402
+from tuning.nnue.data import and_mirrors, batch, kept_rows, load_positions, split, with_mirrors  # noqa: E402
 from tuning.nnue.model import dequantised, quantise  # noqa: E402
 from tuning.nnue.train import (  # noqa: E402
     TrainSettings,
@@ -105,6 +105,20 @@ def test_a_mirrored_run_trains_on_twice_the_positions_and_is_not_resumed_without
     assert int(steps) == -(-2 * 2700 // SETTINGS.batch_size)  # 2,700 training positions and their mirrors
     with pytest.raises(ValueError, match="other settings"):
         train(SAMPLE, SETTINGS, epochs=2, out_dir=tmp_path, quiet=True)
+
+
+def test_a_filtered_run_trains_on_the_kept_positions_and_its_checkpoint_records_the_rules(tmp_path):
+    kept = kept_rows(load_positions(SAMPLE), np.arange(2700), 16, 1000)
+    assert 0 < len(kept) < 2700
+    out = tmp_path / "cli"
+    command = ["train", str(SAMPLE), "--hidden", "16", "--batch-size", "64", "--validation", "0.1", "--epochs", "1"]
+    command += ["--min-ply", "16", "--max-score", "1000", "--out", str(out), "--quiet", "--positions", "20"]
+    assert main(command) == 0
+    run = load_run(last_checkpoint(out))[0]
+    assert (run.settings.min_ply, run.settings.max_score) == (16, 1000)
+    assert int(run.optimiser.state[run.model.output.weight]["step"]) == -(-len(kept) // 64)
+    with pytest.raises(ValueError, match="0 or more"):
+        TrainSettings(min_ply=-1)
 
 
 def test_export_writes_a_file_that_reads_back_and_passes_the_check(two_epochs, tmp_path, capsys):

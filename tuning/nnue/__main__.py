@@ -5,6 +5,7 @@
     python -m tuning.nnue train data.gz --epochs 30 --seed 1                   # the same run, extended
     python -m tuning.nnue train data/nnue --hidden 64 --activation screlu --buckets 8 --wdl 0.25 \
         --optimiser adamw --weight-decay 0.01 --schedule cosine --epochs 40 --validation 0.05 --mirror
+    python -m tuning.nnue train data/nnue --min-ply 16 --max-score 2000         # skip openings and decided games
     python -m tuning.nnue export ~/.cache/jitfish/nnue/data-crelu128-seed1 --output net.nnue --check data.gz
 
 ``train`` ends by exporting its best epoch (the lowest held-out loss; the last without ``--validation``) to
@@ -169,6 +170,18 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also train on each training position mirrored left to right (files a <-> h)",
     )
+    fit.add_argument(
+        "--min-ply",
+        type=int,
+        default=defaults.min_ply,
+        help="train only on positions from this ply of their game on (the held-out ones all stay; default 0)",
+    )
+    fit.add_argument(
+        "--max-score",
+        type=int,
+        default=defaults.max_score,
+        help="and only on those scored within this many centipawns of 0 (default 0: any score)",
+    )
     fit.add_argument("--seed", type=int, default=defaults.seed)
     fit.add_argument(
         "--out",
@@ -240,6 +253,8 @@ def run_train(args: argparse.Namespace) -> int:
         schedule=args.schedule,
         lr_end=args.lr_end,
         schedule_epochs=(args.schedule_epochs or args.epochs) if cosine else 0,
+        min_ply=args.min_ply,
+        max_score=args.max_score,
     )
     device = resolve_device(args.device)
     out_dir = args.out or default_out_dir(args.data, settings)

@@ -138,6 +138,26 @@ def batch(positions: Positions, rows: np.ndarray) -> Batch:
     )
 
 
+def plies(records: np.ndarray) -> np.ndarray:
+    """int64: each packed position's ply from its game's start, as its move number and side to move count it
+    (the start position is ply 0, black's reply ply 1)."""
+    return 2 * (records["fullmove"].astype(np.int64) - 1) + (records["flags"] & 1)
+
+
+def kept_rows(positions: Positions, rows: np.ndarray, min_ply: int = 0, max_score: int = 0) -> np.ndarray:
+    """``rows`` without the positions the trainer skips: those before ply ``min_ply`` (:func:`plies`; the
+    openings' positions, which every game shares) and, with ``max_score``, those whose score lies further
+    than ``max_score`` centipawns from 0 (decided games, whose scores say little more than their result).
+    A mirror row (:func:`with_mirrors`) is kept exactly when its original is.  Positions in check or whose
+    best move is a capture or a promotion need no rule here: the generator never labels them."""
+    rows = np.asarray(rows, dtype=np.int64)
+    records = positions.records[rows % len(positions.records)]
+    keep = plies(records) >= min_ply
+    if max_score:
+        keep &= np.abs(records["score"].astype(np.int64)) <= max_score
+    return rows[keep]
+
+
 def epoch_order(size: int, seed: int, epoch: int) -> np.ndarray:
     """The shuffled order of the positions in epoch ``epoch`` (0-based) of a run seeded ``seed``."""
     return np.random.default_rng([seed, epoch]).permutation(size)

@@ -53,6 +53,7 @@ from tuning.nnue.data import (
     and_mirrors,
     batches,
     data_digest,
+    kept_rows,
     load_positions_cached,
     split,
     with_mirrors,
@@ -86,6 +87,8 @@ class TrainSettings:
     schedule: str = "step"  # "step": lr_decay every lr_step epochs; "cosine": down to lr * lr_end
     schedule_epochs: int = 0  # the cosine's length in epochs
     lr_end: float = 0.01  # the cosine's last step size, as a share of lr
+    min_ply: int = 0  # train only on positions from this ply of their game on (tuning.nnue.data.kept_rows)
+    max_score: int = 0  # and, if not 0, only on those scored within this many centipawns of 0
 
     def __post_init__(self) -> None:
         if self.optimiser not in OPTIMISERS:
@@ -96,6 +99,8 @@ class TrainSettings:
             raise ValueError("a cosine schedule needs its length: schedule_epochs >= 1")
         if self.weight_decay and self.optimiser != "adamw":
             raise ValueError("weight decay needs the adamw optimiser")
+        if self.min_ply < 0 or self.max_score < 0:
+            raise ValueError("min_ply and max_score are counts: 0 or more")
 
 
 @dataclass
@@ -330,6 +335,7 @@ def train(
     run = start_or_resume(settings, out_dir, digest, device)
     positions = load_positions_cached(data, out_dir)
     training, validation = split(len(positions), settings.validation)
+    training = kept_rows(positions, training, settings.min_ply, settings.max_score)  # held-out rows all stay
     scored = scored_rows(positions, validation)
     buckets = f" x {settings.buckets} buckets" if settings.buckets > 1 else ""
     title = f"NNUE (768 -> {settings.hidden}) x 2 -> 1{buckets}, {settings.activation}, {len(training)} positions"
