@@ -3,6 +3,7 @@ compile time of :mod:`jitfish.nnue.inference`'s kernels.
 
     python -m scripts.bench.bench_nnue [--positions 300] [--seconds 1.0] [--hidden 128 256]
     python -m scripts.bench.bench_nnue --search NET.nnue [--rounds 5] [--depth 13]
+    python -m scripts.bench.bench_nnue --search jitfish/nnue/default.nnue --random 64 128 256 384
 
 The kernels run inside compiled loops over the first ``--positions`` positions of the shipped sample
 (``tests/data/datagen_sample.gz``), with random networks of each hidden size, so the figures exclude
@@ -10,9 +11,11 @@ Python's call overhead; each is the best of three runs of about ``--seconds``.  
 ``sub_feature`` plus one ``add_feature`` (a quiet move, for one perspective).  The compile time is measured
 in a child process with an empty cache directory: the first call of each kernel, as the engine will make it.
 
-``--search`` runs ``jitfish bench``'s positions instead, alternately with the network of ``NET.nnue`` and
-with the hand-written evaluation, and prints each run's nodes and speed, then the medians: the search's
-cost per node of the network, measured in the same minutes (this machine's speed wanders).
+``--search`` runs ``jitfish bench``'s positions instead, in turn with each network given (``NET.nnue``
+files, and with ``--random 64 128 256`` random SCReLU networks of 8 buckets at those widths, the way to
+price a width before training it) and with the hand-written evaluation, and prints each run's nodes and
+speed, then the medians: the search's cost per node of each network, measured in the same minutes (this
+machine's speed wanders).  Random weights give other trees than a trained network's; nps is what compares.
 """
 
 from __future__ import annotations
@@ -140,25 +143,32 @@ def compile_seconds() -> dict[str, float]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def search_rounds(path: str, rounds: int, depth: int) -> None:
+def search_rounds(paths: list[str], widths: list[int], rounds: int, depth: int) -> None:
+    """Bench at ``depth`` with each network of ``paths``, a random SCReLU network of 8 buckets at each of
+    ``widths``, and the hand-written evaluation, in turn, ``rounds`` times; each one's nps and the medians."""
     from statistics import median
 
-    from jitfish.nnue.format import network_shape, read_network
+    from jitfish.nnue.format import SCRELU, network_shape, read_network
     from jitfish.search.bench import run_bench
+    from tests.nnue.networks import random_network
 
-    network = kernel_network(read_network(path))
-    print(
-        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; bench depth {depth}, "
-        f"network {network_shape(network.hidden, network.buckets)}"
-    )
-    speeds: dict[str, list[float]] = {"network": [], "hand-written": []}
+    networks = {path: kernel_network(read_network(path)) for path in paths}
+    for width in widths:
+        random = random_network(seed=width, hidden=width, activation=SCRELU, buckets=8)
+        networks[f"random {network_shape(width, 8)}"] = kernel_network(random)
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; bench depth {depth}")
+    for name, network in networks.items():
+        print(f"{name}: {network_shape(network.hidden, network.buckets)}")
+    contenders = {**networks, "hand-written": None}
+    speeds: dict[str, list[float]] = {name: [] for name in contenders}
     for round_number in range(1, rounds + 1):
-        for name, net in (("network", network), ("hand-written", None)):
+        for name, net in contenders.items():
+            run_bench(depth, positions=1, quiet=True, network=net)  # compiles nothing new after the first
             nodes, seconds = run_bench(depth, quiet=True, network=net)
             speeds[name].append(nodes / seconds)
-            print(f"round {round_number} {name:12s} {nodes:9d} nodes {nodes / seconds / 1e6:5.2f} Mnps")
+            print(f"round {round_number} {name:24s} {nodes:9d} nodes {nodes / seconds / 1e6:5.2f} Mnps", flush=True)
     for name, values in speeds.items():
-        print(f"{name:12s} median {median(values) / 1e6:.2f} Mnps ({min(values) / 1e6:.2f}-{max(values) / 1e6:.2f})")
+        print(f"{name:24s} median {median(values) / 1e6:.2f} Mnps ({min(values) / 1e6:.2f}-{max(values) / 1e6:.2f})")
 
 
 def main() -> None:
@@ -166,12 +176,15 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--hidden", type=int, nargs="+", default=[128, 256])
-    parser.add_argument("--search", metavar="NET", help="bench positions with this network and without")
+    parser.add_argument("--search", metavar="NET", nargs="*", help="bench positions with these networks and without")
+    parser.add_argument(
+        "--random", metavar="N", type=int, nargs="*", default=[], help="with --search: random networks of these widths"
+    )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--depth", type=int, default=13)
     args = parser.parse_args()
-    if args.search:
-        search_rounds(args.search, args.rounds, args.depth)
+    if args.search is not None:
+        search_rounds(args.search, args.random, args.rounds, args.depth)
         return
 
     import chess
