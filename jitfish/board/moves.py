@@ -10,6 +10,8 @@ king does not travel two squares, where that text would be ambiguous).
 
 from __future__ import annotations
 
+import functools
+
 from jitfish.board import layout as L
 from jitfish.board.squares import (
     FILE_NAMES,
@@ -124,6 +126,7 @@ def castling_king_destination(king_sq: int, rook_sq: int) -> int:
     return (king_sq & 56) | (6 if rook_sq > king_sq else 2)
 
 
+@functools.cache  # a search spells its PV after every iteration; there are at most 2**18 texts to keep
 def move_to_uci(move: int, chess960: bool = False) -> str:
     """UCI text of an encoded move (``0000`` for the null move)."""
     if move == NULL_MOVE:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -35,7 +36,7 @@ from jitfish.search.results import (
     SearchResult,
     split_score,
 )
-from jitfish.search.threads import SearchRun, help_search
+from jitfish.search.threads import SearchRun, Watcher, help_search
 from jitfish.search.timeman import TimeController
 from jitfish.search.tt import AGE_MASK, new_table, probe
 from jitfish.search.tt import hashfull as _hashfull
@@ -68,6 +69,8 @@ class Searcher:
         self._network = network
         self._workers = [SearchWorker(self._params, network) for _ in range(max(1, threads))]
         self._run: SearchRun | None = None  # the search in progress
+        self._watcher = Watcher()
+        weakref.finalize(self, self._watcher.close)
         self.tablebase: Tablebase | None = None  # the Syzygy tables probed (set_tablebase)
         self._tb_settings = new_settings()  # probing off until set_tablebase
 
@@ -221,16 +224,9 @@ class Searcher:
         timer.begin()
         self._run = run
         # A clock stopped before the search began (a stop while the engine read its book) ends the search
-        # after depth 1, at ``iteration_done``; a watchdog would cut that iteration short.
-        watchdog = None if timer.stopped else threading.Thread(target=run.watch_clock, daemon=True)
-        if watchdog is not None:
-            watchdog.start()
-        finished = threading.Event()
-        reporter = None
-        if on_currmove is not None:
-            run.main.control[B.C_CURRMOVE] = 0
-            reporter = threading.Thread(target=run.report_current_moves, daemon=True, args=(on_currmove, finished))
-            reporter.start()
+        # after depth 1, at ``iteration_done``; the watcher would cut that iteration short.
+        if not timer.stopped:
+            self._watcher.arm(run, on_currmove)
         # Helpers only for a search that has a clock running: one stopped before it began answers from
         # depth 1, and Lazy SMP helpers would only compete with that iteration for the cores (with
         # ``Threads 50`` on two cores, a held ``go`` ended by a ``stop`` took two seconds to answer).
@@ -248,14 +244,10 @@ class Searcher:
         finally:
             self._run = None
             timer.finish()
+            self._watcher.disarm()
             run.raise_stop_flags()
-            finished.set()
             for helper in helpers:
                 helper.join()
-            if watchdog is not None:
-                watchdog.join()
-            if reporter is not None:
-                reporter.join()
         result.nodes = sum(w.nodes for w in workers)
         result.tbhits = self._tb_hits(workers)
         result.time = time.perf_counter() - started

@@ -1,11 +1,13 @@
-"""The threads of one search: the watchdog that stops the kernels, the currmove reporter, Lazy SMP helpers.
+"""The threads beside a search: the watcher that stops the kernels and reports the root move, Lazy SMP helpers.
 
 The clock of a search is one :class:`~jitfish.search.timeman.TimeController`, owned by whoever starts the
-search.  The watchdog raises the stop flag of every thread's control array when the clock says the search
+search.  The watcher raises the stop flag of every thread's control array when the clock says the search
 must end (its hard deadline passed, or ``stop()`` was called on it); the kernel polls that flag every
-``POLL_NODES`` nodes, so a search stops within a few ms.  Lazy SMP helpers are Python threads running the
+``POLL_NODES`` nodes, so a search stops within a few ms.  It also relays the main thread's root move from
+its control array (UCI's ``currmove``).  It is one thread for the searcher's life, armed by each search and
+disarmed after it, which the search never waits for.  Lazy SMP helpers are Python threads running the
 same (GIL-free) kernel on their own worker (a copy of the position, their own heuristics), sharing the
-transposition table; the reporter relays the main thread's root move from its control array.
+transposition table.
 """
 
 from __future__ import annotations
@@ -50,25 +52,75 @@ class SearchRun:
         for worker in self.workers:
             worker.control[B.C_STOP] = 1
 
-    def watch_clock(self) -> None:
-        """The watchdog: stop the kernels when the clock says so (``stop``, or the hard deadline, which a
-        ``ponderhit`` may move); return when the search ends first."""
-        if self.timer.wait_for_stop():
-            self.raise_stop_flags()
 
-    def report_current_moves(self, on_currmove: CurrmoveCallback, finished: threading.Event) -> None:
-        """Relay the main thread's root move (read from its control array) while it searches."""
-        last = 0
-        delay = max(0.0, CURRMOVE_AFTER - (time.perf_counter() - self.started))
-        if finished.wait(delay):
-            return
+class Watcher:
+    """The searcher's watchdog and ``currmove`` reporter: one thread, started by the first search that arms
+    it and kept.  A search :meth:`arm` s it after its clock began and :meth:`disarm` s it once the clock
+    finished; neither waits for the thread (starting and joining one for each search cost the search
+    thread up to four scheduler wake-ups a move, milliseconds each on a busy machine), and once
+    :meth:`disarm` returns, nothing more is stopped or reported for that search."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._run: SearchRun | None = None  # the search watched, None between searches
+        self._on_currmove: CurrmoveCallback | None = None
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def arm(self, run: SearchRun, on_currmove: CurrmoveCallback | None) -> None:
+        """Watch ``run`` (its clock begun): stop its kernels when the clock says so, and from
+        ``CURRMOVE_AFTER`` seconds into it relay its root move to ``on_currmove`` if given."""
+        with self._changed:
+            self._run, self._on_currmove = run, on_currmove
+            self._changed.notify_all()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._serve, daemon=True, name="jitfish-watcher")
+                self._thread.start()
+
+    def disarm(self) -> None:
+        """The search watched has ended (its clock finished): leave it."""
+        with self._changed:
+            self._run = None
+            self._changed.notify_all()
+
+    def close(self) -> None:
+        """Let the thread end (the searcher is gone)."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+    def _serve(self) -> None:
         while True:
-            packed = int(self.main.control[B.C_CURRMOVE])
-            if packed and packed != last:
-                last = packed
-                on_currmove(self.main.depth, move_to_uci(packed & 0xFFFF_FFFF, self.chess960), packed >> 32)
-            if finished.wait(CURRMOVE_INTERVAL):
+            with self._changed:
+                while self._run is None and not self._closed:
+                    self._changed.wait()
+                if self._closed:
+                    return
+                run, on_currmove = self._run, self._on_currmove
+            self._watch(run, on_currmove)
+            with self._changed:
+                while self._run is run:  # stopped, it waits for the search to end
+                    self._changed.wait()
+
+    def _watch(self, run: SearchRun, on_currmove: CurrmoveCallback | None) -> None:
+        last = 0
+        report_at = run.started + CURRMOVE_AFTER
+        while True:
+            timeout = None if on_currmove is None else max(0.0, report_at - time.perf_counter())
+            verdict = run.timer.wait_for_stop(timeout)
+            if verdict is False:
                 return
+            with self._changed:
+                if self._run is not run:
+                    return
+                if verdict:
+                    run.raise_stop_flags()
+                    return
+                packed = int(run.main.control[B.C_CURRMOVE])
+                if packed and packed != last and on_currmove is not None:
+                    last = packed
+                    on_currmove(run.main.depth, move_to_uci(packed & 0xFFFF_FFFF, run.chess960), packed >> 32)
+            report_at = time.perf_counter() + CURRMOVE_INTERVAL
 
 
 def help_search(

@@ -310,16 +310,20 @@ class TimeController:
             while self.pondering and not self.stopped:
                 self._changed.wait()
 
-    def wait_for_stop(self) -> bool:
+    def wait_for_stop(self, timeout: float | None = None) -> bool | None:
         """Block until the search must stop, its hard deadline passed or :meth:`stop` called (``True``),
-        or until it ends by itself (``False``)."""
+        until it ends by itself (``False``), or for at most ``timeout`` seconds (``None``)."""
         with self._changed:
+            until = None if timeout is None else self._clock() + timeout
             while not self.finished:
+                now = self._clock()
                 deadline = self.hard_deadline
-                remaining = None if deadline is None else deadline - self._clock()
-                if self.stopped or (remaining is not None and remaining <= 0):
+                if self.stopped or (deadline is not None and now >= deadline):
                     return True
-                self._changed.wait(None if remaining is None else min(remaining, LONGEST_WAIT_S))
+                if until is not None and now >= until:
+                    return None
+                wait = min(t - now for t in (deadline, until, now + LONGEST_WAIT_S) if t is not None)
+                self._changed.wait(wait)
             return False
 
     # --- the protocol thread --------------------------------------------

@@ -4,6 +4,7 @@
     python -m scripts.bench.bench_uci cold --against DIR      # cold launch->readyok, alternated with another checkout
     python -m scripts.bench.bench_uci installed --against REV # a player's install: wheels in fresh venvs, cold and warm
     python -m scripts.bench.bench_uci nps [--seconds 5]       # Threads 1 vs Threads 2
+    python -m scripts.bench.bench_uci overhead [--against DIR] # a move's fixed cost: go (depth 1) -> bestmove
     python -m scripts.bench.bench_uci memory [--hash 64]      # peak RSS through a long game
     python -m scripts.bench.bench_uci selfplay [--games 200]  # 1 s + 0.01 s games, clocks kept by python-chess
 
@@ -194,6 +195,41 @@ def nps(args) -> None:
     print(f"Threads 2: {two} nps ({two / max(one, 1):.2f}x)")
 
 
+def overhead(args) -> None:
+    """What a move costs besides its search: ``go`` with a clock and ``depth 1`` to ``bestmove``, on engines
+    kept running, this checkout's and ``--against``'s one ``go`` each in turn."""
+    checkouts = {"this checkout": REPO}
+    if args.against is not None:
+        checkouts[str(args.against)] = args.against.resolve()
+    engines = {}
+    for name, checkout in checkouts.items():
+        engine = engines[name] = _spawn(dict(os.environ, PYTHONPATH=str(checkout)), checkout)
+        engine.stdin.write("uci\nisready\n")
+        engine.stdin.flush()
+        _wait_for(engine, "readyok")
+    go = "go wtime 10000 btime 10000 winc 100 binc 100 depth 1\n"
+    times: dict[str, list[float]] = {name: [] for name in checkouts}
+    for run in range(args.runs + 10):  # the first ten warm the engines up
+        for name, engine in engines.items():
+            engine.stdin.write(f"position startpos moves {'e2e4 e7e5' if run % 2 else 'd2d4 d7d5'}\n")
+            started = time.perf_counter()
+            engine.stdin.write(go)
+            engine.stdin.flush()
+            _wait_for(engine, "bestmove")
+            if run >= 10:
+                times[name].append((time.perf_counter() - started) * 1000)
+    for engine in engines.values():
+        engine.stdin.write("quit\n")
+        engine.stdin.flush()
+        engine.wait(30)
+    for name, values in times.items():
+        tenth = statistics.quantiles(values, n=10)
+        print(
+            f"{name:34s} go -> bestmove median {statistics.median(values):.2f} ms  "
+            f"10-90 % [{tenth[0]:.2f}, {tenth[-1]:.2f}] ms  ({args.runs} moves)"
+        )
+
+
 def _rss_mb(pid: int, field: str) -> float:
     with open(f"/proc/{pid}/status") as status:
         for line in status:
@@ -261,6 +297,10 @@ def main() -> None:
     command = commands.add_parser("nps")
     command.add_argument("--seconds", type=float, default=5.0)
     command.set_defaults(handler=nps)
+    command = commands.add_parser("overhead")
+    command.add_argument("--against", type=Path, help="another checkout (e.g. the parent commit)")
+    command.add_argument("--runs", type=int, default=300)
+    command.set_defaults(handler=overhead)
     command = commands.add_parser("memory")
     command.add_argument("--hash", type=int, default=64)
     command.add_argument("--plies", type=int, default=300)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 import threading
@@ -155,6 +156,40 @@ def test_a_clock_stopped_before_the_search_gives_a_searched_move(fresh):
     timer.stop()
     result = fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(), timer=timer)
     assert result.depth == 1 and jitfish.Board(MIDDLEGAME).is_legal(result.best_move)
+
+
+def _watchers() -> set[threading.Thread]:
+    return {thread for thread in threading.enumerate() if thread.name == "jitfish-watcher"}
+
+
+def test_one_watcher_serves_every_search_and_ends_with_its_searcher():
+    """The watchdog is one thread for a searcher's life, not one a search, and it goes with the searcher."""
+    before = _watchers()
+    searcher = Searcher(hash_mb=1)
+    for _ in range(3):
+        result = searcher.search(jitfish.Board(MIDDLEGAME), SearchLimits(movetime=0.05))
+        assert jitfish.Board(MIDDLEGAME).is_legal(result.best_move)
+    (watcher,) = _watchers() - before
+    del searcher, result
+    gc.collect()
+    watcher.join(5)
+    assert not watcher.is_alive()
+
+
+def test_currmove_is_reported_during_a_long_search_and_never_after_it(fresh):
+    reports: list[tuple[float, int, str, int]] = []
+    result = fresh.search(
+        jitfish.Board(MIDDLEGAME),
+        SearchLimits(movetime=1.6),
+        on_currmove=lambda depth, move, number: reports.append((time.perf_counter(), depth, move, number)),
+    )
+    answered = time.perf_counter()
+    time.sleep(0.6)  # two more polls, were the watcher still reporting
+    legal = jitfish.Board(MIDDLEGAME).legal_moves()
+    assert reports
+    for at, depth, move, number in reports:
+        assert at < answered and depth >= 1 and move in legal and 1 <= number <= len(legal)
+    assert result.time >= 1.0
 
 
 def test_deterministic_with_fresh_table():

@@ -113,6 +113,17 @@ def test_a_search_that_ends_by_itself_releases_the_watchdog(clock):
     assert not timer.wait_for_stop()
 
 
+def test_the_watchdog_may_wait_for_a_while_only(clock):
+    """``wait_for_stop(timeout)`` answers None when the time is up and neither a stop nor the end came."""
+    timer = timer_for(clock, time_left_ms=60_000)
+    timer.begin()
+    assert timer.wait_for_stop(0.0) is None
+    timer.stop()
+    assert timer.wait_for_stop(0.0) is True
+    timer.finish()
+    assert timer.wait_for_stop(0.0) is False
+
+
 def test_pondering_runs_no_clock_until_ponderhit(clock):
     timer = timer_for(clock, time_left_ms=2_000, pondering=True)
     budget = timer.budget
