@@ -73,7 +73,7 @@ class Watcher:
         with self._changed:
             self._run, self._on_currmove = run, on_currmove
             self._changed.notify_all()
-            if self._thread is None:
+            if self._thread is None or not self._thread.is_alive():  # none yet, or left behind by a fork
                 self._thread = threading.Thread(target=self._serve, daemon=True, name="jitfish-watcher")
                 self._thread.start()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 import threading
@@ -174,6 +175,20 @@ def test_one_watcher_serves_every_search_and_ends_with_its_searcher():
     gc.collect()
     watcher.join(5)
     assert not watcher.is_alive()
+
+
+def test_a_forked_process_gets_a_watcher_of_its_own(fresh):
+    """A fork keeps the searcher but not its threads: the child's first search starts a new watcher."""
+    fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(movetime=0.05))
+    pid = os.fork()
+    if pid == 0:  # the child: exit status 0 only if its search was watched
+        try:
+            fresh.search(jitfish.Board(MIDDLEGAME), SearchLimits(movetime=0.05))
+            os._exit(0 if any(thread.is_alive() for thread in _watchers()) else 1)
+        finally:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_currmove_is_reported_during_a_long_search_and_never_after_it(fresh):
