@@ -31,7 +31,7 @@ CURRMOVE_INTERVAL = 0.25  # seconds between currmove polls
 
 @dataclass
 class SearchRun:
-    """One call of :meth:`Searcher.search`: what its iterations, watchdog, reporter and helpers read."""
+    """One call of :meth:`Searcher.search`: what its iterations, the watcher and the helpers read."""
 
     workers: list[SearchWorker]  # the main thread's first
     legal_moves: list[int]  # the root moves searched (searchmoves applied), encoded
