@@ -184,12 +184,15 @@ class Engine:
         """``True`` from ``go`` until just before ``bestmove`` is reported."""
         return self._searching
 
-    def go(self, params: GoParams) -> None:
-        """Start a search in a thread; the best move arrives through ``on_bestmove``."""
+    def go(self, params: GoParams, stopped: bool = False) -> None:
+        """Start a search in a thread; the best move arrives through ``on_bestmove``.  ``stopped``: the
+        search starts with its ``stop`` already received, and plays the move of its first iteration."""
         if self.is_searching():
             raise RuntimeError("a search is already running")
         board = self.game.board.copy()
         self._timer = params.timer(board.turn, self.settings.move_overhead_ms, self.searcher.params)
+        if stopped:
+            self._timer.stop()
         self._go = params
         self._searching = True
         turn = Turn(self.searcher, self.settings, self.book, self._rng, self.callbacks, self._timer)

@@ -12,8 +12,9 @@ winding down.  Commands fall in three kinds:
 - *search control*: ``stop`` and ``ponderhit`` act on the search of the last
   ``go`` before them, at once, or held until that ``go``'s search has started.
   A ``stop`` ends every search of a ``go`` received before it, whatever its
-  limit: the running one at once, each held one as soon as it starts, so that
-  it answers with the move of its first iteration.  After ``stop`` and
+  limit: the running one at once, and each held one starts stopped (the
+  ``stop`` held for it is taken as it starts), so that it answers with the
+  move of its first iteration however fast the search is.  After ``stop`` and
   ``readyok`` the engine is idle, and the next ``go`` searches to its own
   limit (Polyglot's burst: the ``go`` after the ``stop`` is the one that
   counts).  ``isready`` after a ``stop`` waits for those answers.
@@ -102,13 +103,14 @@ class CommandOrder:
                 self._queue(end, ("stop", []))
         return not self._searching and bool(self._pending or self._in_flight)
 
-    def _next_control(self) -> int | None:
-        """The place in the queue of the first held ``stop`` or ``ponderhit`` that belongs to the running
-        search: one held before any ``go``, since a ``go`` starts the search the later ones belong to."""
+    def _held_for_search(self, names: tuple[str, ...]) -> int | None:
+        """The place in the queue of the first held command named in ``names`` that belongs to the
+        running search, or to the one about to start: one held before any ``go``, since a ``go`` starts
+        the search the later ones belong to."""
         for index, (command, args) in enumerate(self._pending):
             if starts_search(command, args):
                 return None
-            if command in SEARCH_CONTROL:
+            if command in names:
                 return index
         return None
 
@@ -122,12 +124,12 @@ class CommandOrder:
                     lambda: (
                         self._quitting
                         or (self._pending and not self._searching)
-                        or (self._searching and self._next_control() is not None)
+                        or (self._searching and self._held_for_search(SEARCH_CONTROL) is not None)
                     )
                 )
                 if self._quitting:
                     return
-                control = self._next_control() if self._searching else None
+                control = self._held_for_search(SEARCH_CONTROL) if self._searching else None
                 index = 0 if control is None else control  # no search: the oldest held command
                 command, args = self._in_flight = self._pending[index]
                 del self._pending[index]
@@ -139,15 +141,22 @@ class CommandOrder:
                     self._changed.notify_all()
 
     # --- the protocol's steps -------------------------------------------------------------------------
-    def start_search(self, params: GoParams, start: Callable[[], None]) -> None:
-        """Call ``start`` (which starts the search of ``params``) unless ``quit`` came first."""
+    def start_search(self, params: GoParams, start: Callable[[bool], None]) -> None:
+        """Call ``start(stopped)`` (which starts the search of ``params``) unless ``quit`` came first.
+        ``stopped``: a ``stop`` is held for this search, and is taken here, so that the search starts
+        stopped and answers from its first iteration however fast it is."""
         with self._changed:  # quit cannot come between the check and the start
             if self._quitting:
                 return
-            self._releasers, self._after_ponderhit = releasers(params), after_ponderhit(params)
-            self._searching, self._stopped = True, False  # before the search can end and send its bestmove
+            held_stop = self._held_for_search(("stop",))
+            if held_stop is not None:
+                del self._pending[held_stop]
+            self._stopped = held_stop is not None
+            self._releasers = () if self._stopped else releasers(params)
+            self._after_ponderhit = after_ponderhit(params)
+            self._searching = True  # before the search can end and send its bestmove
             try:
-                start()
+                start(self._stopped)
             except BaseException:
                 self._searching, self._releasers = False, ()
                 raise
@@ -180,12 +189,7 @@ class CommandOrder:
         ``stop`` or has one held for it."""
         if self._answering or self._stopped or (self._in_flight is not None and self._in_flight[0] == "stop"):
             return True
-        for command, args in self._pending:  # the commands that belong to it come before the next go
-            if starts_search(command, args):
-                return False
-            if command == "stop":
-                return True
-        return False
+        return self._held_for_search(("stop",)) is not None
 
     def wait_ready(self) -> None:
         """Wait until the commands before an ``isready`` have run, or wait behind a running search that does

@@ -204,7 +204,7 @@ class UciProtocol:
         if not engine.game.has_position:
             self.output.error("go before position: searching the start position")
             engine.set_position(None, [])
-        self._order.start_search(params, lambda: engine.go(params))
+        self._order.start_search(params, lambda stopped: engine.go(params, stopped=stopped))
 
     def _perft(self, engine: Engine, args: list[str]) -> None:
         depth = parse_depth(args, "go perft", MAX_PERFT_DEPTH)
