@@ -5,13 +5,13 @@
 
 ``bench`` searches 40 positions from an empty table; a game searches one position after another with the
 table kept from the moves before, where other nodes carry a TT move.  A change that is faster in ``bench``
-may not be in play (the TT move searched before generation, issue 74: 1.06 in ``bench``, 0.98 here).  This
+may not be in play (the TT move searched before generation, issue 74: 1.06 in ``bench``, 1.01 here).  This
 replays every ``--every``-th game of ``--pgn`` (its first ``--plies`` plies) with both engines, each told
 ``ucinewgame`` at a game's start and then ``go nodes N`` at each position, the order of the two alternating
 from position to position.  Prints how many positions gave the same move, node count and score (a change
 meant to keep the tree must give all), each engine's total search time (its own ``info time``) and the
-ratio of the second's total to the first's (above 1: the first is faster), with a 95 % bootstrap interval
-over the games.  Stop the data generator first.
+ratio of the second's time to the first's (above 1: the first is faster): the geometric mean over the
+games, with a 95 % interval (normal, over the games' log ratios).  Stop the data generator first.
 """
 
 from __future__ import annotations
@@ -19,15 +19,12 @@ from __future__ import annotations
 import argparse
 import gzip
 import math
-import random
 import statistics
 import sys
 
 import chess
 import chess.engine
 import chess.pgn
-
-from scripts.bench.bench_alternate import bootstrap_mean
 
 
 def sample_games(path: str, every: int) -> list[chess.pgn.Game]:
@@ -49,14 +46,21 @@ def option(text: str) -> tuple[str, str]:
     return name, value
 
 
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("first", help="the engine measured (a UCI command)")
     parser.add_argument("second", help="the engine it is compared with, usually its parent")
     parser.add_argument("--pgn", required=True, help="games to replay (.pgn or .pgn.gz)")
-    parser.add_argument("--nodes", type=int, default=200_000, help="nodes per search (default 200000)")
-    parser.add_argument("--every", type=int, default=100, help="replay every N-th game (default 100)")
-    parser.add_argument("--plies", type=int, default=60, help="plies replayed per game (default 60)")
+    parser.add_argument("--nodes", type=positive, default=200_000, help="nodes per search (default 200000)")
+    parser.add_argument("--every", type=positive, default=100, help="replay every N-th game (default 100)")
+    parser.add_argument("--plies", type=positive, default=60, help="plies replayed per game (default 60)")
     parser.add_argument("--option", type=option, action="append", default=[], help="NAME=VALUE for both engines")
     args = parser.parse_args(argv)
     games = sample_games(args.pgn, args.every)
@@ -92,9 +96,9 @@ def main(argv: list[str] | None = None) -> int:
             engine.quit()
     print(f"positions {positions} in {len(games)} games, {args.nodes} nodes each; same tree at {same}")
     print(f"search time: first {totals[0]:.2f} s, second {totals[1]:.2f} s")
-    if per_game:
-        lower, upper = bootstrap_mean(per_game, random.Random(1))
-        ratio = math.exp(statistics.fmean(per_game))
+    if len(per_game) > 1:
+        mean, margin = statistics.fmean(per_game), 1.96 * statistics.stdev(per_game) / math.sqrt(len(per_game))
+        ratio, lower, upper = (math.exp(value) for value in (mean, mean - margin, mean + margin))
         print(f"speed of the first over the second: {ratio:.3f} [{lower:.3f}, {upper:.3f}] (geometric mean over games)")
     return 0
 
