@@ -4,20 +4,21 @@
         --nodes 200000 --every 400 --option Hash=16 --option EvalFile=$PWD/records/matches/nnue-issue50/nets/wdl0.1.nnue
 
 ``bench`` searches 40 positions from an empty table; a game searches one position after another with the
-table kept from the moves before, where other nodes carry a TT move.  A change that is faster in ``bench``
-may not be in play (the TT move searched before generation, issue 74: 1.06 in ``bench``, 1.01 here).  This
+table kept from the moves before, where other nodes carry a TT move. A change that is faster in ``bench``
+may not be in play (the TT move searched before generation, issue 74: 1.06 in ``bench``, 1.01 here). This
 replays every ``--every``-th game of ``--pgn`` (its first ``--plies`` plies) with both engines, each told
-``ucinewgame`` at a game's start and then ``go nodes N`` at each position, the order of the two alternating
-from position to position.  Prints how many positions gave the same move, node count and score (a change
-meant to keep the tree must give all), each engine's total search time (its own ``info time``) and the
-ratio of the second's time to the first's (above 1: the first is faster): the geometric mean over the
-games, with a 95 % interval (normal, over the games' log ratios).  Stop the data generator first.
+``ucinewgame`` at a game's start (python-chess's ``game=``) and then ``go nodes N`` at each position, the
+order of the two alternating from position to position. Prints how many positions gave the same move, node
+count and score (a change meant to keep the tree must give all), each engine's total search time (its own
+``info time``) and the ratio of the second's time to the first's (above 1: the first is faster): the
+geometric mean over the games, with a 95 % interval (normal, over the games' log ratios). Stop the data
+generator first.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
+import io
 import math
 import statistics
 import sys
@@ -26,16 +27,19 @@ import chess
 import chess.engine
 import chess.pgn
 
+from tuning.pgnfile import read_text
+
 
 def sample_games(path: str, every: int) -> list[chess.pgn.Game]:
-    """Every ``every``-th game of the PGN file ``path`` (gzipped if it ends in ``.gz``), from the first."""
+    """Every ``every``-th game of a match's PGN file ``path`` (:func:`tuning.pgnfile.read_text`: plain or
+    gzipped, a member cut short left out), from the first."""
     games = []
-    with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as handle:
-        index = 0
-        while (game := chess.pgn.read_game(handle)) is not None:
-            if index % every == 0:
-                games.append(game)
-            index += 1
+    handle = io.StringIO(read_text(path))
+    index = 0
+    while (game := chess.pgn.read_game(handle)) is not None:
+        if index % every == 0:
+            games.append(game)
+        index += 1
     return games
 
 
@@ -75,14 +79,13 @@ def main(argv: list[str] | None = None) -> int:
         per_game: list[float] = []
         for game in games:
             board, spent = game.board(), [0.0, 0.0]
-            for engine in engines:
-                engine.protocol.send_line("ucinewgame")
             for ply, move in enumerate(game.mainline_moves()):
                 if ply >= args.plies:
                     break
                 found = [None, None]
                 for side in (0, 1) if ply % 2 == 0 else (1, 0):
-                    result = engines[side].play(board, chess.engine.Limit(nodes=args.nodes), info=chess.engine.INFO_ALL)
+                    limit = chess.engine.Limit(nodes=args.nodes)
+                    result = engines[side].play(board, limit, info=chess.engine.INFO_ALL, game=game)
                     found[side] = (result.move, result.info.get("nodes"), result.info.get("score"))
                     spent[side] += result.info.get("time", 0.0)
                 same += found[0] == found[1]
