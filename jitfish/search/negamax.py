@@ -21,7 +21,7 @@ here                                  Stockfish
 10 ProbCut                            11
 11 internal iterative reduction       10 (there before ProbCut)
 12 singular extension                 15 (there in the move loop; here searched before it)
-13 generate the moves                 13's move picker (the TT move is not searched before them)
+13 generate the moves                 13's move picker
 14 the move loop                      13
 15 pruning at shallow depth           14
 16 principal variation search         16 to 19 (make, LMR, full-depth search, undo)
@@ -525,16 +525,15 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
             return score
 
     # Step 13. Generate the moves.  The staged picker (movepick) orders them as they are asked for: the TT
-    # move first, then good captures, killers, the countermove, quiet moves by history, bad captures.
-    count = generate_moves(ctx.bbs, ctx.state, ctx.tables, ctx.work, move_list(ply), ALL_MOVES)
-    if count == 0:
+    # move first (a legal one before the others are generated), then good captures, killers, the
+    # countermove, quiet moves by history, bad captures.
+    lmp_limit, sort_rest = late_move_limits(ctx, depth, improving, pv_node, in_check)
+    if not init_picker(ctx, ply, entry.move, excluded, sort_rest):
         return mated_in(ply) if in_check else 0
 
     # Step 14. Loop over the moves, as the picker hands them out.
     their_king, discoverers, diagonal_checks, straight_checks = check_squares(ctx.bbs, ctx.state, ctx.tables)
     best_score, best_move, searched, quiets_seen, original_alpha, root_nodes = -INF, 0, 0, 0, alpha, 0
-    lmp_limit, sort_rest = late_move_limits(ctx, depth, improving, pv_node, in_check)
-    init_picker(ctx, ply, count, entry.move, sort_rest)
     while True:
         slot = next_move(ctx, ply)
         if slot < 0:
