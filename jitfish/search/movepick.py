@@ -276,17 +276,18 @@ def init_picker(ctx, ply, tt_move, excluded, sort_rest):
     work = ctx.work
     base = move_list(ply)
     node = ctx.stack[ply + STACK_ROOT]
+    sort_flag = 1 if sort_rest else 0
     if tt_move != 0 and tt_move != excluded and is_legal_normal_move(ctx.bbs, ctx.state, ctx.tables, tt_move):
         work[base] = tt_move
         work[base + SCORES] = SCORE_TT_MOVE
-        _start(node, STAGE_TT_ALONE, 1, 1 if sort_rest else 0)
+        _start(node, STAGE_TT_ALONE, 1, sort_flag)
         return True
     count = generate_moves(ctx.bbs, ctx.state, ctx.tables, work, base, ALL_MOVES)
     stage = STAGE_NOISY_FIRST
     if tt_move != 0 and _put_first(work, base, count, tt_move):
         work[base + SCORES] = SCORE_TT_MOVE
         stage = STAGE_TT
-    _start(node, stage, count, 1 if sort_rest else 0)
+    _start(node, stage, count, sort_flag)
     return count > 0
 
 
@@ -364,11 +365,9 @@ def next_move(ctx, ply):
         pick_move(ctx.work, at, base + node.pick_count)
     elif stage == STAGE_TT:
         node.pick_stage = STAGE_NOISY_FIRST
-    elif stage == STAGE_TT_ALONE:
-        pass
-    elif stage == STAGE_SORTED or (stage != STAGE_NOISY_FIRST and node.pick_skip_quiets != 0):
-        pass
-    else:
+    elif stage == STAGE_TT_ALONE or stage == STAGE_SORTED:
+        pass  # handed out as they lie
+    elif stage == STAGE_NOISY_FIRST or node.pick_skip_quiets == 0:
         _order(ctx, ply, index)
     return at
 
