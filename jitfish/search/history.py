@@ -36,7 +36,7 @@ array, which ``ucinewgame`` clears):
   never makes a tablebase or mate score: entries are read clamped and the sum stays below
   ``TB_WIN_BOUND``.
 
-Every score table moves with "gravity" (:func:`_apply_bonus`): an entry moves by the bonus less its own share
+Every score table moves with "gravity" (:func:`_gravity`): an entry moves by the bonus less its own share
 of it, ``entry += bonus - entry * |bonus| / HISTORY_MAX``, so it stays within +-HISTORY_MAX and an old
 verdict fades as new ones come.  The bonus of a cut-off grows with the depth searched
 (:func:`history_bonus`, the ``HISTORY_BONUS_*`` parameters of :mod:`jitfish.search.params`); the malus of
@@ -54,7 +54,7 @@ from __future__ import annotations
 import numpy as np
 
 from jitfish.board import layout as L
-from jitfish.board.moves import move_from, move_from_to, move_promotion, move_to
+from jitfish.board.moves import move_from, move_from_to, move_to
 from jitfish.board.squares import BLACK, KING, KNIGHT, PAWN, WHITE
 from jitfish.runtime.jit import WHILE_WAITING, kernel
 from jitfish.search.buffers import (
@@ -67,7 +67,7 @@ from jitfish.search.buffers import (
     move_list,
 )
 from jitfish.search.params import Param
-from jitfish.search.see import captured_type
+from jitfish.search.see import captured_type, is_quiet
 from jitfish.types import TB_WIN_BOUND
 
 KILLERS = HEURISTICS_OFFSETS["killers"]
@@ -187,12 +187,16 @@ def history_malus(params, bonus):
 
 
 @kernel(hot=True, inline=True)
+def _gravity(value, bonus, limit):
+    """``value`` moved by ``bonus``, the less the nearer it already is to +-``limit``: with ``|bonus| <=
+    limit`` it never leaves +-``limit``."""
+    return value + bonus - value * abs(bonus) // limit
+
+
+@kernel(hot=True, inline=True)
 def _apply_bonus(work, index, bonus):
-    """Move a history entry by ``bonus``, the less the nearer it already is to +-HISTORY_MAX (gravity):
-    with ``|bonus| <= HISTORY_MAX`` it never leaves +-HISTORY_MAX."""
-    value = np.int64(work[index])
-    value += bonus - value * abs(bonus) // HISTORY_MAX
-    work[index] = value
+    """Move a history entry by ``bonus`` with :func:`_gravity` within +-HISTORY_MAX."""
+    work[index] = _gravity(np.int64(work[index]), bonus, HISTORY_MAX)
 
 
 @kernel(hot=True, inline=True)
@@ -205,10 +209,9 @@ def _correction_entry(work, index):
 
 @kernel(hot=True, inline=True)
 def _move_correction(work, index, bonus):
-    """Move a correction entry by ``bonus`` with gravity, as :func:`_apply_bonus` does a history entry."""
+    """Move a correction entry by ``bonus`` with :func:`_gravity` within +-CORRECTION_MAX."""
     if index >= 0:
-        value = _correction_entry(work, index)
-        work[index] = value + bonus - value * abs(bonus) // CORRECTION_MAX
+        work[index] = _gravity(_correction_entry(work, index), bonus, CORRECTION_MAX)
 
 
 # The read side.
@@ -364,7 +367,7 @@ def update_correction(ctx, ply, move, score, static_eval, beta, depth):
     above it with a best move (Stockfish's rule)."""
     if static_eval == NO_EVAL or abs(score) >= TB_WIN_BOUND:
         return
-    if move != 0 and (captured_type(ctx.state, move) >= 0 or move_promotion(move) != 0):
+    if move != 0 and not is_quiet(ctx.state, move):
         return
     if not ((score < static_eval and score < beta) or (score > static_eval and move != 0)):
         return

@@ -89,12 +89,6 @@ def move_at(work, slot):
     return np.int64(work[slot])
 
 
-@kernel(hot=True, inline=True)
-def is_quiet(state, move):
-    """Neither a capture nor a promotion."""
-    return captured_type(state, move) < 0 and move_promotion(move) == 0
-
-
 @kernel(hot=True)
 def mvv_lva(state, move, victim):
     """Bigger for a more valuable victim, then for a less valuable attacker."""

@@ -64,12 +64,12 @@ from jitfish.search.evalstack import evaluate_at, node_static_eval
 from jitfish.search.history import (
     SCORE_COUNTERMOVE, capture_history, clear_killers, mark_searched, update_correction, update_histories)
 from jitfish.search.movepick import (
-    SEE_WINS, SELECTION_PICKS, init_picker, init_qsearch_picker, is_quiet, move_at, next_move, quiet_score,
+    SEE_WINS, SELECTION_PICKS, init_picker, init_qsearch_picker, move_at, next_move, quiet_score,
     see_verdict, skip_quiet_moves,
 )
 from jitfish.search.params import Param, default_params
 from jitfish.search.quiescence import quiescence
-from jitfish.search.see import captured_type, see_ge
+from jitfish.search.see import captured_type, is_quiet, see_ge
 from jitfish.search.tt import bound_settles, tt_read, tt_store
 from jitfish.syzygy.search import probe_in_search
 from jitfish.types import (
