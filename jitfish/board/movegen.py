@@ -42,6 +42,7 @@ from jitfish.board.squares import (
     FULL,
     KING,
     KNIGHT,
+    NO_PIECE,
     NO_SQUARE,
     ONE,
     PAWN,
@@ -315,6 +316,71 @@ def generate_moves(bbs, state, tables, moves, start, mode):
     if mode != GEN_NOISY and not checkers and state[L.CASTLING_RIGHTS] & (3 << (2 * us)):
         n = _castling_moves(bbs, state, tables, moves, n, us, king_sq, mode)
     return n - start
+
+
+@kernel(hot=True)
+def is_legal_normal_move(bbs, state, tables, move):
+    """Whether ``move`` is one of :func:`generate_moves`' moves here that neither castles nor takes en passant.
+
+    The generator's rules for one move: a move from another position (a TT move) can be searched before the
+    rest are generated.  Castling and en passant, rare as TT moves, are left to the generator: False.
+    """
+    from_sq = move_from(move)
+    to_sq = move_to(move)
+    promotion = move_promotion(move)
+    if move != encode_move(from_sq, to_sq, promotion, MOVE_NORMAL):
+        return False  # castling, en passant, or bits no move has
+    us = state[L.SIDE_TO_MOVE]
+    them = us ^ 1
+    piece = state[L.MAILBOX + from_sq]
+    to_bit = ONE << np.uint64(to_sq)
+    if piece == NO_PIECE or piece // 6 != us or bbs[L.OCCUPIED_WHITE + us] & to_bit:
+        return False
+    occupied = bbs[L.OCCUPIED]
+    piece_type = piece % 6
+    if piece_type == KING:
+        return (
+            promotion == 0
+            and tables[L.KING_ATTACKS + from_sq] & to_bit != EMPTY
+            and not is_square_attacked(to_sq, them, occupied ^ (ONE << np.uint64(from_sq)), bbs, tables)
+        )
+    if piece_type == PAWN:
+        up = 8 if us == WHITE else -8
+        last_rank = RANK_8 if us == WHITE else RANK_1
+        if not (KNIGHT <= promotion <= QUEEN if to_bit & last_rank else promotion == 0):
+            return False
+        if to_bit & bbs[L.OCCUPIED_WHITE + them]:
+            reaches = tables[L.PAWN_ATTACKS + us * 64 + from_sq] & to_bit != EMPTY
+        else:
+            start_rank = RANK_1 << SHIFT_8 if us == WHITE else RANK_8 >> SHIFT_8
+            reaches = to_sq == from_sq + up or (
+                to_sq == from_sq + 2 * up
+                and (ONE << np.uint64(from_sq)) & start_rank != EMPTY
+                and occupied & (ONE << np.uint64(from_sq + up)) == EMPTY
+            )
+    elif promotion != 0:
+        return False
+    elif piece_type == KNIGHT:
+        reaches = tables[L.KNIGHT_ATTACKS + from_sq] & to_bit != EMPTY
+    else:
+        attacks = EMPTY
+        if piece_type != ROOK:
+            attacks |= bishop_attacks(from_sq, occupied, tables)
+        if piece_type != BISHOP:
+            attacks |= rook_attacks(from_sq, occupied, tables)
+        reaches = attacks & to_bit != EMPTY
+    if not reaches:
+        return False
+    king_sq = lsb(bbs[us * 6 + KING])
+    checkers = attackers_to(king_sq, occupied, bbs, tables) & bbs[L.OCCUPIED_WHITE + them]
+    if checkers:
+        if checkers & (checkers - ONE):
+            return False  # double check: only the king may move
+        if not to_bit & (tables[L.BETWEEN + lsb(checkers) * 64 + king_sq] | checkers):
+            return False
+    if pinned_pieces(king_sq, us, bbs, tables) & (ONE << np.uint64(from_sq)):
+        return tables[L.LINE + king_sq * 64 + from_sq] & to_bit != EMPTY
+    return True
 
 
 @kernel(hot=True)

@@ -48,7 +48,8 @@ from jitfish.types import INF, MAX_PLY
 # The per-ply stack: one record per ply, every field an int64.
 STACK_FIELDS = (
     # negamax's node
-    "eval",  # static evaluation (NO_EVAL in check)
+    "eval",  # static evaluation, corrected (search.history's correction tables; NO_EVAL in check)
+    "raw_eval",  # ... as the evaluation gave it, which the TT keeps (0 in check)
     "move",  # move made from this ply (0: null move, or none yet)
     "excluded",  # move left out by a singular-extension search
     "piece_to",  # piece * 64 + to-square of that move (continuation history's index)
@@ -113,12 +114,17 @@ C_ROOT_MOVES = CONTROL_OFFSETS["root_moves"]
 C_ROOT_NODES = CONTROL_OFFSETS["root_nodes"]
 
 # The history tables at the front of the work array (jitfish.search.history reads and writes them).
+CORRECTION_BITS = 14  # a structure correction table has 2 ** CORRECTION_BITS slots per side (and colour)
+CORRECTION_SLOTS = 1 << CORRECTION_BITS
 HEURISTICS_FIELDS = (
     ("killers", 2 * (MAX_PLY + 2)),  # [2 * ply + slot]
     ("history", 2 * 64 * 64),  # [side * 4096 + from + 64 * to]
     ("countermoves", 64 * 64),  # [from + 64 * to] of the previous move
     ("continuation", (12 * 64) ** 2),  # [piece_to of an earlier move * 768 + piece_to of this one]
     ("captures", 12 * 64 * 6),  # [(piece * 64 + to) * 6 + captured type]
+    ("pawn_correction", 2 * CORRECTION_SLOTS),  # [side * CORRECTION_SLOTS + pawn-structure hash]
+    ("non_pawn_correction", 4 * CORRECTION_SLOTS),  # [(side * 2 + colour) * CORRECTION_SLOTS + its pieces' hash]
+    ("continuation_correction", (12 * 64) ** 2),  # [piece_to two plies back * 768 + piece_to one ply back]
 )
 HEURISTICS_OFFSETS, HEURISTICS_SIZE = field_offsets(HEURISTICS_FIELDS)
 

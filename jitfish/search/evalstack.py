@@ -46,7 +46,8 @@ from jitfish.nnue.inference import (
     refresh_accumulator,
 )
 from jitfish.runtime.jit import kernel
-from jitfish.search.buffers import STACK_ROOT
+from jitfish.search.buffers import NO_EVAL, STACK_ROOT
+from jitfish.search.history import corrected_eval
 from jitfish.types import MAX_PLY
 
 STACK_PLIES = MAX_PLY + 4  # rows of accumulators, one per ply from the root (the search stack's plies)
@@ -176,6 +177,19 @@ def static_eval_at(ctx, ply, entry):
     if entry.found:
         return entry.eval
     return evaluate_at(ctx, ply)
+
+
+@kernel(hot=True, inline=True)
+def node_static_eval(ctx, ply, in_check, entry):
+    """The static evaluation that the node at ``ply`` stands on (``NO_EVAL`` in check): :func:`static_eval_at`
+    corrected by the correction history (:func:`jitfish.search.history.corrected_eval`).  The raw one goes to
+    the node's stack record (``raw_eval``, 0 in check) for the TT, so that no correction is counted twice."""
+    node = ctx.stack[ply + STACK_ROOT]
+    if in_check:
+        node.raw_eval = 0
+        return NO_EVAL
+    node.raw_eval = static_eval_at(ctx, ply, entry)
+    return corrected_eval(ctx, ply, node.raw_eval)
 
 
 @kernel(hot=True)

@@ -25,9 +25,18 @@ array, which ``ucinewgame`` clears):
   One table serves both distances, as in Stockfish (four plies back too was tried: it solved fewer of the
   tactics suites at fixed nodes, so :func:`continuation_rows` leaves it out);
 * capture history: ``[piece, to, captured type]`` of a capture (en passant takes a pawn; a promotion that
-  captures nothing has no entry).
+  captures nothing has no entry);
+* correction history: what the static evaluation misses, by what the position is made of.  Three kinds of
+  table, as in Stockfish, Alexandria and Sirius: ``[side, pawn structure]``, ``[side, colour, that colour's
+  other pieces]`` (both keyed by a hash of the bitboards, :func:`correction_slots`) and ``[piece_to two
+  plies back, piece_to one ply back]`` (the moves that led here).  :func:`corrected_eval` adds their
+  weighted entries to the evaluation that negamax and quiescence stand on; :func:`update_correction`, when
+  a node's search says the corrected evaluation was off, moves each entry towards the error with gravity
+  (``CORRECTION_MAX``).  Two structures that share a slot only blur each other's entry, and a correction
+  never makes a tablebase or mate score: entries are read clamped and the sum stays below
+  ``TB_WIN_BOUND``.
 
-Every score table moves with "gravity" (:func:`_apply_bonus`): an entry moves by the bonus less its own share
+Every score table moves with "gravity" (:func:`_gravity`): an entry moves by the bonus less its own share
 of it, ``entry += bonus - entry * |bonus| / HISTORY_MAX``, so it stays within +-HISTORY_MAX and an old
 verdict fades as new ones come.  The bonus of a cut-off grows with the depth searched
 (:func:`history_bonus`, the ``HISTORY_BONUS_*`` parameters of :mod:`jitfish.search.params`); the malus of
@@ -46,10 +55,20 @@ import numpy as np
 
 from jitfish.board import layout as L
 from jitfish.board.moves import move_from, move_from_to, move_to
+from jitfish.board.squares import BLACK, KING, KNIGHT, PAWN, WHITE
 from jitfish.runtime.jit import WHILE_WAITING, kernel
-from jitfish.search.buffers import HEURISTICS_OFFSETS, SCORES, STACK_ROOT, move_list
+from jitfish.search.buffers import (
+    CORRECTION_BITS,
+    CORRECTION_SLOTS,
+    HEURISTICS_OFFSETS,
+    NO_EVAL,
+    SCORES,
+    STACK_ROOT,
+    move_list,
+)
 from jitfish.search.params import Param
-from jitfish.search.see import captured_type
+from jitfish.search.see import captured_type, is_quiet
+from jitfish.types import TB_WIN_BOUND
 
 KILLERS = HEURISTICS_OFFSETS["killers"]
 HISTORY = HEURISTICS_OFFSETS["history"]
@@ -66,6 +85,22 @@ SCORE_KILLER_2 = SCORE_KILLER_1 - 1
 SCORE_COUNTERMOVE = SCORE_KILLER_1 - 2
 SEARCHED_QUIET = -(1 << 31)  # the score slot of a quiet move once searched (below every real score) ...
 SEARCHED_NOISY = SEARCHED_QUIET + 1  # ... and of a capture or promotion
+PAWN_CORRECTION = HEURISTICS_OFFSETS["pawn_correction"]
+NON_PAWN_CORRECTION = HEURISTICS_OFFSETS["non_pawn_correction"]
+CONTINUATION_CORRECTION = HEURISTICS_OFFSETS["continuation_correction"]
+CORRECTION_MAX = 1024  # a correction entry stays within +-this (gravity; the CORRECTION_*_CP weigh a full one) ...
+CORRECTION_BONUS_MAX = CORRECTION_MAX // 4  # ... and one result moves it by at most this
+CORRECTED_EVAL_MAX = TB_WIN_BOUND - 1  # a corrected evaluation is never a tablebase or mate score
+# Odd 64-bit multipliers (the golden ratio's, MurmurHash3's finaliser's and others): the top bits of the
+# sum of the products depend on every square of every bitboard hashed.
+_MIX = (
+    np.uint64(0x9E3779B97F4A7C15),
+    np.uint64(0xC2B2AE3D27D4EB4F),
+    np.uint64(0x165667B19E3779F9),
+    np.uint64(0xD6E8FEB86659FD93),
+    np.uint64(0xFF51AFD7ED558CCD),
+)
+_HASH_SHIFT = np.uint64(64 - CORRECTION_BITS)
 
 
 @kernel(hot=True)
@@ -110,6 +145,31 @@ def capture_index(state, move, victim):
     return CAPTURES + piece_to(state, move) * CAPTURED_TYPES + victim
 
 
+@kernel(hot=True, inline=True)
+def correction_slots(ctx, ply):
+    """The correction entries of the position at ``ply``: its pawn-structure entry, each colour's non-pawn
+    entry (knights to king), and the continuation entry after the last two moves, or -1 where one of those
+    was the null move or none (below the root)."""
+    bbs = ctx.bbs
+    side = ctx.state[L.SIDE_TO_MOVE]
+    pawns = bbs[WHITE * 6 + PAWN] * _MIX[0] + bbs[BLACK * 6 + PAWN] * _MIX[1]
+    pawn = PAWN_CORRECTION + side * CORRECTION_SLOTS + np.int64(pawns >> _HASH_SHIFT)
+    white = np.uint64(0)
+    black = np.uint64(0)
+    for piece in range(KNIGHT, KING + 1):
+        white += bbs[WHITE * 6 + piece] * _MIX[piece - KNIGHT]
+        black += bbs[BLACK * 6 + piece] * _MIX[piece - KNIGHT]
+    non_pawn = NON_PAWN_CORRECTION + side * 2 * CORRECTION_SLOTS
+    white_slot = non_pawn + WHITE * CORRECTION_SLOTS + np.int64(white >> _HASH_SHIFT)
+    black_slot = non_pawn + BLACK * CORRECTION_SLOTS + np.int64(black >> _HASH_SHIFT)
+    last = ctx.stack[ply - 1 + STACK_ROOT]
+    before = ctx.stack[ply - 2 + STACK_ROOT]
+    continuation = np.int64(-1)
+    if last.move != 0 and before.move != 0:
+        continuation = CONTINUATION_CORRECTION + before.piece_to * PIECE_TO + last.piece_to
+    return pawn, white_slot, black_slot, continuation
+
+
 @kernel(hot=True, cold_start=WHILE_WAITING)
 def history_bonus(params, depth):
     """What a cut-off after a search of ``depth`` plies adds to its move's entries: ``a * depth^2 + b *
@@ -127,12 +187,31 @@ def history_malus(params, bonus):
 
 
 @kernel(hot=True, inline=True)
+def _gravity(value, bonus, limit):
+    """``value`` moved by ``bonus``, the less the nearer it already is to +-``limit``: with ``|bonus| <=
+    limit`` it never leaves +-``limit``."""
+    return value + bonus - value * abs(bonus) // limit
+
+
+@kernel(hot=True, inline=True)
 def _apply_bonus(work, index, bonus):
-    """Move a history entry by ``bonus``, the less the nearer it already is to +-HISTORY_MAX (gravity):
-    with ``|bonus| <= HISTORY_MAX`` it never leaves +-HISTORY_MAX."""
-    value = np.int64(work[index])
-    value += bonus - value * abs(bonus) // HISTORY_MAX
-    work[index] = value
+    """Move a history entry by ``bonus`` with :func:`_gravity` within +-HISTORY_MAX."""
+    work[index] = _gravity(np.int64(work[index]), bonus, HISTORY_MAX)
+
+
+@kernel(hot=True, inline=True)
+def _correction_entry(work, index):
+    """A correction entry, read clamped to +-CORRECTION_MAX whatever the table holds (0: no entry)."""
+    if index < 0:
+        return np.int64(0)
+    return max(-CORRECTION_MAX, min(CORRECTION_MAX, np.int64(work[index])))
+
+
+@kernel(hot=True, inline=True)
+def _move_correction(work, index, bonus):
+    """Move a correction entry by ``bonus`` with :func:`_gravity` within +-CORRECTION_MAX."""
+    if index >= 0:
+        work[index] = _gravity(_correction_entry(work, index), bonus, CORRECTION_MAX)
 
 
 # The read side.
@@ -182,6 +261,23 @@ def capture_history(state, work, move, victim):
     nothing); the picker and negamax call it with the arrays they hold."""
     index = capture_index(state, move, victim)
     return np.int64(work[index]) if index >= 0 else np.int64(0)
+
+
+@kernel(hot=True, inline=True)
+def corrected_eval(ctx, ply, raw_eval):
+    """``raw_eval`` (the side to move's static evaluation at ``ply``) plus what the correction tables say it
+    misses here: each entry's share of ``CORRECTION_PAWN_CP``, ``CORRECTION_NON_PAWN_CP`` (each colour's)
+    and ``CORRECTION_CONTINUATION_CP``, which a full entry (CORRECTION_MAX) adds; never a tablebase or
+    mate score."""
+    params, work = ctx.params, ctx.work
+    pawn, white, black, continuation = correction_slots(ctx, ply)
+    total = (
+        _correction_entry(work, pawn) * params[Param.CORRECTION_PAWN_CP]
+        + (_correction_entry(work, white) + _correction_entry(work, black)) * params[Param.CORRECTION_NON_PAWN_CP]
+        + _correction_entry(work, continuation) * params[Param.CORRECTION_CONTINUATION_CP]
+    )
+    corrected = raw_eval + total // CORRECTION_MAX
+    return max(-CORRECTED_EVAL_MAX, min(CORRECTED_EVAL_MAX, corrected))
 
 
 # The write side.
@@ -250,3 +346,35 @@ def update_histories(ctx, ply, move, depth, slot, quiet):
             update_capture_entry(ctx, np.int64(work[j]), -malus)
         elif quiet and marker == SEARCHED_QUIET:
             update_quiet_entries(ctx, rows, np.int64(work[j]), -malus)
+
+
+@kernel(hot=True, inline=True)
+def correction_bonus(params, error, depth):
+    """What a search of ``depth`` plies that found the corrected evaluation off by ``error`` centipawns moves
+    each correction entry by: ``error * depth / CORRECTION_BONUS_DIVISOR``, at most CORRECTION_BONUS_MAX
+    (deeper results say more)."""
+    bonus = error * depth // params[Param.CORRECTION_BONUS_DIVISOR]
+    return max(-CORRECTION_BONUS_MAX, min(CORRECTION_BONUS_MAX, bonus))
+
+
+@kernel(hot=True, inline=True)
+def update_correction(ctx, ply, move, score, static_eval, beta, depth):
+    """A node at ``ply`` searched ``depth`` plies, with ``move`` best (0: none) and ``score``, against its
+    corrected evaluation ``static_eval`` and ``beta``: move every correction entry of the position towards
+    the error, where the result measures it.  Not in check (no evaluation), not when a capture or promotion
+    was best (the score then follows material the evaluation never saw), not a mate or tablebase score,
+    and a bound only on the side it bounds: a score below the evaluation that did not fail high, or one
+    above it with a best move (Stockfish's rule)."""
+    if static_eval == NO_EVAL or abs(score) >= TB_WIN_BOUND:
+        return
+    if move != 0 and not is_quiet(ctx.state, move):
+        return
+    if not ((score < static_eval and score < beta) or (score > static_eval and move != 0)):
+        return
+    bonus = correction_bonus(ctx.params, score - static_eval, depth)
+    pawn, white, black, continuation = correction_slots(ctx, ply)
+    work = ctx.work
+    _move_correction(work, pawn, bonus)
+    _move_correction(work, white, bonus)
+    _move_correction(work, black, bonus)
+    _move_correction(work, continuation, bonus)

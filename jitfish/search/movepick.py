@@ -1,15 +1,20 @@
 """Move ordering as a staged picker: the search asks for the next move, the picker decides which.
 
-A node generates its moves into its slots of the search's ``work`` array (a
-move's ordering score ``SCORES`` slots after it, :mod:`jitfish.search.buffers`),
-starts a picker on them, then calls :func:`next_move` until it returns -1.
+A node's moves go into its slots of the search's ``work`` array (a move's
+ordering score ``SCORES`` slots after it, :mod:`jitfish.search.buffers`):
+negamax starts a picker, which generates them (:func:`init_picker`), then
+calls :func:`next_move` until it returns -1.
 The picker's state lives in the node's stack record (``pick_*``), so
 negamax and quiescence keep one each per ply.
 
 Negamax's stages (``STAGE_*``), in the order they hand moves out:
 
-1. the TT move, put first when the picker starts: most cut nodes cut off on
-   it, and then nothing else is scored;
+1. the TT move: most cut nodes cut off on it, and then nothing else is
+   generated or scored.  A legal one (:func:`jitfish.board.movegen.is_legal_normal_move`)
+   is handed out before the other moves are generated (``STAGE_TT_ALONE``);
+   they are generated when the next move is asked for, and the TT move is
+   put first among them, as when it is found in the list (castling, en
+   passant), so the order after it is the same either way;
 2. the captures and queen promotions, moved to the front of the list and
    scored by MVV-LVA (most valuable victim, then least valuable attacker)
    weighted by ``CAPTURE_MVV_LVA_WEIGHT``, plus their capture history
@@ -46,11 +51,12 @@ from __future__ import annotations
 import numpy as np
 
 from jitfish.board import layout as L
+from jitfish.board.movegen import generate_moves, is_legal_normal_move
 from jitfish.board.moves import move_from, move_promotion
 from jitfish.board.squares import QUEEN
 from jitfish.runtime.jit import ENGINE_FIRST, kernel
 from jitfish.search.buffers import SCORES, STACK_ROOT, move_list
-from jitfish.search.context import NO_MOVE, ZERO
+from jitfish.search.context import ALL_MOVES, NO_MOVE, ZERO
 from jitfish.search.history import HISTORY_MAX, capture_history, order_quiets
 from jitfish.search.params import Param
 from jitfish.search.see import captured_type, see_ge
@@ -73,6 +79,7 @@ STAGE_GOOD_NOISY = 2  # captures by MVV-LVA, each checked by SEE as it comes up
 STAGE_REST = 3  # the quiet moves scored; they, the bad captures and under-promotions best first
 STAGE_SORTED = 4  # the rest sorted at once: hand them out as they lie
 STAGE_ALL_SCORED = 5  # quiescence: every move scored at the start, picked by selection
+STAGE_TT_ALONE = 6  # hand out the TT move, the only move generated so far (the rest after it: next_move)
 
 
 @kernel(hot=True, inline=True)
@@ -80,12 +87,6 @@ def move_at(work, slot):
     """The move in ``slot`` of the work array, as the int64 every kernel takes moves as (one compiled
     version of each callee serves the search and the Python API)."""
     return np.int64(work[slot])
-
-
-@kernel(hot=True, inline=True)
-def is_quiet(state, move):
-    """Neither a capture nor a promotion."""
-    return captured_type(state, move) < 0 and move_promotion(move) == 0
 
 
 @kernel(hot=True)
@@ -238,24 +239,50 @@ def _start(node, stage, count, sort_rest):
 
 
 @kernel(hot=True, inline=True)
-def init_picker(ctx, ply, count, tt_move, sort_rest):
-    """Start negamax's picker on the ``count`` moves generated at ``ply`` (``ctx``: the search context).
+def _put_first(work, base, count, move):
+    """Swap ``move``, if among the ``count`` moves at ``base``, into the first slot; whether it was there."""
+    for j in range(base, base + count):
+        if work[j] == move:
+            work[j] = work[base]
+            work[base] = move
+            return True
+    return False
 
-    The TT move, if among them, goes first with its score; nothing else is
-    scored until it has been searched.
+
+@kernel(hot=True)
+def _generate_after_tt_move(bbs, state, tables, work, base):
+    """Generate the moves at ``base`` once the TT move there is searched, and put it back first, where
+    :func:`init_picker` would have put it (the same order follows); how many there are."""
+    tt_move = work[base]
+    count = generate_moves(bbs, state, tables, work, base, ALL_MOVES)
+    _put_first(work, base, count, tt_move)
+    return count
+
+
+@kernel(hot=True, inline=True)
+def init_picker(ctx, ply, tt_move, excluded, sort_rest):
+    """Start negamax's picker at ``ply`` (``ctx``: the search context); False if there is no legal move.
+
+    A legal TT move is handed out alone, before the other moves are generated: most cut nodes cut off on it,
+    and then nothing else is generated or scored.  Otherwise the moves are generated now, and the TT move,
+    if among them (castling, en passant, or the excluded move of a singular search), still goes first.
     """
     work = ctx.work
     base = move_list(ply)
+    node = ctx.stack[ply + STACK_ROOT]
+    sort_flag = 1 if sort_rest else 0
+    if tt_move != 0 and tt_move != excluded and is_legal_normal_move(ctx.bbs, ctx.state, ctx.tables, tt_move):
+        work[base] = tt_move
+        work[base + SCORES] = SCORE_TT_MOVE
+        _start(node, STAGE_TT_ALONE, 1, sort_flag)
+        return True
+    count = generate_moves(ctx.bbs, ctx.state, ctx.tables, work, base, ALL_MOVES)
     stage = STAGE_NOISY_FIRST
-    if tt_move != 0:
-        for j in range(base, base + count):
-            if work[j] == tt_move:
-                work[j] = work[base]
-                work[base] = tt_move
-                work[base + SCORES] = SCORE_TT_MOVE
-                stage = STAGE_TT
-                break
-    _start(ctx.stack[ply + STACK_ROOT], stage, count, 1 if sort_rest else 0)
+    if tt_move != 0 and _put_first(work, base, count, tt_move):
+        work[base + SCORES] = SCORE_TT_MOVE
+        stage = STAGE_TT
+    _start(node, stage, count, sort_flag)
+    return count > 0
 
 
 @kernel(hot=True, inline=True)
@@ -318,19 +345,23 @@ def next_move(ctx, ply):
     """
     node = ctx.stack[ply + STACK_ROOT]
     index = node.pick_next
+    base = move_list(ply)
+    if node.pick_stage == STAGE_TT_ALONE and index == 1:
+        node.pick_count = _generate_after_tt_move(ctx.bbs, ctx.state, ctx.tables, ctx.work, base)
+        node.pick_quiets = node.pick_count
+        node.pick_stage = STAGE_NOISY_FIRST
     if index >= node.pick_count:
         return -1
     node.pick_next = index + 1
-    base = move_list(ply)
     at = base + index
     stage = node.pick_stage
     if stage == STAGE_ALL_SCORED:
         pick_move(ctx.work, at, base + node.pick_count)
     elif stage == STAGE_TT:
         node.pick_stage = STAGE_NOISY_FIRST
-    elif stage == STAGE_SORTED or (stage != STAGE_NOISY_FIRST and node.pick_skip_quiets != 0):
-        pass
-    else:
+    elif stage == STAGE_TT_ALONE or stage == STAGE_SORTED:
+        pass  # handed out as they lie
+    elif stage == STAGE_NOISY_FIRST or node.pick_skip_quiets == 0:
         _order(ctx, ply, index)
     return at
 

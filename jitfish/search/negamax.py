@@ -21,7 +21,7 @@ here                                  Stockfish
 10 ProbCut                            11
 11 internal iterative reduction       10 (there before ProbCut)
 12 singular extension                 15 (there in the move loop; here searched before it)
-13 generate the moves                 13's move picker (the TT move is not searched before them)
+13 generate the moves                 13's move picker
 14 the move loop                      13
 15 pruning at shallow depth           14
 16 principal variation search         16 to 19 (make, LMR, full-depth search, undo)
@@ -60,24 +60,24 @@ from jitfish.search.context import (
     play_null, take_back, take_back_null, without_tables,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
-from jitfish.search.evalstack import evaluate_at, static_eval_at
-from jitfish.search.history import SCORE_COUNTERMOVE, capture_history, clear_killers, mark_searched, update_histories
+from jitfish.search.evalstack import evaluate_at, node_static_eval
+from jitfish.search.history import (
+    SCORE_COUNTERMOVE, capture_history, clear_killers, mark_searched, update_correction, update_histories)
 from jitfish.search.movepick import (
-    SEE_WINS, SELECTION_PICKS, init_picker, init_qsearch_picker, is_quiet, move_at, next_move, quiet_score,
+    SEE_WINS, SELECTION_PICKS, init_picker, init_qsearch_picker, move_at, next_move, quiet_score,
     see_verdict, skip_quiet_moves,
 )
 from jitfish.search.params import Param, default_params
 from jitfish.search.quiescence import quiescence
-from jitfish.search.see import captured_type, see_ge
+from jitfish.search.see import captured_type, is_quiet, see_ge
 from jitfish.search.tt import bound_settles, tt_read, tt_store
 from jitfish.syzygy.search import probe_in_search
 from jitfish.types import (
     BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, INF, MATE_BOUND, TB_WIN_BOUND, mate_in, mated_in,
 )
 
-# Every pruning margin, reduction and extension threshold is a slot of ``params``, named
-# and explained once, as a row of ``Param`` in :mod:`jitfish.search.params`; kernels read
-# ``params[Param.RFP_MARGIN]`` and so on, so a tuner changes them without recompiling.
+# Every pruning margin, reduction and extension threshold is a row of ``Param`` (:mod:`jitfish.search.params`),
+# named and explained once; kernels read ``params[Param.RFP_MARGIN]``, so a tuner changes them without recompiling.
 
 # A tablebase result is stored this much deeper than the node's depth: deeper searches could not improve it.
 TB_DEPTH_BONUS = 6
@@ -192,11 +192,11 @@ def _tablebase_step(ctx, ply, depth, alpha, beta, pv_node):
 
 @kernel(hot=True, inline=True)
 def static_evaluation(ctx, ply, in_check, entry):
-    """Step 6. The node's static evaluation (``NO_EVAL`` in check) and the best estimate of its score:
-    a TT score (``entry``) bounded on the right side of the evaluation is a better one."""
+    """Step 6. The node's static evaluation, corrected (``NO_EVAL`` in check: ``node_static_eval``), and the
+    best estimate of its score: a TT score (``entry``) bounded on the right side of the evaluation is a better one."""
+    static_eval = node_static_eval(ctx, ply, in_check, entry)
     if in_check:
         return NO_EVAL, NO_EVAL
-    static_eval = static_eval_at(ctx, ply, entry)
     if entry.found and ((entry.bound == BOUND_LOWER and entry.score > static_eval)
                         or (entry.bound == BOUND_UPPER and entry.score < static_eval)):
         return static_eval, entry.score
@@ -324,8 +324,8 @@ def probcut(ctx, ply, depth, beta, static_eval, entry, cut_node):
         if ctx.control[C_STOP] != 0:
             return 0
         if probcut_beta <= score < TB_WIN_BOUND:
-            tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval, probcut_depth + 1, LOWER_BOUND, ply,
-                     ctx.control[C_AGE])
+            tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, ctx.stack[ply + STACK_ROOT].raw_eval, probcut_depth + 1,
+                     LOWER_BOUND, ply, ctx.control[C_AGE])
             return score
 
 
@@ -436,16 +436,17 @@ def late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_no
 
 @kernel(hot=True, inline=True)
 def store_result(ctx, ply, move, score, static_eval, depth, original_alpha, beta, pv_node):
-    """Step 18. Store the node's result: a lower bound if it failed high, exact if it raised alpha at a
-    PV node, else an upper bound."""
+    """Step 18. Store the node's result (with the raw static evaluation): a lower bound if it failed high,
+    exact if it raised alpha at a PV node, else an upper bound; and teach the correction history."""
     if score >= beta:
         bound = BOUND_LOWER
     elif pv_node and score > original_alpha:
         bound = BOUND_EXACT
     else:
         bound = BOUND_UPPER
-    tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, static_eval if static_eval != NO_EVAL else 0, depth, bound,
-             ply, ctx.control[C_AGE])
+    tt_store(ctx.tt, ctx.bbs[L.KEY], move, score, ctx.stack[ply + STACK_ROOT].raw_eval, depth, bound, ply,
+             ctx.control[C_AGE])
+    update_correction(ctx, ply, move, score, static_eval, beta, depth)
 
 
 @kernel(hot=True)
@@ -525,16 +526,15 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
             return score
 
     # Step 13. Generate the moves.  The staged picker (movepick) orders them as they are asked for: the TT
-    # move first, then good captures, killers, the countermove, quiet moves by history, bad captures.
-    count = generate_moves(ctx.bbs, ctx.state, ctx.tables, ctx.work, move_list(ply), ALL_MOVES)
-    if count == 0:
+    # move first (a legal one before the others are generated), then good captures, killers, the
+    # countermove, quiet moves by history, bad captures.
+    lmp_limit, sort_rest = late_move_limits(ctx, depth, improving, pv_node, in_check)
+    if not init_picker(ctx, ply, entry.move, excluded, sort_rest):
         return mated_in(ply) if in_check else 0
 
     # Step 14. Loop over the moves, as the picker hands them out.
     their_king, discoverers, diagonal_checks, straight_checks = check_squares(ctx.bbs, ctx.state, ctx.tables)
     best_score, best_move, searched, quiets_seen, original_alpha, root_nodes = -INF, 0, 0, 0, alpha, 0
-    lmp_limit, sort_rest = late_move_limits(ctx, depth, improving, pv_node, in_check)
-    init_picker(ctx, ply, count, entry.move, sort_rest)
     while True:
         slot = next_move(ctx, ply)
         if slot < 0:

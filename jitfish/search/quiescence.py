@@ -1,7 +1,8 @@
 """Quiescence search: play out captures before trusting the static evaluation.
 
 Negamax calls :func:`quiescence` at depth 0.  The side to move may "stand
-pat" on its static evaluation or try its captures and queen promotions,
+pat" on its static evaluation (corrected, as negamax's: :func:`jitfish.search.evalstack.node_static_eval`)
+or try its captures and queen promotions,
 best first by MVV-LVA; captures that lose material by SEE, and captures that
 could not reach alpha even if they won the piece for free (delta pruning),
 are skipped.  A side in check cannot stand pat: every evasion is searched,
@@ -40,7 +41,7 @@ from jitfish.search.context import (
     play,
     take_back,
 )
-from jitfish.search.evalstack import static_eval_at
+from jitfish.search.evalstack import node_static_eval
 from jitfish.search.movepick import init_qsearch_picker, move_at, next_move
 from jitfish.search.see import captured_type, see_ge, see_value
 from jitfish.search.tt import bound_settles, tt_read, tt_store
@@ -78,14 +79,14 @@ def open_node(ctx, alpha, beta, ply):
 
     # Stand pat, unless in check: then every evasion is searched, and none is mate.
     base = move_list(ply)
-    if in_check_at(ctx, ply):
-        stand_pat = NO_EVAL
+    in_check = in_check_at(ctx, ply)
+    stand_pat = node_static_eval(ctx, ply, in_check, entry)
+    if in_check:
         best_score = -INF
         count = generate_moves(ctx.bbs, ctx.state, ctx.tables, ctx.work, base, ALL_MOVES)
         if count == 0:
             return mated_in(ply)
     else:
-        stand_pat = static_eval_at(ctx, ply, entry)
         if stand_pat >= beta:
             return stand_pat
         best_score = stand_pat
@@ -131,17 +132,16 @@ def next_capture(ctx, ply):
 
 @kernel(hot=True, inline=True)
 def close_node(ctx, ply):
-    """Store the result of the node at ``ply`` in the TT and return it."""
+    """Store the result of the node at ``ply`` in the TT (with the raw static evaluation) and return it."""
     node = ctx.stack[ply + STACK_ROOT]
     best_score = node.q_best_score
     bound = BOUND_LOWER if best_score >= node.q_beta else BOUND_UPPER
-    stand_pat = node.q_stand_pat
     tt_store(
         ctx.tt,
         ctx.bbs[L.KEY],
         node.q_best_move,
         best_score,
-        stand_pat if stand_pat != NO_EVAL else 0,
+        node.raw_eval,
         LEAF_DEPTH,
         bound,
         ply,

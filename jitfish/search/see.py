@@ -14,7 +14,7 @@ import numpy as np
 from jitfish.board import layout as L
 from jitfish.board.attacks import attackers_to, bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb
-from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, move_from, move_kind, move_to
+from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, move_from, move_kind, move_promotion, move_to
 from jitfish.board.squares import BISHOP, KING, NO_PIECE, ONE, PAWN, QUEEN, ROOK
 from jitfish.runtime.jit import HELPER, kernel
 
@@ -39,6 +39,12 @@ def captured_type(state, move):
     if piece == NO_PIECE:
         return -1
     return piece % 6
+
+
+@kernel(hot=True, inline=True)
+def is_quiet(state, move):
+    """Neither a capture nor a promotion."""
+    return captured_type(state, move) < 0 and move_promotion(move) == 0
 
 
 @kernel(hot=True, llvm_inline=True, cold_start=HELPER)

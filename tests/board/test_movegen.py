@@ -13,6 +13,9 @@ import chess
 import pytest
 
 import jitfish
+from jitfish.board.movegen import is_legal_normal_move
+from jitfish.board.moves import MOVE_NORMAL, encode_move
+from jitfish.board.tables import lookup_tables
 from tests.board.playout import PlayoutStats, choose_move, play_games
 from tests.perft_data import SUITES
 from tests.reference import reference_uci_moves
@@ -282,3 +285,50 @@ def test_gives_check_finds_discovered_castling_en_passant_and_promotion_checks()
         reference = {m.uci() for m in theirs.legal_moves if theirs.gives_check(m)}
         found = {uci for uci in ours.legal_moves() if ours.gives_check(uci)}
         assert found == reference == expected, fen
+
+
+def _normal_move_candidates(rng: random.Random, boards: list[jitfish.Board]) -> set[int]:
+    """Encoded moves to ask about: the legal moves of ``boards`` (this position, the one before it, the same
+    with the other side to move) and arbitrary codes, some with promotion or kind bits no move has."""
+    candidates = {int(m) for board in boards for m in board.position.legal_moves()}
+    for _ in range(40):
+        candidates.add(encode_move(rng.randrange(64), rng.randrange(64), rng.choice([0, 0, 0, 1, 4, 5, 7]), 0))
+    candidates.add(encode_move(rng.randrange(64), rng.randrange(64), 0, rng.randrange(4)))
+    return candidates
+
+
+def _describe(move: int) -> str:
+    return f"from {move & 63} to {(move >> 6) & 63} promotion {(move >> 12) & 7} kind {move >> 15}"
+
+
+@pytest.mark.parametrize("chess960", [False, True], ids=["standard", "chess960"])
+def test_is_legal_normal_move_agrees_with_the_generator_on_moves_from_elsewhere(chess960):
+    """A TT move may come from any position: for every candidate, the one-move test says what the generator's
+    list says, except for castling and en passant, which it leaves to the generator."""
+    rng = random.Random(74)
+    tables = lookup_tables()
+    starts = [(case.fen, case.chess960) for case in SUITES["perft-chess960" if chess960 else "perft-random"].cases()]
+    positions = legal_checked = 0
+    while positions < 1200:
+        fen, flag = starts[rng.randrange(len(starts))]
+        theirs = chess.Board(fen, chess960=flag)
+        previous = jitfish.Board(fen, chess960=flag)
+        for _ in range(60):
+            ours = jitfish.Board(theirs.fen(), chess960=flag)
+            flipped = theirs.copy(stack=False)
+            flipped.turn = not flipped.turn
+            flipped.ep_square = None
+            others = [previous] + ([jitfish.Board(flipped.fen(), chess960=flag)] if flipped.is_valid() else [])
+            legal = {int(m) for m in ours.position.legal_moves()}
+            for move in _normal_move_candidates(rng, [ours, *others]):
+                expected = move in legal and move >> 15 == MOVE_NORMAL
+                found = is_legal_normal_move(ours.position.bbs, ours.position.state, tables, move)
+                assert found == expected, f"{_describe(move)} at {theirs.fen()}: {found}"
+                legal_checked += expected
+            positions += 1
+            moves = list(theirs.legal_moves)
+            if not moves:
+                break
+            previous = ours
+            theirs.push(choose_move(rng, theirs))
+    assert legal_checked > 20_000

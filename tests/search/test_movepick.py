@@ -64,9 +64,9 @@ class Node:
         )
         self.base = B.MOVES + PLY * MAX_MOVES
         moves = [int(m) for m in position.legal_moves()]
-        rng.shuffle(moves)  # the generator's order must not matter
+        rng.shuffle(moves)  # quiescence's picker takes the list as it lies: the order must not matter
         self.count = len(moves)
-        self.work[self.base : self.base + self.count] = moves
+        self.work[self.base : self.base + self.count] = moves  # negamax's picker generates its own
         self.uci = {m: move_to_uci(m) for m in moves}
         quiets = [m for m in moves if self._is_quiet(m)]
         rng.shuffle(quiets)
@@ -116,8 +116,9 @@ class Node:
         )
         return self.mvv_lva(move) * int(default_params()[Param.CAPTURE_MVV_LVA_WEIGHT]) + history
 
-    def start(self, sort_rest: bool) -> None:
-        init_picker(self.ctx, PLY, self.count, self.tt_move, sort_rest)
+    def start(self, sort_rest: bool) -> bool:
+        """Start the picker, which generates the moves (after a legal TT move, at the second pick)."""
+        return init_picker(self.ctx, PLY, self.tt_move, 0, sort_rest)
 
     def next(self) -> int:
         slot = next_move(self.ctx, PLY)
@@ -148,14 +149,39 @@ def test_stages_come_in_order_each_best_first(fen, seed, sort_rest):
     assert history == sorted(history, reverse=True)
 
 
-def test_a_tt_move_is_handed_out_before_anything_is_scored():
+def test_a_legal_tt_move_is_handed_out_before_anything_is_generated_or_scored():
     node = Node(FENS[1], 0)
+    moves = slice(node.base + 1, node.base + node.count)
     scores = slice(node.base + B.SCORES, node.base + B.SCORES + node.count)
+    node.work[moves] = 5
     node.work[scores] = 77
-    node.start(False)
+    assert node.start(False)
     assert node.next() == node.tt_move
-    assert (node.work[scores][1:] == 77).all()
-    assert node.work[node.base] == node.tt_move
+    assert (node.work[moves] == 5).all() and (node.work[scores][1:] == 77).all()
+    second = node.next()
+    assert node.work[node.base] == node.tt_move and second in node.uci and second != node.tt_move
+    assert sorted(node.work[node.base : node.base + node.count]) == sorted(node.uci)
+
+
+@pytest.mark.parametrize("fen,seed", CASES[::3])
+def test_a_tt_move_that_is_not_legal_here_is_never_handed_out(fen, seed):
+    node = Node(fen, seed)
+    other = next(
+        int(m)
+        for m in jitfish.Board(FENS[(FENS.index(fen) + 1) % len(FENS)]).position.legal_moves()
+        if int(m) not in node.uci
+    )
+    node.tt_move = other
+    node.start(True)
+    assert sorted(node.drain()) == sorted(node.uci)
+
+
+@pytest.mark.parametrize("tt_move", [0, 1234])
+def test_a_node_without_legal_moves_starts_no_picker(tt_move):
+    node = Node("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0)
+    node.tt_move = tt_move
+    assert node.count == 0 and not node.start(False)
+    assert node.next() == -1
 
 
 @pytest.mark.parametrize("fen,seed", CASES)
