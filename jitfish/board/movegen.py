@@ -33,6 +33,8 @@ from jitfish.board.moves import (
     move_kind,
     move_promotion,
     move_to,
+    piece_colour,
+    piece_type,
 )
 from jitfish.board.squares import (
     BISHOP,
@@ -334,17 +336,17 @@ def is_legal_normal_move(bbs, state, tables, move):
     them = us ^ 1
     piece = state[L.MAILBOX + from_sq]
     to_bit = ONE << np.uint64(to_sq)
-    if piece == NO_PIECE or piece // 6 != us or bbs[L.OCCUPIED_WHITE + us] & to_bit:
+    if piece == NO_PIECE or piece_colour(piece) != us or bbs[L.OCCUPIED_WHITE + us] & to_bit:
         return False
     occupied = bbs[L.OCCUPIED]
-    piece_type = piece % 6
-    if piece_type == KING:
+    kind = piece_type(piece)
+    if kind == KING:
         return (
             promotion == 0
             and tables[L.KING_ATTACKS + from_sq] & to_bit != EMPTY
             and not is_square_attacked(to_sq, them, occupied ^ (ONE << np.uint64(from_sq)), bbs, tables)
         )
-    if piece_type == PAWN:
+    if kind == PAWN:
         up = 8 if us == WHITE else -8
         last_rank = RANK_8 if us == WHITE else RANK_1
         if not (KNIGHT <= promotion <= QUEEN if to_bit & last_rank else promotion == 0):
@@ -360,13 +362,13 @@ def is_legal_normal_move(bbs, state, tables, move):
             )
     elif promotion != 0:
         return False
-    elif piece_type == KNIGHT:
+    elif kind == KNIGHT:
         reaches = tables[L.KNIGHT_ATTACKS + from_sq] & to_bit != EMPTY
     else:
         attacks = EMPTY
-        if piece_type != ROOK:
+        if kind != ROOK:
             attacks |= bishop_attacks(from_sq, occupied, tables)
-        if piece_type != BISHOP:
+        if kind != BISHOP:
             attacks |= rook_attacks(from_sq, occupied, tables)
         reaches = attacks & to_bit != EMPTY
     if not reaches:
@@ -419,7 +421,7 @@ def _gives_check_exactly(bbs, state, tables, move):
             occupied &= ~(ONE << np.uint64(to_sq - 8 if us == WHITE else to_sq + 8))
         moved = move_promotion(move)
         if moved == 0:
-            moved = state[L.MAILBOX + from_sq] % 6
+            moved = piece_type(state[L.MAILBOX + from_sq])
         if moved == PAWN:
             direct = tables[L.PAWN_ATTACKS + us * 64 + to_sq]
         elif moved == KNIGHT:
@@ -473,16 +475,16 @@ def gives_check_given(bbs, state, tables, move, king_sq, discoverers, diagonal_c
     from_sq = move_from(move)
     to_sq = move_to(move)
     to_bit = ONE << np.uint64(to_sq)
-    piece_type = state[L.MAILBOX + from_sq] % 6
-    if piece_type == PAWN:
+    moved = piece_type(state[L.MAILBOX + from_sq])
+    if moved == PAWN:
         direct = tables[L.PAWN_ATTACKS + (state[L.SIDE_TO_MOVE] ^ 1) * 64 + king_sq]
-    elif piece_type == KNIGHT:
+    elif moved == KNIGHT:
         direct = tables[L.KNIGHT_ATTACKS + king_sq]
-    elif piece_type == BISHOP:
+    elif moved == BISHOP:
         direct = diagonal_checks
-    elif piece_type == ROOK:
+    elif moved == ROOK:
         direct = straight_checks
-    elif piece_type == QUEEN:
+    elif moved == QUEEN:
         direct = diagonal_checks | straight_checks
     else:
         direct = EMPTY

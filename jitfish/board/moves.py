@@ -94,6 +94,19 @@ def placed(piece, square):
 
 
 @kernel(hot=True, inline=True)
+def piece_type(piece):
+    """The type (PAWN ... KING) of ``piece`` (0 ... 11; not NO_PIECE): a compare, where ``piece % 6`` on a
+    signed integer costs a multiply and Python's sign rule."""
+    return piece - PIECE_TYPE_COUNT if piece >= PIECE_TYPE_COUNT else piece
+
+
+@kernel(hot=True, inline=True)
+def piece_colour(piece):
+    """The colour (WHITE, BLACK) of ``piece`` (0 ... 11; not NO_PIECE), without a signed division."""
+    return 1 if piece >= PIECE_TYPE_COUNT else 0
+
+
+@kernel(hot=True, inline=True)
 def move_changes(state, move):
     """The pieces ``move`` (not yet made) takes off and puts on the board:
     ``(removed_1, removed_2, added_1, added_2)``, each :func:`placed` or ``NO_CHANGE``.

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from jitfish.board import layout as L
-from jitfish.board.moves import NO_CHANGE, SQUARE_BITS, SQUARE_MASK, move_changes
+from jitfish.board.moves import NO_CHANGE, SQUARE_BITS, SQUARE_MASK, move_changes, piece_colour, piece_type
 from jitfish.board.squares import PIECE_TYPE_COUNT
 from jitfish.eval.evaluation import evaluate_with_psq
 from jitfish.nnue.inference import (
@@ -88,8 +88,7 @@ def note_null_move(network, stack, ply):
 def _row(weights, perspective, change):
     """The weight row of the piece ``change`` (``piece * 64 + square``) seen from ``perspective``."""
     piece = change >> SQUARE_BITS
-    colour = piece // PIECE_TYPE_COUNT
-    return weights[feature_index(perspective, colour, piece - colour * PIECE_TYPE_COUNT, change & SQUARE_MASK)]
+    return weights[feature_index(perspective, piece_colour(piece), piece_type(piece), change & SQUARE_MASK)]
 
 
 @kernel(hot=True, llvm_inline=True)

@@ -52,7 +52,7 @@ import numpy as np
 
 from jitfish.board import layout as L
 from jitfish.board.movegen import generate_moves, is_legal_normal_move
-from jitfish.board.moves import move_from, move_promotion
+from jitfish.board.moves import move_from, move_promotion, piece_type
 from jitfish.board.squares import QUEEN
 from jitfish.runtime.jit import ENGINE_FIRST, kernel
 from jitfish.search.buffers import SCORES, STACK_ROOT, move_list
@@ -92,7 +92,7 @@ def move_at(work, slot):
 @kernel(hot=True)
 def mvv_lva(state, move, victim):
     """Bigger for a more valuable victim, then for a less valuable attacker."""
-    attacker = state[L.MAILBOX + move_from(move)] % 6
+    attacker = piece_type(state[L.MAILBOX + move_from(move)])
     bonus = 0
     if move_promotion(move) == QUEEN:
         bonus = 64

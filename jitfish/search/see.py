@@ -14,7 +14,15 @@ import numpy as np
 from jitfish.board import layout as L
 from jitfish.board.attacks import attackers_to, bishop_attacks, rook_attacks
 from jitfish.board.bitops import lsb
-from jitfish.board.moves import MOVE_CASTLING, MOVE_EN_PASSANT, move_from, move_kind, move_promotion, move_to
+from jitfish.board.moves import (
+    MOVE_CASTLING,
+    MOVE_EN_PASSANT,
+    move_from,
+    move_kind,
+    move_promotion,
+    move_to,
+    piece_type,
+)
 from jitfish.board.squares import BISHOP, KING, NO_PIECE, ONE, PAWN, QUEEN, ROOK
 from jitfish.runtime.jit import HELPER, kernel
 
@@ -23,8 +31,8 @@ SEE_VALUES = (100, 320, 330, 500, 900, 20000)
 
 
 @kernel(hot=True)
-def see_value(piece_type):
-    return SEE_VALUES[piece_type]
+def see_value(kind):
+    return SEE_VALUES[kind]
 
 
 @kernel(hot=True)
@@ -38,7 +46,7 @@ def captured_type(state, move):
     piece = state[L.MAILBOX + move_to(move)]
     if piece == NO_PIECE:
         return -1
-    return piece % 6
+    return piece_type(piece)
 
 
 @kernel(hot=True, inline=True)
@@ -58,7 +66,7 @@ def see_ge(bbs, state, tables, move, threshold):
     swap = (see_value(victim) if victim >= 0 else 0) - threshold
     if swap < 0:
         return False
-    swap = see_value(state[L.MAILBOX + from_sq] % 6) - swap
+    swap = see_value(piece_type(state[L.MAILBOX + from_sq])) - swap
     if swap <= 0:
         return True
 
@@ -77,20 +85,20 @@ def see_ge(bbs, state, tables, move, threshold):
         if not mine:
             break
         result ^= 1
-        piece_type = PAWN
-        while piece_type < KING and not mine & bbs[stm * 6 + piece_type]:
-            piece_type += 1
-        if piece_type == KING:
+        attacker = PAWN
+        while attacker < KING and not mine & bbs[stm * 6 + attacker]:
+            attacker += 1
+        if attacker == KING:
             # The king may only take last: if the other side still attacks, it cannot.
             if attackers & ~bbs[L.OCCUPIED_WHITE + stm]:
                 return result == 0
             return result == 1
-        swap = see_value(piece_type) - swap
+        swap = see_value(attacker) - swap
         if swap < result:
             break
-        occupied ^= ONE << np.uint64(lsb(mine & bbs[stm * 6 + piece_type]))
-        if piece_type == PAWN or piece_type == BISHOP or piece_type == QUEEN:
+        occupied ^= ONE << np.uint64(lsb(mine & bbs[stm * 6 + attacker]))
+        if attacker == PAWN or attacker == BISHOP or attacker == QUEEN:
             attackers |= bishop_attacks(to_sq, occupied, tables) & diagonal
-        if piece_type == ROOK or piece_type == QUEEN:
+        if attacker == ROOK or attacker == QUEEN:
             attackers |= rook_attacks(to_sq, occupied, tables) & straight
     return result == 1

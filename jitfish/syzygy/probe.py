@@ -38,7 +38,7 @@ from jitfish.board import layout as L
 from jitfish.board.bitops import lsb, pop_lsb, popcount
 from jitfish.board.makemove import make_move, unmake_move
 from jitfish.board.movegen import GEN_ALL, generate_moves
-from jitfish.board.moves import MOVE_EN_PASSANT, move_kind, move_to
+from jitfish.board.moves import MOVE_EN_PASSANT, move_kind, move_to, piece_colour
 from jitfish.board.squares import BLACK, KING, NO_SQUARE, WHITE
 from jitfish.runtime.jit import kernel
 from jitfish.syzygy import layout as T
@@ -389,7 +389,7 @@ def _captures(bbs, state, tables, scratch, depth):
     kept = 0
     for i in range(count):
         move = scratch[at + i]
-        if state[L.MAILBOX + move_to(move)] // 6 == them:
+        if piece_colour(state[L.MAILBOX + move_to(move)]) == them:
             scratch[at + kept] = move
             kept += 1
     return kept

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import chess
 import pytest
 
 import jitfish
@@ -17,8 +18,10 @@ from jitfish.board.moves import (
     move_promotion,
     move_to,
     move_to_uci,
+    piece_colour,
+    piece_type,
 )
-from jitfish.board.squares import KNIGHT, QUEEN, SQUARE_NAMES
+from jitfish.board.squares import KNIGHT, PIECE_SYMBOLS, QUEEN, SQUARE_NAMES
 
 
 @pytest.mark.parametrize(
@@ -49,3 +52,10 @@ def test_generated_moves_decode_to_their_uci_squares():
     assert kinds["e5d6"] == MOVE_EN_PASSANT
     assert kinds["e1h1"] == kinds["e1a1"] == MOVE_CASTLING
     assert kinds["b7b8q"] == MOVE_NORMAL
+
+
+@pytest.mark.parametrize("piece", range(12))
+def test_a_piece_splits_into_its_colour_and_type_as_python_chess_reads_its_symbol(piece):
+    symbol = chess.Piece.from_symbol(PIECE_SYMBOLS[piece])
+    assert piece_type(piece) == symbol.piece_type - 1  # python-chess counts from PAWN = 1
+    assert piece_colour(piece) == int(symbol.color == chess.BLACK)
