@@ -24,7 +24,7 @@ from jitfish.nnue.format import (
     read_network,
     write_network,
 )
-from tests.nnue.conftest import SHIPPED_NETWORKS
+from tests.nnue.conftest import F1_NETWORK, SHIPPED_NETWORKS
 from tests.nnue.networks import random_network
 
 
@@ -114,11 +114,12 @@ def test_every_shipped_network_is_a_version_1_file_that_still_reads(path, hidden
     assert network_from_bytes(network_to_bytes(net)).output_weights.tolist() == net.output_weights.tolist()
 
 
-def test_the_default_network_is_f1_a_version_2_file_with_eight_buckets():
-    data = SHIPPED_NETWORK.read_bytes()
-    assert SHIPPED_NETWORK not in SHIPPED_NETWORKS
+@pytest.mark.parametrize("path", [F1_NETWORK, SHIPPED_NETWORK])
+def test_f1_and_the_default_network_g1_are_version_2_files_with_eight_buckets(path):
+    data = path.read_bytes()
+    assert path not in SHIPPED_NETWORKS
     assert data[4:6] == b"\x02\x00" and len(data) == file_size(64, 8)
-    net = read_network(SHIPPED_NETWORK)
+    net = read_network(path)
     assert (net.hidden, net.buckets, net.activation) == (64, 8, SCRELU)
 
 

@@ -14,7 +14,15 @@ import pytest
 import jitfish
 from jitfish.board.squares import BLACK, WHITE
 from jitfish.nnue import features, reference
-from jitfish.nnue.format import CRELU, SCRELU, Network, output_bucket, read_network, shipped_network
+from jitfish.nnue.format import (
+    CRELU,
+    SCRELU,
+    SHIPPED_NETWORK,
+    Network,
+    output_bucket,
+    read_network,
+    shipped_network,
+)
 from jitfish.nnue.inference import (
     ACCUMULATOR_DTYPE,
     accumulator_bound,
@@ -29,7 +37,16 @@ from jitfish.nnue.inference import (
     sub_feature,
 )
 from jitfish.nnue.inference import output_bucket as output_bucket_kernel
-from tests.nnue.conftest import DEFAULT_SCORES, PINNED_FENS, PINNED_SCORES, SAMPLE, SHIPPED_NETWORKS, TEST_DATA
+from tests.nnue.conftest import (
+    DEFAULT_SCORES,
+    F1_NETWORK,
+    F1_SCORES,
+    PINNED_FENS,
+    PINNED_SCORES,
+    SAMPLE,
+    SHIPPED_NETWORKS,
+    TEST_DATA,
+)
 from tests.nnue.networks import random_network
 from tests.nnue.test_reference import ROOK_ENDING, hand_built
 from tuning.datagen.lines import read_data
@@ -102,10 +119,11 @@ def test_every_shipped_network_gives_its_old_evaluations(path, pinned):
     assert tuple(reference.evaluate(net, fen) for fen in PINNED_FENS) == pinned
 
 
-def test_the_default_network_gives_the_evaluations_it_was_shipped_with():
-    net = shipped_network()
-    assert tuple(evaluate(net, fen) for fen in PINNED_FENS) == DEFAULT_SCORES
-    assert tuple(reference.evaluate(net, fen) for fen in PINNED_FENS) == DEFAULT_SCORES
+@pytest.mark.parametrize("path, pinned", [(F1_NETWORK, F1_SCORES), (SHIPPED_NETWORK, DEFAULT_SCORES)])
+def test_f1_and_the_default_network_give_the_evaluations_they_were_shipped_with(path, pinned):
+    net = read_network(path)
+    assert tuple(evaluate(net, fen) for fen in PINNED_FENS) == pinned
+    assert tuple(reference.evaluate(net, fen) for fen in PINNED_FENS) == pinned
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import chess
 
 from jitfish.nnue.format import shipped_network, write_network
 from jitfish.nnue.reference import evaluate
-from tests.nnue.conftest import PINNED_FENS, PINNED_SCORES, SHIPPED_NETWORKS
+from tests.nnue.conftest import F1_NETWORK, F1_SCORES, PINNED_FENS, PINNED_SCORES, SHIPPED_NETWORKS
 from tests.nnue.networks import random_network
 from tests.uci.conftest import errors_in
 
@@ -74,12 +74,13 @@ def test_a_fresh_engine_searches_with_the_shipped_network_until_use_nnue_is_off(
 
 
 def test_every_shipped_network_loads_through_evalfile_and_gives_its_old_evaluations(uci):
-    """The version-1 files of every default the project shipped (E-1 included) still load, and ``eval``
-    prints the scores they gave before the format had a version 2 (``tests/nnue/conftest.py``)."""
-    for path, pinned in zip(SHIPPED_NETWORKS, PINNED_SCORES):
+    """The files of every default the project shipped before G-1 (E-1 and F-1 included) still load, and
+    ``eval`` prints the scores they gave when they were current (``tests/nnue/conftest.py``)."""
+    shipped = [(path, pinned, "768 -> 64 -> 1") for path, pinned in zip(SHIPPED_NETWORKS, PINNED_SCORES)]
+    for path, pinned, shape in [*shipped, (F1_NETWORK, F1_SCORES, "768 -> 64 -> 1 x 8 buckets")]:
         uci.send(f"setoption name EvalFile value {path}")
         lines = uci.ready()
-        assert not errors_in(lines) and any(f"network {path}: 768 -> 64 -> 1" in line for line in lines), lines
+        assert not errors_in(lines) and any(f"network {path}: {shape}" in line for line in lines), lines
         for fen, score in zip(PINNED_FENS, pinned):
             uci.send(f"position fen {fen}")
             uci.send("eval")
