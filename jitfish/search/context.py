@@ -56,7 +56,7 @@ from jitfish.search.buffers import (
     set_child_psq,
     visit_node,
 )
-from jitfish.search.evalstack import evaluate_at, note_move, note_null_move
+from jitfish.search.evalstack import evaluate_at, network_hidden, note_move, note_null_move
 from jitfish.search.history import piece_to
 from jitfish.search.tt import tt_prefetch
 from jitfish.types import BOUND_LOWER, INF, MAX_PLY
@@ -171,7 +171,8 @@ def play(ctx, ply, move, check_known):
     the evaluation's incremental state, and start fetching the child's TT bucket."""
     node = ctx.stack[ply + STACK_ROOT]
     child = ctx.stack[ply + 1 + STACK_ROOT]
-    set_child_psq(node, child, ctx.state, ctx.weights, move)
+    if network_hidden(ctx.network) == 0:  # only the hand-written evaluation reads the piece-square score
+        set_child_psq(node, child, ctx.state, ctx.weights, move)
     node.piece_to = piece_to(ctx.state, move)
     note_move(ctx.network, ctx.stack, ctx.state, ply, move)
     make_move(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables, move)

@@ -1,7 +1,8 @@
 """Negamax alpha-beta with principal variation search; depth 0 hands over to quiescence.
 
 One self-recursive kernel, called from Python once per aspiration window with the search context (the position,
-tables and buffers: :mod:`jitfish.search.context`) and its node's scalars; at depth 0 it calls the quiescence search.
+tables and buffers: :mod:`jitfish.search.context`) and its node's scalars; at depth 0 it calls the quiescence search,
+which the move loop also calls itself for a child of depth 0 (:func:`search_child`), as Stockfish does.
 Its steps are numbered in the order they run; each says what it does and why it is sound, the longer ones are inlined
 helpers named after it, so a new step is one more numbered block (docs/contributing.md, "Adding a search step").
 
@@ -204,6 +205,16 @@ def static_evaluation(ctx, ply, in_check, entry):
 
 
 @kernel(hot=True, inline=True)
+def search_child(ctx, alpha, beta, depth, ply, cut_node):
+    """A child's search from the move loop and null move pruning: quiescence at depth 0 is called here,
+    not through negamax's step 1, which would pass the context once more (a call copies every array
+    it is passed, and most children of the last plies are quiescence nodes).  The same tree."""
+    if depth <= 0:
+        return quiescence(without_tables(ctx), alpha, beta, ply)
+    return negamax(ctx, alpha, beta, depth, ply, cut_node)
+
+
+@kernel(hot=True, inline=True)
 def null_move_reduction(ctx, ply, depth, beta, eval_estimate):
     """Step 8. How much shallower the null move is searched, or -1 where the node may not pass.
 
@@ -238,7 +249,7 @@ def null_move_search(ctx, ply, depth, beta, eval_estimate, cut_node):
     params = ctx.params
     null_depth = depth - reduction - 1
     play_null(ctx, ply)
-    score = -negamax(ctx, -beta, -beta + 1, null_depth, ply + 1, CUT - cut_node)
+    score = -search_child(ctx, -beta, -beta + 1, null_depth, ply + 1, CUT - cut_node)
     take_back_null(ctx)
     if ctx.control[C_STOP] != 0:
         return 0
@@ -562,15 +573,15 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         # Step 16. Principal variation search: the first move with the full window, later ones with a null
         # window (reduced if late and quiet: late_move_reduction), re-searched when they unexpectedly beat alpha.
         if searched == 0:
-            score = -negamax(ctx, -beta, -alpha, new_depth, ply + 1, NOT_CUT)
+            score = -search_child(ctx, -beta, -alpha, new_depth, ply + 1, NOT_CUT)
         else:
             reduction = late_move_reduction(ctx, ply, slot, depth, searched, new_depth, quiet, pv_node, improving,
                                             cut_node, checks or in_check)
-            score = -negamax(ctx, -alpha - 1, -alpha, new_depth - reduction, ply + 1, CUT)
+            score = -search_child(ctx, -alpha - 1, -alpha, new_depth - reduction, ply + 1, CUT)
             if score > alpha and reduction > 0:
-                score = -negamax(ctx, -alpha - 1, -alpha, new_depth, ply + 1, CUT - cut_node)
+                score = -search_child(ctx, -alpha - 1, -alpha, new_depth, ply + 1, CUT - cut_node)
             if pv_node and alpha < score < beta:
-                score = -negamax(ctx, -beta, -alpha, new_depth, ply + 1, NOT_CUT)
+                score = -search_child(ctx, -beta, -alpha, new_depth, ply + 1, NOT_CUT)
         take_back(ctx)
         if root:
             end_root_move(ctx.control, move, root_nodes)
