@@ -57,7 +57,7 @@ from jitfish.search.buffers import (
     visit_node,
 )
 from jitfish.search.evalstack import evaluate_at, network_hidden, note_move, note_null_move
-from jitfish.search.history import piece_to
+from jitfish.search.history import correction_prefetch, piece_to
 from jitfish.search.tt import tt_prefetch
 from jitfish.types import BOUND_LOWER, INF, MAX_PLY
 
@@ -168,16 +168,17 @@ def in_check_at(ctx, ply):
 @kernel(hot=True, inline=True)
 def play(ctx, ply, move, check_known):
     """Make ``move`` at ``ply``: record it, tell the child whether it gives check (``check_known``), keep
-    the evaluation's incremental state, and start fetching the child's TT bucket."""
+    the evaluation's incremental state, and start fetching the child's TT bucket and correction entries."""
     node = ctx.stack[ply + STACK_ROOT]
     child = ctx.stack[ply + 1 + STACK_ROOT]
     if network_hidden(ctx.network) == 0:  # only the hand-written evaluation reads the piece-square score
         set_child_psq(node, child, ctx.state, ctx.weights, move)
     node.piece_to = piece_to(ctx.state, move)
+    node.move = move
     note_move(ctx.network, ctx.stack, ctx.state, ply, move)
     make_move(ctx.bbs, ctx.state, ctx.undo, ctx.key_history, ctx.tables, move)
     tt_prefetch(ctx.tt, ctx.bbs[L.KEY])
-    node.move = move
+    correction_prefetch(ctx, ply + 1)
     child.check_known = check_known
 
 

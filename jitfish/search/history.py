@@ -68,6 +68,7 @@ from jitfish.search.buffers import (
 )
 from jitfish.search.params import Param
 from jitfish.search.see import captured_type, is_quiet
+from jitfish.search.tt import prefetch
 from jitfish.types import TB_WIN_BOUND
 
 KILLERS = HEURISTICS_OFFSETS["killers"]
@@ -168,6 +169,18 @@ def correction_slots(ctx, ply):
     if last.move != 0 and before.move != 0:
         continuation = CONTINUATION_CORRECTION + before.piece_to * PIECE_TO + last.piece_to
     return pawn, white_slot, black_slot, continuation
+
+
+@kernel(hot=True, inline=True)
+def correction_prefetch(ctx, ply):
+    """Start fetching the correction entries of the position at ``ply``: called right after the move to it,
+    as the TT bucket is, so the tables' cache misses overlap the child's work before its evaluation."""
+    pawn, white, black, continuation = correction_slots(ctx, ply)
+    prefetch(ctx.work, pawn)
+    prefetch(ctx.work, white)
+    prefetch(ctx.work, black)
+    if continuation >= 0:
+        prefetch(ctx.work, continuation)
 
 
 @kernel(hot=True, cold_start=WHILE_WAITING)

@@ -172,7 +172,7 @@ def tt_bucket(table, key):
 
 
 @intrinsic
-def _prefetch(typingctx, array, index):
+def prefetch(typingctx, array, index):
     """Ask the CPU to start loading ``array[index]`` into the cache (LLVM's prefetch; no effect on results)."""
     signature = types.void(array, types.int64)
 
@@ -192,7 +192,7 @@ def _prefetch(typingctx, array, index):
 def tt_prefetch(table, key):
     """Start fetching ``key``'s bucket: called right after a move, it overlaps the memory latency of the
     child's probe with the work the child does before probing."""
-    _prefetch(table, tt_bucket(table, key))
+    prefetch(table, tt_bucket(table, key))
 
 
 @kernel(hot=True)
