@@ -42,7 +42,7 @@ import numpy as np
 from jitfish.board.layout import field_offsets
 from jitfish.board.moves import MAX_MOVES, move_from_to
 from jitfish.eval.evaluation import psq_delta
-from jitfish.runtime.jit import kernel
+from jitfish.runtime.jit import WHILE_WAITING, kernel
 from jitfish.types import INF, MAX_PLY
 
 # The per-ply stack: one record per ply, every field an int64.
@@ -172,6 +172,18 @@ def clear_pv(work, ply):
     work[PV + ply * PV_STRIDE] = 0
 
 
+@kernel(hot=True, cold_start=WHILE_WAITING)
+def update_pv(work, ply, move):
+    """The PV at ``ply`` becomes ``move`` followed by the child's PV."""
+    row = PV + ply * PV_STRIDE
+    child = row + PV_STRIDE
+    length = work[child]
+    work[row + 1] = move
+    for i in range(length):
+        work[row + 2 + i] = work[child + 1 + i]
+    work[row] = length + 1
+
+
 @kernel(hot=True)
 def visit_node(control, ply):
     """Count a node, and every few thousand nodes check the node limit."""
@@ -181,6 +193,18 @@ def visit_node(control, ply):
         control[C_SELDEPTH] = ply
     if (nodes & control[C_POLL_MASK]) == 0 and nodes >= control[C_NODE_LIMIT]:
         control[C_STOP] = 1
+
+
+@kernel(hot=True, cold_start=WHILE_WAITING)
+def root_allowed(control, move):
+    """Whether the search may play ``move`` at the root: no ``searchmoves`` list, or ``move`` is in it."""
+    count = control[C_ROOT_COUNT]
+    if count == 0:
+        return True
+    for i in range(count):
+        if control[C_ROOT_MOVES + i] == move:
+            return True
+    return False
 
 
 @kernel(hot=True, inline=True)

@@ -53,8 +53,8 @@ from jitfish.board.movegen import check_squares, generate_moves, gives_check_giv
 from jitfish.board.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from jitfish.runtime.jit import WHILE_WAITING, kernel
 from jitfish.search.buffers import (
-    C_AGE, C_NMP_MIN_PLY, C_ROOT_COUNT, C_ROOT_MOVES, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, GAVE_NO_CHECK, LMR,
-    LMR_SIDE, NO_EVAL, PV, PV_STRIDE, SCORES, STACK_ROOT, clear_pv, end_root_move, move_list, start_root_move,
+    C_AGE, C_NMP_MIN_PLY, C_STOP, CHECK_UNKNOWN, GAVE_CHECK, GAVE_NO_CHECK, LMR, LMR_SIDE, NO_EVAL, SCORES,
+    STACK_ROOT, clear_pv, end_root_move, move_list, root_allowed, start_root_move, update_pv,
 )
 from jitfish.search.context import (
     ALL_MOVES, CUT, LOWER_BOUND, NO_MOVE, NO_SCORE, NOISY_MOVES, NOT_CUT, enter_node, has_tables, in_check_at, play,
@@ -111,29 +111,6 @@ def _pieces(bbs, side):
 @kernel(hot=True, cold_start=WHILE_WAITING)
 def _has_non_pawn_material(bbs, side):
     return _pieces(bbs, side) != 0
-
-
-@kernel(hot=True, cold_start=WHILE_WAITING)
-def _root_allowed(control, move):
-    count = control[C_ROOT_COUNT]
-    if count == 0:
-        return True
-    for i in range(count):
-        if control[C_ROOT_MOVES + i] == move:
-            return True
-    return False
-
-
-@kernel(hot=True, cold_start=WHILE_WAITING)
-def _update_pv(work, ply, move):
-    """The PV at ``ply`` becomes ``move`` followed by the child's PV."""
-    row = PV + ply * PV_STRIDE
-    child = row + PV_STRIDE
-    length = work[child]
-    work[row + 1] = move
-    for i in range(length):
-        work[row + 2 + i] = work[child + 1 + i]
-    work[row] = length + 1
 
 
 @kernel(hot=True, inline=True)
@@ -551,7 +528,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
         if slot < 0:
             break
         move = move_at(ctx.work, slot)
-        if move == excluded or (root and not _root_allowed(ctx.control, move)):
+        if move == excluded or (root and not root_allowed(ctx.control, move)):
             continue
         quiet = is_quiet(ctx.state, move)
         checks = gives_check_given(ctx.bbs, ctx.state, ctx.tables, move, their_king, discoverers,
@@ -595,7 +572,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
             if score > alpha:
                 best_move = move
                 if pv_node:
-                    _update_pv(ctx.work, ply, move)
+                    update_pv(ctx.work, ply, move)
                 if score >= beta:
                     update_histories(ctx, ply, move, depth, slot, quiet)
                     break
