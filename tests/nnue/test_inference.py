@@ -39,13 +39,12 @@ from jitfish.nnue.inference import (
 from jitfish.nnue.inference import output_bucket as output_bucket_kernel
 from tests.nnue.conftest import (
     DEFAULT_SCORES,
-    F1_NETWORK,
-    F1_SCORES,
     PINNED_FENS,
     PINNED_SCORES,
     SAMPLE,
     SHIPPED_NETWORKS,
     TEST_DATA,
+    VERSION_2_NETWORKS,
 )
 from tests.nnue.networks import random_network
 from tests.nnue.test_reference import ROOK_ENDING, hand_built
@@ -119,8 +118,8 @@ def test_every_shipped_network_gives_its_old_evaluations(path, pinned):
     assert tuple(reference.evaluate(net, fen) for fen in PINNED_FENS) == pinned
 
 
-@pytest.mark.parametrize("path, pinned", [(F1_NETWORK, F1_SCORES), (SHIPPED_NETWORK, DEFAULT_SCORES)])
-def test_f1_and_the_default_network_give_the_evaluations_they_were_shipped_with(path, pinned):
+@pytest.mark.parametrize("path, pinned", [*VERSION_2_NETWORKS, (SHIPPED_NETWORK, DEFAULT_SCORES)])
+def test_f1_g1_and_the_default_network_give_the_evaluations_they_were_shipped_with(path, pinned):
     net = read_network(path)
     assert tuple(evaluate(net, fen) for fen in PINNED_FENS) == pinned
     assert tuple(reference.evaluate(net, fen) for fen in PINNED_FENS) == pinned

@@ -9,7 +9,7 @@ import chess
 
 from jitfish.nnue.format import shipped_network, write_network
 from jitfish.nnue.reference import evaluate
-from tests.nnue.conftest import F1_NETWORK, F1_SCORES, PINNED_FENS, PINNED_SCORES, SHIPPED_NETWORKS
+from tests.nnue.conftest import PINNED_FENS, PINNED_SCORES, SHIPPED_NETWORKS, VERSION_2_NETWORKS
 from tests.nnue.networks import random_network
 from tests.uci.conftest import errors_in
 
@@ -74,10 +74,11 @@ def test_a_fresh_engine_searches_with_the_shipped_network_until_use_nnue_is_off(
 
 
 def test_every_shipped_network_loads_through_evalfile_and_gives_its_old_evaluations(uci):
-    """The files of every default the project shipped before G-1 (E-1 and F-1 included) still load, and
+    """The files of every default the project shipped before H-1 (E-1, F-1 and G-1 included) still load, and
     ``eval`` prints the scores they gave when they were current (``tests/nnue/conftest.py``)."""
     shipped = [(path, pinned, "768 -> 64 -> 1") for path, pinned in zip(SHIPPED_NETWORKS, PINNED_SCORES)]
-    for path, pinned, shape in [*shipped, (F1_NETWORK, F1_SCORES, "768 -> 64 -> 1 x 8 buckets")]:
+    version_2 = [(path, pinned, "768 -> 64 -> 1 x 8 buckets") for path, pinned in VERSION_2_NETWORKS]
+    for path, pinned, shape in [*shipped, *version_2]:
         uci.send(f"setoption name EvalFile value {path}")
         lines = uci.ready()
         assert not errors_in(lines) and any(f"network {path}: {shape}" in line for line in lines), lines
