@@ -248,11 +248,12 @@ def test_incremental_updates_equal_a_refresh_after_every_move(activation, bucket
     assert all(count >= 3 for count in kinds.values()), kinds
 
 
+@pytest.mark.parametrize("hidden", [32, 64, 128])  # 64 and 128: the widths shipped and trained for shipping
 @pytest.mark.parametrize("activation", [CRELU, SCRELU])
-def test_a_bucketed_network_follows_real_games_to_their_endings(activation):
+def test_a_bucketed_network_follows_real_games_to_their_endings(activation, hidden):
     """Four games of E-1's match against D-1 (``tests/data/nnue/e1-match-games.pgn``: castling, en passant,
     promotions, down to two to four pieces), with eight output buckets: every bucket is used."""
-    net = random_network(seed=21, hidden=32, activation=activation, buckets=8)
+    net = random_network(seed=21, hidden=hidden, activation=activation, buckets=8)
     seen: set[int] = set()
     with open(TEST_DATA / "e1-match-games.pgn") as games:
         while (record := chess.pgn.read_game(games)) is not None:
