@@ -17,6 +17,7 @@ best epoch) or one checkpoint.  Exit status: 0, 1 if the check fails, 2 for bad 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -44,6 +45,9 @@ from tuning.nnue.train import (
     resolve_device,
     train,
 )
+
+# MKL's branches for its conditional numerical reproducibility (MKL_CBWR), the newest instruction sets last.
+MKL_BRANCHES = ("COMPATIBLE", "SSE4_2", "AVX2", "AVX512", "AVX512_E1")
 
 NETWORK_NAME = "network.nnue"
 
@@ -190,6 +194,13 @@ def parser() -> argparse.ArgumentParser:
     )
     fit.add_argument("--threads", type=_positive(int), help="PyTorch threads (default: PyTorch's choice)")
     fit.add_argument(
+        "--mkl-branch",
+        choices=MKL_BRANCHES,
+        help="run MKL's code for this instruction set, with fixed cache sizes and ordered sums (MKL_CBWR), so that"
+        " a run on the CPU gives the same network on any Intel CPU that has it (AVX2: since 2013); default: MKL"
+        " chooses by the CPU, and at more than one thread the network may differ from one CPU model to another",
+    )
+    fit.add_argument(
         "--device", default="auto", help="auto (cuda when PyTorch sees a GPU, else cpu), cpu, cuda or cuda:N"
     )
     fit.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -224,6 +235,17 @@ def export_and_check(
     return 0 if report.passed else 1
 
 
+def pin_mkl_branch(branch: str) -> None:
+    """Make MKL run ``branch``'s code with fixed cache sizes, static scheduling and ordered sums.
+
+    Unpinned, MKL picks its code by the CPU and sizes its blocks by the caches, so that the float sums of
+    a run on more than one thread differ in their last bits from one CPU model to another (I-1's recipe,
+    repeated on another machine, parted from its log in the first epoch).  MKL reads ``MKL_CBWR`` at its
+    first call: this must come before any.
+    """
+    os.environ["MKL_CBWR"] = branch
+
+
 def run_train(args: argparse.Namespace) -> int:
     if args.wdl is not None:
         args.blend = 1.0 - args.wdl
@@ -231,6 +253,8 @@ def run_train(args: argparse.Namespace) -> int:
         raise ValueError(f"--blend must be in [0, 1], not {args.blend}")
     if not 0.0 <= args.validation < 1.0:
         raise ValueError(f"--validation must be in [0, 1), not {args.validation}")
+    if args.mkl_branch:
+        pin_mkl_branch(args.mkl_branch)
     if args.threads:
         torch.set_num_threads(args.threads)
     cosine = args.schedule == "cosine"
@@ -267,7 +291,8 @@ def run_train(args: argparse.Namespace) -> int:
 
     if not args.unchecked:
         verify(args.data)
-    print(f"training on {device}")
+    pinned = f", MKL's {os.environ['MKL_CBWR']} code (MKL_CBWR)" if "MKL_CBWR" in os.environ else ""
+    print(f"training on {device}{pinned}")
     run = train(args.data, settings, args.epochs, out_dir, quiet=args.quiet, report=report, device=device)
     done, best = run.epochs_done, run.best_epoch
     if best != done:

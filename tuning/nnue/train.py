@@ -27,8 +27,10 @@ data is worth about as much as twice the positions.  After each epoch the run wr
 (model, optimiser, settings, the data's digest, losses) and ``DIR/loss.png``.  Run again with the same
 settings and data, it continues after its last checkpoint (``--epochs`` may be raised to extend it);
 other settings or other data are refused rather than mixed into one network.  The same data, settings and
-seed give the same network on the CPU (one thread; with more, float sums may differ in their last bits;
-on a GPU, likewise).  The device is not a setting: a run may be resumed on another.
+seed give the same network on the CPU at the same number of threads, on one machine; on another CPU model
+MKL's own code may sum in another order (I-1's recipe, at two threads, parted from its log in the first
+epoch), unless its code is pinned (``--mkl-branch``, MKL's conditional numerical reproducibility); on a GPU
+the sums may differ.  The device is not a setting: a run may be resumed on another.
 """
 
 from __future__ import annotations
