@@ -11,14 +11,17 @@ from tuning.datagen.lines import read_data
 REPOSITORY = Path(__file__).resolve().parents[2]
 SAMPLE = REPOSITORY / "tests" / "data" / "datagen_sample.gz"
 TEST_DATA = REPOSITORY / "tests" / "data" / "nnue"  # networks and games for these tests
+NETS_50 = REPOSITORY / "records" / "matches" / "nnue-issue50" / "nets"
+NETS_73 = REPOSITORY / "records" / "matches" / "nnue-issue73" / "nets"
 
 # Every version-1 network the project has shipped as its default, oldest first: the first (3726c46, kept
 # here), D-1 (2d60593) and E-1 (334592d), both kept with their match records.  F-1 (431436d), G-1 (aa25227),
-# H-1 (4db930a) and I-1, the package's network now (``jitfish.nnue.format.SHIPPED_NETWORK``), are version-2 files.
+# H-1 (4db930a), I-1 (d3b399c) and J-1, the package's network now (``jitfish.nnue.format.SHIPPED_NETWORK``), are
+# version-2 files.
 SHIPPED_NETWORKS = (
     TEST_DATA / "first-shipped-3726c46.nnue",
     REPOSITORY / "records" / "matches" / "nnue-issue34" / "h64-wdl0-mirror-2047285.nnue",
-    REPOSITORY / "records" / "matches" / "nnue-issue50" / "nets" / "E-1.nnue",
+    NETS_50 / "E-1.nnue",
 )
 
 # Their integer evaluations (centipawns, side to move) of a few positions as the version-1 reader gave them
@@ -32,14 +35,15 @@ PINNED_FENS = (
     "6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1",
 )
 PINNED_SCORES = ((31, -96, -39, 16, -534, 958), (13, -50, -140, 57, -522, 1021), (24, -45, -69, 63, -531, 1081))
-# The version-2 defaults before the package's, kept with their match records, and their scores recorded when
-# each was shipped: F-1, G-1 and H-1, all of hidden 64.
+# The version-2 defaults before the package's, kept with their match records, with their hidden width and
+# their scores recorded when each was shipped: F-1, G-1, H-1 and I-1.
 VERSION_2_NETWORKS = (
-    (REPOSITORY / "records" / "matches" / "nnue-issue50" / "nets" / "wdl0.1.nnue", (26, -40, -77, 50, -594, 1238)),
-    (REPOSITORY / "records" / "matches" / "nnue-issue73" / "nets" / "h64-7.2m.nnue", (28, -67, -83, 21, -582, 1363)),
-    (REPOSITORY / "records" / "matches" / "nnue-issue73" / "nets" / "h64-8.9m.nnue", (36, -61, -88, 34, -610, 1485)),
+    (NETS_50 / "wdl0.1.nnue", 64, (26, -40, -77, 50, -594, 1238)),
+    (NETS_73 / "h64-7.2m.nnue", 64, (28, -67, -83, 21, -582, 1363)),
+    (NETS_73 / "h64-8.9m.nnue", 64, (36, -61, -88, 34, -610, 1485)),
+    (NETS_73 / "h128-9.7m.nnue", 128, (24, -79, -76, 36, -639, 1744)),
 )
-DEFAULT_SCORES = (24, -79, -76, 36, -639, 1744)  # I-1's (hidden 128), recorded when it was shipped
+DEFAULT_SCORES = (34, -68, -86, -25, -603, 1100)  # J-1's (hidden 128), recorded when it was shipped
 
 
 @pytest.fixture(scope="session")
