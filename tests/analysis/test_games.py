@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,7 +92,11 @@ def test_a_mate_allowed_is_a_blunder_and_mates_read_as_certain(tmp_path):
     assert mate.score is None and mate.chances_after == 100.0 and mate.nag is None
     title, white, black = game.summary().splitlines()
     assert title == "game 1, 1-0" and white.startswith("  White: accuracy ")  # no players in the tags
-    assert black == f"  Black: accuracy {game.black_accuracy:.1f} %, 0 inaccuracies, 0 mistakes, 1 blunder (3... Nf6)"
+    # Whether 1... e5 or 2... Nc6 is an inaccuracy is the network's opinion (J-1 marks one, I-1 marked none).
+    opening = "(0 inaccuracies|1 inaccuracy)"
+    accuracy = re.escape(f"{game.black_accuracy:.1f}")
+    blunder = re.escape("1 blunder (3... Nf6)")
+    assert re.fullmatch(rf"  Black: accuracy {accuracy} %, {opening}, 0 mistakes, {blunder}", black), black
     (written,) = read(game.pgn())
     assert list(written.mainline())[-2].comment == "[%eval #1] Blunder. " + nf6.best_san + " was best."
 
