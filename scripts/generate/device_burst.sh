@@ -55,11 +55,11 @@ if [ -n "$trainer" ]; then
         "$python" -m tuning.nnue export "$run" --output "$run/network.nnue" >>"$out/train.log" 2>&1 || true
     fi
     tail -n 3 "$out/train.log"
-    last=$(ls "$run"/epoch-*.pt 2>/dev/null | tail -n 1)
-    best=$("$python" -c "import sys; from pathlib import Path; from tuning.nnue.train import best_checkpoint
-print(best_checkpoint(Path(sys.argv[1])) or '')" "$run" 2>/dev/null || true)
-    for file in "$run/network.nnue" "$last" "$best"; do
-        [ -z "$file" ] || [ ! -f "$file" ] || cp "$file" "$out"/
+    # The trainer's own choice of checkpoints: the last (to resume) and the best (what network.nnue is).
+    checkpoints=$("$python" -c "import sys; from pathlib import Path; from tuning.nnue.train import best_checkpoint, last_checkpoint
+print(*{str(f(Path(sys.argv[1]))) for f in (last_checkpoint, best_checkpoint)} - {'None'})" "$run" 2>/dev/null || true)
+    for file in "$run/network.nnue" $checkpoints; do
+        [ ! -f "$file" ] || cp "$file" "$out"/
     done
 fi
 ls -la "$out"
