@@ -83,13 +83,9 @@ def main() -> int:
     os.environ["JITFISH_CACHE_DIR"] = str(scratch_dir / "cache")  # a fresh compile keeps its object code
     from numba.core.registry import CPUDispatcher
 
-    from jitfish.nnue.format import read_network, shipped_network
-    from jitfish.nnue.inference import kernel_network
-    from jitfish.search.bench import run_bench
+    from jitfish.search.bench import bench_network, run_bench
 
-    network = None
-    if args.network:
-        network = kernel_network(shipped_network() if args.network == "default" else read_network(args.network))
+    network = bench_network(args.network)
     run_bench(positions=2, quiet=True, network=network)
     functions = []
     for dispatcher in [obj for obj in gc.get_objects() if isinstance(obj, CPUDispatcher)]:

@@ -9,6 +9,10 @@ behaviour changes.  Commit messages quote it as ``Bench: N``.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from jitfish.nnue.inference import KernelNetwork
 
 BENCH_DEPTH = 13
 BENCH_HASH_MB = 16
@@ -82,6 +86,17 @@ def run_bench(
         if not quiet:
             print(f"Position: {index + 1}/{len(BENCH_FENS[:positions])} {fen}: {result.best_move} {result.nodes}")
     return total_nodes, total_time
+
+
+def bench_network(name: str | None) -> KernelNetwork | None:
+    """The network a benchmark evaluates with, by the name its ``--network`` option takes: ``None`` for the
+    hand-written evaluation (``bench``'s), ``"default"`` for the shipped network, else a file's path."""
+    if not name:
+        return None
+    from jitfish.nnue.format import read_network, shipped_network
+    from jitfish.nnue.inference import kernel_network
+
+    return kernel_network(shipped_network() if name == "default" else read_network(name))
 
 
 def bench_report(nodes: int, seconds: float) -> str:

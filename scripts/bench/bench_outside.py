@@ -16,11 +16,9 @@ import argparse
 import time
 from types import SimpleNamespace
 
-from jitfish.board.board import Board
-from jitfish.runtime.compile import warm_up_search
-from jitfish.search import Searcher, SearchLimits, worker
 from jitfish.search import negamax as N
-from jitfish.search.bench import BENCH_DEPTH, BENCH_FENS, BENCH_HASH_MB
+from jitfish.search import worker
+from jitfish.search.bench import BENCH_FENS, bench_network, run_bench
 
 
 def main() -> None:
@@ -28,14 +26,7 @@ def main() -> None:
     parser.add_argument("--network", help="a network file, or 'default' for the shipped one (default: hand-written)")
     parser.add_argument("--rounds", type=int, default=4)
     args = parser.parse_args()
-    network = None
-    if args.network:
-        from jitfish.nnue.format import read_network, shipped_network
-        from jitfish.nnue.inference import kernel_network
-
-        network = kernel_network(shipped_network() if args.network == "default" else read_network(args.network))
-    searcher = Searcher(hash_mb=BENCH_HASH_MB, threads=1, network=network)
-    warm_up_search()
+    network = bench_network(args.network)
     in_kernel = 0.0
 
     def timed_negamax(*arguments):
@@ -48,12 +39,8 @@ def main() -> None:
     # The worker calls ``N.negamax``: hand it a module whose ``negamax`` is timed (the compiled kernels keep theirs).
     worker.N = SimpleNamespace(negamax=timed_negamax, late_move_reductions=N.late_move_reductions)
     for round_ in range(args.rounds + 1):  # the first round warms up
-        in_kernel = total = 0.0
-        for fen in BENCH_FENS:
-            searcher.clear()
-            started = time.perf_counter()
-            searcher.search(Board(fen), SearchLimits(depth=BENCH_DEPTH))
-            total += time.perf_counter() - started
+        in_kernel = 0.0
+        _, total = run_bench(quiet=True, network=network)
         if round_:
             outside = total - in_kernel
             print(
