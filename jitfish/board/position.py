@@ -59,6 +59,14 @@ class Position:
         other.key_history = self.key_history.copy()
         return other
 
+    def copy_into(self, other: Position) -> None:
+        """Make ``other`` this position in place, its arrays kept: a search's root is set up each move
+        without allocating (fresh arrays of this size are fresh pages, faulted in at the first touch)."""
+        other.bbs[:] = self.bbs
+        other.state[:] = self.state
+        other.undo[:] = self.undo
+        other.key_history[:] = self.key_history
+
     @property
     def chess960(self) -> bool:
         return bool(self.state[L.CHESS960])

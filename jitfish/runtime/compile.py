@@ -242,7 +242,7 @@ def warm_up_search(before_search: Callable[[], None] | None = None) -> None:
     if before_search is not None:
         board.position.legal_moves()
         worker = SearchWorker(default_params(), None)
-        worker.prepare(board.position.copy(), 0, 1, [])
+        worker.prepare(board.position, 0, 1, [])
         worker.evaluate_root(default_weights())
         before_search()
     searcher = Searcher(hash_mb=1)

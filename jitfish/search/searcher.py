@@ -182,8 +182,7 @@ class Searcher:
         if timer is None:
             timer = TimeController(origin=started, movetime=limits.movetime, pondering=limits.infinite)
         chess960 = board.chess960
-        root = board.position.copy()
-        legal_moves = [int(m) for m in root.legal_moves()]
+        legal_moves = [int(m) for m in board.position.legal_moves()]
         if limits.searchmoves:
             wanted = set(limits.searchmoves)
             allowed = [m for m in legal_moves if move_to_uci(m, chess960) in wanted or move_to_uci(m, True) in wanted]
@@ -209,7 +208,7 @@ class Searcher:
         workers = self._workers if limits.nodes is None else self._workers[:1]
         root_moves = legal_moves if limits.searchmoves else []
         for worker in workers:
-            worker.prepare(root.copy(), self._age, node_limit, root_moves, self._tb_settings)
+            worker.prepare(board.position, self._age, node_limit, root_moves, self._tb_settings)
         run = SearchRun(
             workers=workers,
             legal_moves=legal_moves,
@@ -274,6 +273,7 @@ class Searcher:
             seldepth = int(main.control[B.C_SELDEPTH])
             elapsed = time.perf_counter() - run.started
             nodes = sum(w.nodes for w in run.workers)
+            hashfull, tbhits = self.hashfull(), self._tb_hits(run.workers)
             for index, (score, pv) in enumerate(iteration.lines):
                 cp, mate = split_score(score)
                 info = SearchInfo(
@@ -286,10 +286,10 @@ class Searcher:
                     nodes=nodes,
                     time=elapsed,
                     nps=int(nodes / max(elapsed, 1e-6)),
-                    hashfull=self.hashfull(),
+                    hashfull=hashfull,
                     pv=[move_to_uci(m, chess960) for m in pv],
                     score=score,
-                    tbhits=self._tb_hits(run.workers),
+                    tbhits=tbhits,
                 )
                 infos.append(info)
                 if run.on_info is not None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from jitfish.board.moves import move_from_to
+from jitfish.board.position import Position
 from jitfish.board.tables import lookup_tables
 from jitfish.eval.evaluation import psq_score
 from jitfish.nnue.inference import KernelNetwork
@@ -27,7 +28,6 @@ from jitfish.syzygy import probe_arrays
 from jitfish.types import INF, MATE_BOUND, MAX_PLY
 
 if TYPE_CHECKING:
-    from jitfish.board.position import Position
     from jitfish.search.context import SearchContext
     from jitfish.syzygy import Tablebase
 
@@ -66,7 +66,7 @@ class SearchWorker:
         self.set_reductions(params)
         self.set_network(network)
         self.set_tablebase(tablebase)
-        self.position: Position  # the root, searched in place: set by prepare()
+        self.position = Position()  # the root, searched in place: prepare() copies the position into it
         self.best_pv: list[int] = []  # the best line so far of iterate()
         self.depth = 0  # the iteration iterate() is on
 
@@ -97,9 +97,9 @@ class SearchWorker:
         root_moves: list[int],
         tb_settings: np.ndarray | None = None,
     ) -> None:
-        """Set up a search of ``position``, probing as ``tb_settings`` says (the searcher's, hits at zero;
-        None: no probing)."""
-        self.position = position
+        """Set up a search of ``position`` (copied: the caller's is left as it is), probing as ``tb_settings``
+        says (the searcher's, hits at zero; None: no probing)."""
+        position.copy_into(self.position)
         self.tb_settings[:] = 0 if tb_settings is None else tb_settings
         c = self.control
         c[:] = 0

@@ -251,7 +251,7 @@ def test_a_search_learns_corrections_and_keeps_the_raw_evaluation_in_the_tt():
     worker = searcher.workers[0]
     tables = worker.heuristics[CORRECTIONS]
     assert np.count_nonzero(tables) > 100 and (np.abs(tables) <= CORRECTION_MAX).all()
-    worker.prepare(jitfish.Board(fen).position.copy(), 1, 1 << 62, [])
+    worker.prepare(jitfish.Board(fen).position, 1, 1 << 62, [])
     ctx = worker.context(searcher._tt, searcher._weights, searcher._params)
     raw = jitfish.eval.evaluate(jitfish.Board(fen))
     entry = tt_read(ctx.tt, ctx.bbs[L.KEY], 0)

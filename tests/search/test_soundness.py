@@ -67,7 +67,7 @@ def _fill_heuristics(searcher: Searcher, values) -> None:
 def _root_search(searcher: Searcher, fen: str, alpha: int, beta: int, depth: int) -> int:
     """One call of the kernel at the root with the window (alpha, beta)."""
     worker = searcher.workers[0]
-    worker.prepare(jitfish.Board(fen).position.copy(), 1, 1 << 62, [])
+    worker.prepare(jitfish.Board(fen).position, 1, 1 << 62, [])
     return worker.search_root(searcher._tt, searcher._weights, searcher._params, alpha, beta, depth)
 
 
@@ -123,7 +123,7 @@ def test_the_issue_position_is_solved_quickly_whatever_came_before(state):
 def test_history_malus_touches_only_the_quiet_moves_searched():
     searcher = Searcher(hash_mb=1)
     worker = searcher._workers[0]
-    worker.prepare(jitfish.Board().position.copy(), 1, 1 << 62, [])
+    worker.prepare(jitfish.Board().position, 1, 1 << 62, [])
     ctx = worker.context(searcher._tt, searcher._weights, searcher._params)
     base = move_list(0)
     moves = [encode_move(from_sq, from_sq + 16, 0, MOVE_NORMAL) for from_sq in (12, 13, 14)]  # three quiet moves
