@@ -52,11 +52,8 @@ class Position:
         return _parse_fen(fen, chess960)
 
     def copy(self) -> Position:
-        other = Position.__new__(Position)
-        other.bbs = self.bbs.copy()
-        other.state = self.state.copy()
-        other.undo = self.undo.copy()
-        other.key_history = self.key_history.copy()
+        other = Position()
+        self.copy_into(other)
         return other
 
     def copy_into(self, other: Position) -> None:
