@@ -249,7 +249,7 @@ class SearchWorker:
     def root_pv(self) -> list[int]:
         """The principal variation of the last root search, encoded moves (empty if it found none)."""
         length = int(self.pv[0])
-        return [int(m) for m in self.pv[1 : 1 + length]]
+        return self.pv[1 : 1 + length].tolist()
 
     @property
     def stopped(self) -> bool:

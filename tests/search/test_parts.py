@@ -10,6 +10,7 @@ from jitfish.board.tables import lookup_tables
 from jitfish.search.see import see_ge
 from jitfish.search.tt import (
     BUCKET_WORDS,
+    FIELD_LAYOUT,
     TTEntry,
     hashfull,
     new_table,
@@ -101,6 +102,20 @@ def test_hashfull_counts_the_sampled_entries_of_the_current_search_only():
     assert hashfull(table, 5) == 100
     assert hashfull(table, 4) == 50
     assert hashfull(table, 6) == 0
+
+
+@pytest.mark.parametrize("words", [8, 2000, 1 << 17])
+def test_hashfull_agrees_with_a_plain_count_of_the_sample(words):
+    rng = np.random.default_rng(words)
+    table = rng.integers(0, 1 << 63, size=words, dtype=np.uint64)
+    table[1::2][rng.random(words // 2) < 0.3] = 0  # unused entries
+    shift, mask, _ = (int(x) for x in FIELD_LAYOUT["age"])
+    table[1::2] &= ~np.uint64(mask << shift)
+    table[1::2] |= rng.integers(0, 3, size=words // 2, dtype=np.uint64) << np.uint64(shift)  # ages 0 to 2
+    for age in (0, 1, 2, 3, mask + 2):
+        sample = [int(d) for d in table[1:2000:2]]
+        used = sum(1 for d in sample if d != 0 and (d >> shift) & mask == age & mask)
+        assert hashfull(table, age) == used * 1000 // len(sample)
 
 
 def test_mate_moves_follows_uci():
