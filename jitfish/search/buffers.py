@@ -98,6 +98,7 @@ CONTROL_FIELDS = (
     ("currmove", 1),  # root move being searched | its number << 32 (for currmove reports)
     ("nmp_min_ply", 1),  # no null move before this ply (set during a null-move verification search)
     ("root_moves", MAX_MOVES),  # allowed root moves
+    ("root_nodes_total", 1),  # the sum of root_nodes, kept beside them
     ("root_nodes", ROOT_NODES_SIZE),  # nodes searched under each root move this search, by move_from_to
 )
 CONTROL_OFFSETS, CONTROL_SIZE = field_offsets(CONTROL_FIELDS)
@@ -111,6 +112,7 @@ C_ROOT_COUNT = CONTROL_OFFSETS["root_count"]
 C_CURRMOVE = CONTROL_OFFSETS["currmove"]
 C_NMP_MIN_PLY = CONTROL_OFFSETS["nmp_min_ply"]
 C_ROOT_MOVES = CONTROL_OFFSETS["root_moves"]
+C_ROOT_NODES_TOTAL = CONTROL_OFFSETS["root_nodes_total"]
 C_ROOT_NODES = CONTROL_OFFSETS["root_nodes"]
 
 # The history tables at the front of the work array (jitfish.search.history reads and writes them).
@@ -218,7 +220,9 @@ def start_root_move(control, move, number):
 @kernel(hot=True, inline=True)
 def end_root_move(control, move, nodes_before):
     """Add the nodes searched under a root move to its count (what time management calls its effort)."""
-    control[C_ROOT_NODES + move_from_to(move)] += control[C_NODES] - nodes_before
+    spent = control[C_NODES] - nodes_before
+    control[C_ROOT_NODES + move_from_to(move)] += spent
+    control[C_ROOT_NODES_TOTAL] += spent
 
 
 @kernel(hot=True, inline=True)

@@ -112,9 +112,8 @@ class SearchWorker:
 
     def effort(self, move: int) -> float | None:
         """The share of this search's root nodes spent under ``move`` (None before any)."""
-        spent = self.control[B.C_ROOT_NODES : B.C_ROOT_NODES + B.ROOT_NODES_SIZE]
-        total = int(spent.sum())
-        return int(spent[move_from_to(move)]) / total if total else None
+        total = int(self.control[B.C_ROOT_NODES_TOTAL])
+        return int(self.control[B.C_ROOT_NODES + move_from_to(move)]) / total if total else None
 
     def evaluate_root(self, weights: np.ndarray) -> None:
         """Set up ply 0's evaluation state: the search keeps the material and piece-square

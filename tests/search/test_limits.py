@@ -42,6 +42,7 @@ def test_root_moves_count_the_nodes_searched_under_them(fresh):
     assert set(np.flatnonzero(spent)) <= legal
     # Every node but the root's own visits (one per iteration and re-search) lies under a root move.
     assert result.nodes - 100 < spent.sum() < result.nodes
+    assert worker.control[B.C_ROOT_NODES_TOTAL] == spent.sum()
     best = board.parse_uci(result.best_move)
     assert worker.effort(best) == spent[move_from_to(best)] / spent.sum() > 0.2
 
