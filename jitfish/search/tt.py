@@ -144,7 +144,7 @@ HASHFULL_SAMPLE = 1000  # entries, from the table's start (UCI's hashfull is per
 def hashfull(table: np.ndarray, age: int) -> int:
     """Per mille of the first 1000 entries written by the current search."""
     entries = min(len(table) // ENTRY_WORDS, HASHFULL_SAMPLE)
-    return int(_entries_of_age(table, np.uint64(age & AGE_MASK), entries)) * 1000 // max(1, entries)
+    return int(_entries_of_age(table, age & AGE_MASK, entries)) * 1000 // max(1, entries)
 
 
 @kernel(hot=True)
@@ -154,7 +154,7 @@ def _entries_of_age(table, age, entries):
     used = 0
     for i in range(entries):
         data = table[ENTRY_WORDS * i + 1]
-        if data != np.uint64(0) and (data >> _AGE_SHIFT) & _AGE_MASK == age:
+        if data != np.uint64(0) and tt_age(data) == age:
             used += 1
     return used
 
