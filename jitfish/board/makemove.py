@@ -135,6 +135,27 @@ def make_move(bbs, state, undo, key_history, tables, move):
     state[L.GAME_PLY] = ply + 1
 
 
+@kernel(hot=True, inline=True)
+def key_after(bbs, state, tables, move):
+    """The key after ``move`` as its pieces, the side to move and the en-passant square it clears change it:
+    what the search prefetches the child's TT bucket with before it decides to play the move.  Castling
+    (its rook), en passant (the pawn taken beside), lost castling rights and a new en-passant square are
+    left out: a prefetch of the wrong bucket costs a fetch, not a result."""
+    from_sq = move_from(move)
+    to_sq = move_to(move)
+    piece = state[L.MAILBOX + from_sq]
+    promotion = move_promotion(move)
+    placed = piece if promotion == 0 else state[L.SIDE_TO_MOVE] * 6 + promotion
+    key = bbs[L.KEY] ^ tables[L.ZOBRIST_TURN] ^ tables[L.ZOBRIST_PIECE + piece * 64 + from_sq]
+    key ^= tables[L.ZOBRIST_PIECE + placed * 64 + to_sq]
+    captured = state[L.MAILBOX + to_sq]
+    if captured != NO_PIECE:
+        key ^= tables[L.ZOBRIST_PIECE + captured * 64 + to_sq]
+    if state[L.EN_PASSANT] != NO_SQUARE:
+        key ^= tables[L.ZOBRIST_EN_PASSANT + (state[L.EN_PASSANT] & 7)]
+    return key
+
+
 @kernel(hot=True, llvm_inline=True, cold_start=HELPER)
 def unmake_move(bbs, state, undo, key_history, tables):
     """Take back the last move made with :func:`make_move`."""

@@ -43,7 +43,7 @@ from typing import NamedTuple
 import numpy as np
 
 from jitfish.board import layout as L
-from jitfish.board.makemove import make_move, make_null_move, unmake_move, unmake_null_move
+from jitfish.board.makemove import key_after, make_move, make_null_move, unmake_move, unmake_null_move
 from jitfish.board.movegen import GEN_ALL, GEN_NOISY, is_in_check
 from jitfish.runtime.jit import kernel
 from jitfish.search.buffers import (
@@ -180,6 +180,13 @@ def play(ctx, ply, move, check_known):
     tt_prefetch(ctx.tt, ctx.bbs[L.KEY])
     correction_prefetch(ctx, ply + 1)
     child.check_known = check_known
+
+
+@kernel(hot=True, inline=True)
+def prefetch_child(ctx, move):
+    """Start fetching the TT bucket of the position after ``move`` while the node decides whether to play it
+    (its pruning, its check): :func:`play`'s own prefetch comes too late to hide the wait."""
+    tt_prefetch(ctx.tt, key_after(ctx.bbs, ctx.state, ctx.tables, move))
 
 
 @kernel(hot=True, inline=True)

@@ -58,7 +58,7 @@ from jitfish.search.buffers import (
 )
 from jitfish.search.context import (
     ALL_MOVES, CUT, LOWER_BOUND, NO_MOVE, NO_SCORE, NOISY_MOVES, NOT_CUT, enter_node, has_tables, in_check_at, play,
-    play_null, take_back, take_back_null, without_tables,
+    play_null, prefetch_child, take_back, take_back_null, without_tables,
 )
 from jitfish.search.draws import insufficient_material, is_repetition
 from jitfish.search.evalstack import evaluate_at, node_static_eval
@@ -535,6 +535,7 @@ def negamax(ctx, alpha, beta, depth, ply, cut_node):
                                    diagonal_checks, straight_checks)
         if quiet and ss.pick_skip_quiets != 0 and not checks:
             continue
+        prefetch_child(ctx, move)
         quiets_seen += quiet
 
         # Step 15. Pruning at shallow depth (shallow_pruning); moves that give check are kept.

@@ -39,6 +39,7 @@ from jitfish.search.context import (
     enter_node,
     in_check_at,
     play,
+    prefetch_child,
     take_back,
 )
 from jitfish.search.evalstack import node_static_eval
@@ -126,6 +127,7 @@ def next_capture(ctx, ply):
         if slot < 0:
             return NO_MOVE
         move = move_at(ctx.work, slot)
+        prefetch_child(ctx, move)
         if node.q_stand_pat == NO_EVAL or not futile_capture(ctx, move, node.q_stand_pat, node.q_alpha):
             return move
 

@@ -102,3 +102,37 @@ def test_chess960_castling_rights_change_the_key_and_stay_incremental():
         for rights in ("KQkq", "Qkq", "Kkq", "KQq", "KQk", "-")
     ]
     assert len(set(fewer_rights)) == 6
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        chess.STARTING_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",  # Kiwipete
+        "r3k2r/8/8/8/3pP3/8/8/R3K2R b KQkq e3 0 1",  # en passant to take, castling both ways
+        "8/2P5/8/8/8/8/k1p4K/1N6 w - - 0 1",  # promotions, and one by capture
+        "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+    ],
+)
+def test_key_after_is_the_key_the_move_makes_but_for_castling_and_en_passant_squares(fen):
+    """The search prefetches the child's TT bucket by ``key_after``: exact for every move that neither castles,
+    nor takes en passant, nor changes castling rights, nor leaves an en-passant square."""
+    from jitfish.board.makemove import key_after
+    from jitfish.board.tables import lookup_tables
+
+    board = jitfish.Board(fen)
+    position, exact = board.position, 0
+    for move in position.legal_moves():
+        after = board.copy()
+        after.push(int(move))
+        expected = after.zobrist()
+        predicted = int(key_after(position.bbs, position.state, lookup_tables(), move))
+        before, then = chess.Board(fen), after.to_chess()
+        played = chess.Move.from_uci(after.move_stack[-1])
+        if before.is_castling(played) or before.is_en_passant(played) or then.ep_square is not None:
+            continue
+        if then.castling_rights != before.castling_rights:
+            continue
+        assert predicted == expected, after.move_stack[-1]
+        exact += 1
+    assert exact > 0
