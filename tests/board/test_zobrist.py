@@ -7,6 +7,8 @@ import chess.polyglot
 import pytest
 
 import jitfish
+from jitfish.board.makemove import key_after
+from jitfish.board.tables import lookup_tables
 
 # The test keys published with the Polyglot book format.
 POLYGLOT_KEYS = [
@@ -117,9 +119,6 @@ def test_chess960_castling_rights_change_the_key_and_stay_incremental():
 def test_key_after_is_the_key_the_move_makes_but_for_castling_and_en_passant_squares(fen):
     """The search prefetches the child's TT bucket by ``key_after``: exact for every move that neither castles,
     nor takes en passant, nor changes castling rights, nor leaves an en-passant square."""
-    from jitfish.board.makemove import key_after
-    from jitfish.board.tables import lookup_tables
-
     board = jitfish.Board(fen)
     position, exact = board.position, 0
     for move in position.legal_moves():
