@@ -36,7 +36,7 @@ from jitfish.search.results import (
     SearchResult,
     split_score,
 )
-from jitfish.search.threads import SearchRun, Watcher, help_search
+from jitfish.search.threads import SearchRun, Watcher, help_search, vote
 from jitfish.search.timeman import TimeController
 from jitfish.search.tt import AGE_MASK, new_table, probe
 from jitfish.search.tt import hashfull as _hashfull
@@ -231,9 +231,9 @@ class Searcher:
         # ``Threads 50`` on two cores, a held ``go`` ended by a ``stop`` took two seconds to answer).
         helpers = [
             threading.Thread(
-                target=help_search, args=(w, i + 1, max_depth, self._tt, self._weights, self._params), daemon=True
+                target=help_search, args=(w, max_depth, self._tt, self._weights, self._params), daemon=True
             )
-            for i, w in enumerate(workers[1:])
+            for w in workers[1:]
             if not timer.stopped
         ]
         for helper in helpers:
@@ -247,6 +247,8 @@ class Searcher:
             run.raise_stop_flags()
             for helper in helpers:
                 helper.join()
+        if helpers and run.multipv == 1 and not limits.depth and limits.mate is None:
+            result = self._voted(run, result)
         result.nodes = sum(w.nodes for w in workers)
         result.tbhits = self._tb_hits(workers)
         result.time = time.perf_counter() - started
@@ -271,51 +273,83 @@ class Searcher:
         ):
             completed_depth, best_score = iteration.depth, iteration.lines[0][0]
             seldepth = int(main.control[B.C_SELDEPTH])
-            elapsed = time.perf_counter() - run.started
-            nodes = sum(w.nodes for w in run.workers)
-            hashfull, tbhits = self.hashfull(), self._tb_hits(run.workers)
-            for index, (score, pv) in enumerate(iteration.lines):
-                cp, mate = split_score(score)
-                info = SearchInfo(
-                    depth=iteration.depth,
-                    seldepth=seldepth,
-                    multipv=index + 1,
-                    score_cp=cp,
-                    score_mate=mate,
-                    bound="",
-                    nodes=nodes,
-                    time=elapsed,
-                    nps=int(nodes / max(elapsed, 1e-6)),
-                    hashfull=hashfull,
-                    pv=[move_to_uci(m, chess960) for m in pv],
-                    score=score,
-                    tbhits=tbhits,
-                )
-                infos.append(info)
-                if run.on_info is not None:
-                    run.on_info(info)
+            infos += self._report(run, iteration.depth, seldepth, iteration.lines)
             mate = mate_moves(best_score)
             if run.limits.mate is not None and mate is not None and 0 < mate <= run.limits.mate:
                 break
             best_move = main.best_pv[0]
             if run.timer.iteration_done(move_to_uci(best_move, chess960), best_score, main.effort(best_move)) or (
-                run.limits.soft_nodes is not None and nodes >= run.limits.soft_nodes
+                run.limits.soft_nodes is not None and infos[-1].nodes >= run.limits.soft_nodes
             ):
                 break
         run.timer.wait_released()  # an infinite (or pondering) search does not return before its clock says
-        best_pv = self.extend_pv(main.position, main.best_pv or [run.legal_moves[0]])
-        cp, mate = split_score(best_score)
+        return self._result(run, completed_depth, best_score, main.best_pv or [run.legal_moves[0]], seldepth, infos)
+
+    def _voted(self, run: SearchRun, result: SearchResult) -> SearchResult:
+        """``result`` (the main thread's), or the line of the helper that :func:`~jitfish.search.threads.vote`
+        picks among every thread's last completed iteration (the engine's last ``info`` reports the line played)."""
+        main = run.main
+        threads = [(main, result.depth, result.score, main.best_pv)] + [
+            (w, w.completed.depth, *w.completed.lines[0])
+            for w in run.workers[1:]
+            if w.completed is not None and w.completed.lines[0][1]
+        ]
+        chosen = vote([(depth, score, pv) for _, depth, score, pv in threads]) if main.best_pv else 0
+        if chosen == 0:
+            return result
+        worker, depth, score, pv = threads[chosen]
+        seldepth = int(worker.control[B.C_SELDEPTH])
+        return self._result(run, depth, score, pv, seldepth, result.infos)
+
+    def _report(
+        self, run: SearchRun, depth: int, seldepth: int, lines: list[tuple[int, list[int]]]
+    ) -> list[SearchInfo]:
+        """The ``info`` of each of ``lines`` (score, encoded PV; best first) at ``depth``, told to ``run.on_info``."""
+        elapsed = time.perf_counter() - run.started
+        nodes = sum(w.nodes for w in run.workers)
+        hashfull, tbhits = self.hashfull(), self._tb_hits(run.workers)
+        infos = []
+        for index, (score, pv) in enumerate(lines):
+            cp, mate = split_score(score)
+            info = SearchInfo(
+                depth=depth,
+                seldepth=seldepth,
+                multipv=index + 1,
+                score_cp=cp,
+                score_mate=mate,
+                bound="",
+                nodes=nodes,
+                time=elapsed,
+                nps=int(nodes / max(elapsed, 1e-6)),
+                hashfull=hashfull,
+                pv=[move_to_uci(m, run.chess960) for m in pv],
+                score=score,
+                tbhits=tbhits,
+            )
+            infos.append(info)
+            if run.on_info is not None:
+                run.on_info(info)
+        return infos
+
+    def _result(
+        self, run: SearchRun, depth: int, score: int, pv: list[int], seldepth: int, infos: list[SearchInfo]
+    ) -> SearchResult:
+        """The answer of a search that plays ``pv`` (a ponder move added from the table if it is one move);
+        its nodes and time are the caller's to fill in."""
+        chess960 = run.chess960
+        best_pv = self.extend_pv(run.main.position, pv)
+        cp, mate = split_score(score)
         return SearchResult(
             best_move=move_to_uci(best_pv[0], chess960),
             ponder_move=move_to_uci(best_pv[1], chess960) if len(best_pv) > 1 else None,
             score_cp=cp,
             score_mate=mate,
             pv=[move_to_uci(m, chess960) for m in best_pv],
-            depth=completed_depth,
+            depth=depth,
             seldepth=seldepth,
             nodes=0,
             time=0.0,
-            score=best_score,
+            score=score,
             infos=infos,
         )
 

@@ -7,7 +7,8 @@ must end (its hard deadline passed, or ``stop()`` was called on it); the kernel 
 its control array (UCI's ``currmove``).  It is one thread for the searcher's life, armed by each search and
 disarmed after it, which the search never waits for.  Lazy SMP helpers are Python threads running the
 same (GIL-free) kernel on their own worker (a copy of the position, their own heuristics), sharing the
-transposition table.
+transposition table; once all threads stop, :func:`vote` picks the line played among their last
+completed iterations.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from jitfish.search import buffers as B
 from jitfish.search.results import CurrmoveCallback, InfoCallback, SearchLimits
 from jitfish.search.timeman import TimeController
 from jitfish.search.worker import SearchWorker
-from jitfish.types import INF
+from jitfish.types import TB_WIN_BOUND
 
 CURRMOVE_AFTER = 1.0  # seconds into a search before currmove reports start (as Stockfish)
 CURRMOVE_INTERVAL = 0.25  # seconds between currmove polls
@@ -123,12 +124,50 @@ class Watcher:
             report_at = time.perf_counter() + CURRMOVE_INTERVAL
 
 
-def help_search(
-    worker: SearchWorker, index: int, max_depth: int, tt: np.ndarray, weights: np.ndarray, params: np.ndarray
-) -> None:
-    """A Lazy SMP helper (the ``index``-th): full-window iterations, odd helpers starting one ply deeper, until
-    its stop flag is raised; what it finds reaches the main thread through the shared table."""
-    for depth in range(1 + index % 2, max_depth + 1):
-        worker.search_root(tt, weights, params, -INF, INF, depth)
-        if worker.stopped:
-            return
+def help_search(worker: SearchWorker, max_depth: int, tt: np.ndarray, weights: np.ndarray, params: np.ndarray) -> None:
+    """A Lazy SMP helper: the main thread's iterative deepening, aspiration windows included, on its own
+    worker, until its stop flag is raised; what it finds reaches the main thread through the shared table,
+    and its last completed iteration (``worker.completed``) takes part in :func:`vote`."""
+    for _ in worker.iterate(tt, weights, params, max_depth):
+        pass
+
+
+VOTE_FLOOR = 14  # Stockfish's: the thread with the lowest score still votes with this weight a ply
+
+
+def vote(lines: list[tuple[int, int, list[int]]]) -> int:
+    """Which thread's line to play: the index in ``lines``, one ``(depth, score, pv)`` a thread (its last
+    completed iteration; the main thread's first, each ``pv`` non-empty).
+
+    Stockfish's vote: each thread gives its first move ``(score - lowest score + VOTE_FLOOR) * depth``
+    votes, and the line played is the one whose move has the most votes; where two moves have as many,
+    the thread with the larger weight of its own wins if its line is longer than two moves.  Proven
+    results come first: once a line mates (or wins by the tables), only a faster win replaces it; a thread
+    that proves its position lost replaces any line that is not itself a proven win (as the threads share
+    one table, it saw further), and among proven losses the longest defence is played.
+    """
+    lowest = min(score for _, score, _ in lines)
+    weights = [(score - lowest + VOTE_FLOOR) * depth for depth, score, _ in lines]
+    votes: dict[int, int] = {}
+    for weight, (_, _, pv) in zip(weights, lines):
+        votes[pv[0]] = votes.get(pv[0], 0) + weight
+
+    def weight_if_long(index: int) -> int:
+        return weights[index] if len(lines[index][2]) > 2 else 0
+
+    best = 0
+    for index, (_, score, pv) in enumerate(lines):
+        best_score, best_move = lines[best][1], lines[best][2][0]
+        if best_score >= TB_WIN_BOUND:
+            better = score > best_score
+        elif best_score <= -TB_WIN_BOUND:
+            better = -TB_WIN_BOUND >= score > best_score
+        elif abs(score) >= TB_WIN_BOUND:
+            better = True
+        else:
+            better = votes[pv[0]] > votes[best_move] or (
+                votes[pv[0]] == votes[best_move] and weight_if_long(index) > weight_if_long(best)
+            )
+        if better:
+            best = index
+    return best

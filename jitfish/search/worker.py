@@ -53,7 +53,8 @@ class SearchWorker:
     The shared state, the transposition table, evaluation weights and search parameters, is passed to each
     call, so that one table can serve several workers.  A search goes: :meth:`prepare` (the position, the
     limits), then :meth:`iterate` (the iterative deepening every search runs) or :meth:`iterate_nodes` (the
-    same, node-limited and quiet); :attr:`best_pv`, :attr:`nodes` and :attr:`stopped` read the result.
+    same, node-limited and quiet); :attr:`best_pv`, :attr:`completed`, :attr:`nodes` and :attr:`stopped` read the
+    result.
     """
 
     def __init__(self, params: np.ndarray, network: KernelNetwork | None, tablebase: Tablebase | None = None) -> None:
@@ -69,6 +70,7 @@ class SearchWorker:
         self.position = Position()  # the root, searched in place: prepare() copies the position into it
         self.best_pv: list[int] = []  # the best line so far of iterate()
         self.depth = 0  # the iteration iterate() is on
+        self.completed: Iteration | None = None  # the last iteration iterate() completed
 
     def set_network(self, network: KernelNetwork | None) -> None:
         """Evaluate with ``network`` (None: the hand-written evaluation), with a stack of accumulators of our own."""
@@ -205,7 +207,7 @@ class SearchWorker:
         fully beat the previous best before the stop: an improvement all the same.  Depth 1 always yields
         all its lines.
         """
-        self.best_pv = []
+        self.best_pv, self.completed = [], None
         previous = [0] * multipv
         for depth in range(1, max_depth + 1):
             self.depth = depth
@@ -230,7 +232,8 @@ class SearchWorker:
                     excluded.append(pv[0] if pv else allowed[0])
             lines.sort(key=lambda scored: -scored[0])
             self.best_pv = lines[0][1] or self.best_pv
-            yield Iteration(depth=depth, lines=lines)
+            self.completed = Iteration(depth=depth, lines=lines)
+            yield self.completed
 
     def iterate_nodes(
         self, tt: np.ndarray, weights: np.ndarray, params: np.ndarray, soft_nodes: int, max_depth: int

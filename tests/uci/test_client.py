@@ -98,6 +98,9 @@ def test_threads_2(client):
         board = chess.Board("r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7")
         info = client.analyse(board, chess.engine.Limit(time=1.0))
         assert info["pv"][0] in board.legal_moves and info["nodes"] > 0
+        # The move played is the threads' vote, and the last info line gives its line.
+        result = client.play(board, chess.engine.Limit(time=0.5), info=chess.engine.INFO_PV)
+        assert result.move in board.legal_moves and result.info["pv"][0] == result.move
         # With two threads the mate in 2 (1.Ra6 bxa6 2.b7#) is still found, at its exact distance.
         info = client.analyse(chess.Board("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1"), chess.engine.Limit(mate=2))
         assert info["score"].relative == chess.engine.Mate(2) and info["pv"][0] == chess.Move.from_uci("a1a6")
