@@ -1,9 +1,10 @@
 """The import graph of the source: no circle in ``jitfish/``, and no private name imported across packages.
 
-Read from the source (``ast``), so that an import inside a function counts as
-much as one at the top of a module: a local import that only hides a circle
-is still a circle.  Imports under ``if TYPE_CHECKING:`` are left out, since
-they never run.  A private name (``_x``) may be imported only by a module of
+Read from the source (``ast``), as text: an import inside a function counts as
+much as one at the top of a module (a local import that only hides a circle
+is still a circle), and so does one under ``if TYPE_CHECKING:`` (a circle
+that only the type checker walks is still two modules that each need the
+other to be read).  A private name (``_x``) may be imported only by a module of
 the package (the folder) that defines it; ``jitfish/``, ``tuning/`` and
 ``scripts/`` are checked, the tests are not (they may test private parts).
 
@@ -40,30 +41,15 @@ def _modules(top: str) -> dict[str, Path]:
     return {_module_name(path): path for path in sorted((ROOT / top).rglob("*.py"))}
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _imports(path: Path) -> list[tuple[str, str | None, int]]:
-    """``(module, name or None, line)`` of every absolute import that can run."""
+    """``(module, name or None, line)`` of every absolute import written in the file."""
     found: list[tuple[str, str | None, int]] = []
-
-    class Visitor(ast.NodeVisitor):
-        def visit_If(self, node: ast.If) -> None:
-            for child in node.orelse if _is_type_checking(node.test) else [*node.body, *node.orelse]:
-                self.visit(child)
-
-        def visit_Import(self, node: ast.Import) -> None:
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
             found.extend((alias.name, None, node.lineno) for alias in node.names)
-
-        def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-            if node.level == 0 and node.module is not None:
-                found.extend((node.module, alias.name, node.lineno) for alias in node.names)
-
-    Visitor().visit(ast.parse(path.read_text(), str(path)))
-    return found
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module is not None:
+            found.extend((node.module, alias.name, node.lineno) for alias in node.names)
+    return sorted(found, key=lambda row: row[2])
 
 
 def _package(module: str, modules: dict[str, Path]) -> str:

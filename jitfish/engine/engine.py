@@ -1,8 +1,9 @@
 """``Engine``: the facade between a protocol and the chess code; it coordinates and holds no chess rules.
 
 It owns the game (:mod:`jitfish.engine.game`), the searcher, the book, the network and the option values
-(:class:`jitfish.engine.options.Settings`); each option's row in :mod:`jitfish.engine.options` calls the method
-here that acts on it (``set_hash``, ``load_network``, ``set_syzygy_path``, ...).  The network has one owner,
+(:class:`jitfish.engine.options.Settings`); the options are declared in :mod:`jitfish.engine.options`, and
+what each does beyond storing its value is bound here, to the method that acts on it (``set_hash``,
+``load_network``, ``set_syzygy_path``, ...: :meth:`Engine._bind_actions`).  The network has one owner,
 :attr:`Engine.network` (the one loaded, whether searched with or not): ``Use NNUE`` says whether the searcher
 is handed it.  Each ``go`` gets a
 :class:`~jitfish.search.timeman.TimeController`, the one owner of its clock, and runs as a
@@ -13,13 +14,15 @@ answered at any moment.  Results go back through :class:`~jitfish.engine.turn.En
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from jitfish.engine.game import Game
-from jitfish.engine.options import Settings, option_named
+from jitfish.engine.options import Settings, option_named, search_param_options
 from jitfish.engine.turn import EngineCallbacks, GoParams, Turn
 from jitfish.search import Searcher
 from jitfish.search.timeman import TimeController
@@ -55,6 +58,7 @@ class Engine:
         self._searching = False
         self._go: GoParams | None = None
         self._timer = TimeController()  # the clock of the current (or last) go
+        self._actions = self._bind_actions()
         if self.settings.use_nnue:  # the default: the shipped network, loaded quietly (nothing before readyok)
             self.network = _read_network(self.settings.eval_file)
             self._hand_network_to_searcher()
@@ -66,25 +70,45 @@ class Engine:
 
         warm_search(started=helper)
 
+    def _bind_actions(self) -> dict[str, Callable[[Any], None]]:
+        """What each option does beyond storing its value, by its UCI name, called with the typed value (None
+        for a button); an option not named here is a value the next ``go`` reads from :attr:`settings`.
+        ``--tune``'s search parameters set the searcher's parameter of their name."""
+        return {
+            "Threads": self.set_threads,
+            "Hash": self.set_hash,
+            "Clear Hash": lambda _: self.clear_hash(),
+            "UCI_Chess960": self.set_chess960,
+            "BookFile": self.set_book,
+            "EvalFile": self.load_network,
+            "Use NNUE": self.set_use_nnue,
+            "SyzygyPath": self.set_syzygy_path,
+            "SyzygyProbeDepth": lambda _: self.probe_as_set(),
+            "Syzygy50MoveRule": lambda _: self.probe_as_set(),
+            "SyzygyProbeLimit": lambda _: self.probe_as_set(),
+            **{spec.name: functools.partial(self.searcher.set_param, spec.name) for spec in search_param_options()},
+        }
+
     def set_option(self, name: str, value: Any) -> None:
         """Set an option of :data:`jitfish.engine.options.OPTIONS` by its UCI name, or in ``--tune`` mode a
-        search parameter: :attr:`settings` stores the value, then the row's ``on_change`` acts on it (the one
+        search parameter: :attr:`settings` stores the value, then the option's action acts on it (the one
         way an option takes effect); ``ValueError`` or ``OSError`` put the old value back."""
         spec = option_named(name)
+        action = self._actions.get(spec.name)
         if spec.key is None:
-            if spec.on_change is not None:
-                spec.on_change(self, value)
+            if action is not None:
+                action(value)
             return
         old = getattr(self.settings, spec.key)
         setattr(self.settings, spec.key, value)
         try:
-            if spec.on_change is not None:
-                spec.on_change(self, value)
+            if action is not None:
+                action(value)
         except (ValueError, OSError):
             setattr(self.settings, spec.key, old)
             raise
 
-    # --- what the options do beyond storing their value (called by their rows in jitfish.engine.options) --------
+    # --- what the options do beyond storing their value (bound to them by _bind_actions) ----------------------
     def set_threads(self, threads: int) -> None:
         self.searcher.set_threads(threads)
 

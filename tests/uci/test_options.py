@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import inspect
 
 import pytest
 
 from jitfish.engine.engine import Engine
-from jitfish.engine.options import OPTIONS, OptionSpec, Settings
+from jitfish.engine.options import OPTIONS, OptionSpec, Settings, search_param_options
 from jitfish.uci.options import OptionError, OptionTable, parse_setoption, uci_line
 
 
@@ -59,19 +58,9 @@ def test_values_are_checked_and_typed():
     assert table.parse("Clear Hash", None)[1] is None
 
 
-class _Calls:
-    """Stands in for the engine: records the methods an option's ``on_change`` calls, with their arguments."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, tuple]] = []
-
-    def __getattr__(self, name: str):
-        return lambda *args: self.calls.append((name, args))
-
-
-def test_each_option_has_a_setting_or_an_engine_method_and_a_valid_default():
-    """Every value lives in ``Settings`` (each field is one option's); every ``on_change`` calls one engine
-    method, with the value (a button's and the probe options' with none)."""
+def test_each_option_has_a_setting_or_an_action_and_a_valid_default():
+    """Every value lives in ``Settings`` (each field is one option's); a field-less option is a button or a
+    ``--tune`` search parameter, and has an action."""
     keys = [spec.key for spec in OPTIONS if spec.key is not None]
     assert sorted(keys) == sorted(field.name for field in dataclasses.fields(Settings))
     for spec in OPTIONS:
@@ -80,9 +69,29 @@ def test_each_option_has_a_setting_or_an_engine_method_and_a_valid_default():
             assert spec.default == getattr(Settings(), spec.key)
         if spec.type == "spin":
             assert spec.min <= spec.default <= spec.max
-        if spec.on_change is not None:
-            engine = _Calls()
-            spec.on_change(engine, spec.default)
-            [(method, args)] = engine.calls
-            assert len(inspect.signature(getattr(Engine, method)).parameters) == 1 + len(args), spec.name
-            assert args in ((), (spec.default,)), spec.name
+
+
+def test_the_engine_binds_its_actions_to_options_it_declares():
+    """The engine's actions name real options (a misspelt name would be an action never called), every
+    button and search parameter has one, and each acts on the engine it was bound to."""
+    engine = Engine()
+    names = {spec.name for spec in (*OPTIONS, *search_param_options())}
+    assert set(engine._actions) <= names
+    assert {spec.name for spec in OPTIONS if spec.key is None} <= set(engine._actions)
+    assert {spec.name for spec in search_param_options()} <= set(engine._actions)
+    engine.set_option("Hash", 2)
+    assert engine.settings.hash_mb == 2 and engine.searcher._tt.nbytes <= 2 << 20 < 2 * engine.searcher._tt.nbytes
+    engine.set_option("Threads", 3)
+    assert len(engine.searcher.workers) == 3
+    engine.set_option("UCI_Chess960", True)
+    assert engine.game.board.chess960
+    engine.set_option("Use NNUE", False)
+    assert engine.searcher.network is None
+    engine.set_option("Use NNUE", True)
+    assert engine.searcher.network is engine.network
+    field = search_param_options()[0]
+    engine.set_option(field.name, field.max)
+    assert engine.searcher.params[0] == field.max
+    with pytest.raises(OSError):
+        engine.set_option("BookFile", "/nonexistent/book.bin")
+    assert engine.settings.book_file == ""
