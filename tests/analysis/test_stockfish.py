@@ -9,8 +9,6 @@ the other calls a blunder or a mistake (``?``).  On the shipped game both mark 1
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import chess
@@ -22,9 +20,10 @@ import jitfish
 from jitfish.analysis.judge import NAG_BLUNDER, NAG_MISTAKE
 from jitfish.analysis.report import judge_game
 from jitfish.analysis.searching import Evaluation
+from tests.extras import needs_program, program_path
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "analyse" / "sunfish-jitfish.pgn"
-STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
+STOCKFISH = program_path("stockfish")
 REFERENCE_DEPTH = 16
 
 
@@ -54,7 +53,7 @@ def marks(moves, nags) -> set[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="stockfish not installed")
+@needs_program("stockfish")
 def test_the_blunders_agree_with_stockfish_at_depth_16():
     game = chess.pgn.read_game(SHIPPED.open())
     reference = judge_game(game, reference_evaluations(game))

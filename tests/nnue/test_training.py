@@ -9,8 +9,10 @@ import sys
 
 import pytest
 
+from tests.extras import importorskip
+
 # PyTorch is an optional extra: a checkout without it skips these tests; .ci/run installs it, so CI runs them.
-torch = pytest.importorskip("torch")
+torch = importorskip("torch")
 
 import numpy as np  # noqa: E402
 

@@ -17,13 +17,13 @@ REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "tests" / "data" / "datagen_sample.gz"
 GAME = REPO / "tests" / "data" / "analyse" / "sunfish-jitfish.pgn"
 
-# Prepended to each command: a finder, first on sys.meta_path, that refuses MODULE and its submodules.
+# Prepended to each command: a finder, first on sys.meta_path, that refuses MODULES and their submodules.
 BLOCKER = """
 import runpy, sys
 
 class Refuse:
     def find_spec(self, name, path=None, target=None):
-        if name == {module!r} or name.startswith({module!r} + "."):
+        if name.partition(".")[0] in {modules!r}:
             raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
         return None
 
@@ -110,18 +110,22 @@ COMMANDS = [
 ]
 
 
-@pytest.mark.parametrize("module, needed_by, extra, code", COMMANDS, ids=[c[1] for c in COMMANDS])
-def test_a_missing_extra_is_one_line_and_status_2(tmp_path, module, needed_by, extra, code):
-    out = tmp_path / "picture.png"
-    program = BLOCKER.format(module=module) + code.format(out=str(out))
-    done = subprocess.run(
-        [sys.executable, "-c", program],
+def _without(modules: tuple[str, ...], code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``code`` run in a fresh interpreter that refuses ``modules``, as if they were not installed."""
+    return subprocess.run(
+        [sys.executable, "-c", BLOCKER.format(modules=modules) + code],
         capture_output=True,
         text=True,
-        cwd=tmp_path,
+        cwd=cwd,
         timeout=300,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
+
+
+@pytest.mark.parametrize("module, needed_by, extra, code", COMMANDS, ids=[c[1] for c in COMMANDS])
+def test_a_missing_extra_is_one_line_and_status_2(tmp_path, module, needed_by, extra, code):
+    out = tmp_path / "picture.png"
+    done = _without((module,), code.format(out=str(out)), tmp_path)
     assert done.returncode == 2, done.stderr
     assert done.stderr.splitlines() == [
         f"error: {needed_by} needs {module}, which is not installed: pip install 'jitfish[{extra}]'"
@@ -138,3 +142,27 @@ def test_the_extras_named_exist_in_pyproject():
     extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     for module, extra in EXTRA_OF.items():
         assert any(requirement.startswith(module) for requirement in extras[extra]), (module, extra)
+
+
+def test_every_test_module_imports_without_the_optional_extras(tmp_path):
+    """With only the ``test`` extra, collection passes: a module that needs an extra skips, naming it."""
+    from jitfish.runtime.extras import EXTRA_OF
+
+    refused = (*EXTRA_OF, "dask")
+    pytest_args = ["--collect-only", "-q", "-rs", "-m", "", "-p", "no:cacheprovider", "--rootdir", str(REPO)]
+    done = _without(refused, f"import pytest; sys.exit(pytest.main({[*pytest_args, str(REPO / 'tests')]!r}))", REPO)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "error" not in done.stdout.splitlines()[-1], done.stdout[-3000:]
+    skips = [line for line in done.stdout.splitlines() if line.startswith("SKIPPED")]
+    for module in ("torch", "distributed"):  # tests/nnue/test_training.py, tests/tuning/test_cluster.py
+        assert any(f"needs {module}, the '{EXTRA_OF[module]}' extra" in line for line in skips), skips
+
+
+def test_a_test_that_needs_an_extra_skips_naming_it(tmp_path):
+    program = (
+        "import pytest; sys.exit(pytest.main(['-q', '-rs', '-p', 'no:cacheprovider', '--rootdir', "
+        f"{str(REPO)!r}, {str(REPO / 'tests/teach/test_chance.py')!r}, '-k', 'png']))"
+    )
+    done = _without(("matplotlib",), program, REPO)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "1 skipped" in done.stdout and "needs matplotlib, the 'plot' extra" in done.stdout, done.stdout[-3000:]

@@ -17,6 +17,7 @@ from jitfish.teach.chance import (
     unbounded_leaves_visited,
 )
 from jitfish.teach.toytree import draw_tree, minimax_value
+from tests.extras import needs
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "teaching.md"
 
@@ -106,6 +107,7 @@ def test_leaves_outside_the_bounds_are_a_value_error():
         star1_tree(CHANCE_TREE, (3, -3))
 
 
+@needs("matplotlib")
 def test_draw_a_chance_tree_to_png(tmp_path):
     draw_tree(star1_tree(CHANCE_TREE, CHANCE_BOUNDS), str(tmp_path / "chance.png"))
     assert (tmp_path / "chance.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from tests.extras import needs
+
 
 def run_jitfish(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "jitfish", *args], capture_output=True, text=True, timeout=600)
@@ -20,6 +22,7 @@ def drawn(picture, *args: str) -> str:
     return result.stdout
 
 
+@needs("matplotlib")
 def test_teach_tree_prints_the_textbook_result_and_draws_it(tmp_path):
     out = tmp_path / "tree.png"
     result = run_jitfish("teach", "tree", "--out", str(out))
@@ -35,6 +38,7 @@ def test_teach_tree_rejects_a_malformed_tree():
     assert result.stderr.startswith("error: --leaves")
 
 
+@needs("matplotlib")
 @pytest.mark.usefixtures("teaching_kernels")
 def test_teach_ladder_prints_every_depth_and_writes_the_plot(tmp_path):
     plot = tmp_path / "nodes.png"
@@ -84,6 +88,7 @@ def test_importing_jitfish_and_building_the_command_line_loads_no_teaching_kerne
     assert result.stdout.strip() == "ok"
 
 
+@needs("matplotlib")
 def test_teach_tree_chance_prints_the_values_and_leaf_counts_and_draws_it(tmp_path):
     out = tmp_path / "chance.png"
     result = run_jitfish("teach", "tree", "--chance", "--out", str(out))
@@ -105,6 +110,7 @@ def test_teach_tree_chance_takes_a_users_tree_and_bounds():
     assert stray.returncode == 2 and "--chance" in stray.stderr
 
 
+@needs("matplotlib")
 @pytest.mark.usefixtures("uct_kernels")
 def test_teach_mcts_reports_both_policies_on_a_position(tmp_path):
     plot = tmp_path / "visits.png"
@@ -119,6 +125,7 @@ def test_teach_mcts_reports_both_policies_on_a_position(tmp_path):
     assert bad.returncode == 2 and bad.stderr.startswith("error: iterations")
 
 
+@needs("matplotlib")
 @pytest.mark.usefixtures("teaching_kernels")
 def test_teach_ladder_shows_mtdfs_passes_and_draws_its_bounds(tmp_path):
     plot = tmp_path / "bounds.png"
@@ -128,6 +135,7 @@ def test_teach_ladder_shows_mtdfs_passes_and_draws_its_bounds(tmp_path):
     assert wrong.returncode == 2 and wrong.stderr.startswith("error: --bounds-plot")
 
 
+@needs("matplotlib")
 def test_teach_tree_players_prints_maxn_beside_the_other_models_and_draws_the_tuples(tmp_path):
     shown = drawn(tmp_path / "maxn.png", "teach", "tree", "--players", "3", "--out")
     assert "value (6, 4, 3); the line played: A 2, B 1, C 1" in shown
@@ -140,6 +148,7 @@ def test_teach_tree_players_prints_maxn_beside_the_other_models_and_draws_the_tu
     assert run_jitfish("teach", "tree", "--players", "3", "--leaves", "[[1, 2, 3]").stderr.startswith("error: --leaves")
 
 
+@needs("matplotlib")
 @pytest.mark.usefixtures("teaching_kernels")
 def test_teach_kriegspiel_reports_each_move_and_draws_the_belief_state(tmp_path):
     shown = drawn(tmp_path / "belief.png", "teach", "kriegspiel", "--samples", "4", "--max-moves", "6", "--plot")

@@ -17,6 +17,7 @@ from jitfish.teach.kriegspiel import Announcement, Belief, announce, position_ke
 from jitfish.teach.kriegspiel_clairvoyance import clairvoyance
 from jitfish.teach.kriegspiel_game import RandomPlayer, SamplingPlayer, game_text, match, play_game
 from jitfish.teach.plot import plot_belief
+from tests.extras import needs
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "teaching.md"
 
@@ -206,6 +207,7 @@ def test_the_sampling_player_beats_the_random_player_in_a_short_match():
     assert all(game.reason == "checkmate" for game in played.games if game.score(chess.WHITE) != 0.5)
 
 
+@needs("matplotlib")
 @pytest.mark.usefixtures("teaching_kernels")
 def test_plot_belief_writes_a_png(tmp_path):
     game = play_game(SamplingPlayer(chess.WHITE, 4, seed=2), RandomPlayer(2), seed=2, max_moves=8)

@@ -14,6 +14,7 @@ from jitfish.teach.ladder import _Buffers, _run_deepening, _run_fixed, ladder, l
 from jitfish.teach.plot import plot_nodes
 from jitfish.teach.report import ALGORITHM_NAMES, BY_NAME, format_value
 from jitfish.types import MATE
+from tests.extras import needs
 from tests.teach.conftest import suite_positions
 
 pytestmark = pytest.mark.usefixtures("teaching_kernels")
@@ -128,6 +129,7 @@ def test_bad_arguments_are_value_errors():
         ladder_suite([], 2)
 
 
+@needs("matplotlib")
 def test_plot_nodes_writes_a_png(tmp_path):
     report = ladder(OPENING, 3, ["minimax", "alphabeta", "pvs"])
     plot_nodes(report, str(tmp_path / "nodes.png"))

@@ -13,6 +13,7 @@ import pytest
 
 from jitfish.teach.mcts import POLICIES, POSITIONS_FILE, load_positions, mcts
 from jitfish.types import MATE_BOUND
+from tests.extras import needs
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
 POSITIONS = {comment.split(":")[0]: (fen, iterations) for fen, iterations, comment in load_positions()}
@@ -130,6 +131,7 @@ def test_a_malformed_positions_file_names_the_line(tmp_path):
         load_positions(bad)
 
 
+@needs("matplotlib")
 def test_plot_visits_draws_several_reports_in_one_png(tmp_path):
     from jitfish.teach.plot import plot_visits
 

@@ -11,6 +11,7 @@ from jitfish.teach.ladder import _Buffers, _call, _run_fixed, _run_mtdf, ladder,
 from jitfish.teach.plot import plot_bounds
 from jitfish.teach.report import format_passes
 from jitfish.types import INF, MATE_BOUND
+from tests.extras import needs
 from tests.teach.conftest import suite_positions
 
 pytestmark = pytest.mark.usefixtures("teaching_kernels")
@@ -117,6 +118,7 @@ def test_one_bound_answers_every_question_it_settles():
         assert int(buffers.counters[0]) - before == 1
 
 
+@needs("matplotlib")
 def test_the_report_shows_each_pass_and_the_bounds_plot_is_drawn(tmp_path):
     report = ladder(OPENING, 3, ["pvs", "mtdf"])
     text = str(report)

@@ -14,16 +14,19 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
-from distributed import Client, LocalCluster
 
+from tests.extras import importorskip, needs_program, program_path
 from tuning import pgnfile
 from tuning.cluster import local_workers
 from tuning.datagen.run import MANIFEST, generate, parts_dir
 from tuning.datagen.selfplay import GameSettings
 from tuning.match import main as match_main
 
+importorskip("distributed")
+from distributed import Client, LocalCluster  # noqa: E402
+
 REPO = Path(__file__).parents[2]
-STOCKFISH = "/usr/games/stockfish"
+STOCKFISH = program_path("stockfish")
 SETTINGS = GameSettings(nodes=500, depth_cap=8)  # a chunk of two games takes a few seconds
 RUN = dict(seed=11, settings=SETTINGS, games=4, chunk_games=2, progress=False)
 
@@ -113,7 +116,7 @@ def play_match(capsys, pgn: Path, *cluster: str) -> tuple[dict, dict[str, tuple[
     return json.loads(capsys.readouterr().out.splitlines()[-1]), games
 
 
-@pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="stockfish not installed (apt-get install stockfish)")
+@needs_program("stockfish")
 def test_a_match_on_a_local_cluster_plays_the_games_of_a_local_run(capsys, tmp_path):
     local, local_games = play_match(capsys, tmp_path / "local.pgn")
     # The workers' games reach the file compressed, as a .gz name asks.

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.extras import importorskip
 from tuning import ladder
 
 
@@ -62,7 +63,7 @@ def test_table_and_plot(tmp_path: Path) -> None:
     assert "| Sunfish |  | 6 | 3 | 2 | 1 | 66.7 % |" in text
     assert "| Stockfish 2000 | 2000 | 4 | 0 | 0 | 4 | 0.0 % | -inf |" in text
     assert "on the Stockfish UCI_Elo scale" in text
-    pytest.importorskip("matplotlib")
+    importorskip("matplotlib")
     assert ladder.plot(rows, "J", tmp_path / "ladder.png")
     assert (tmp_path / "ladder.png").read_bytes()[:4] == b"\x89PNG"
 

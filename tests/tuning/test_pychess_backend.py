@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +10,7 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
+from tests.extras import needs_program, program_path
 from tests.tuning.conftest import random_mover
 from tuning.backends.pychess import PythonChessBackend
 from tuning.config import MatchConfig
@@ -23,8 +22,8 @@ from tuning.tc import parse_time_control
 
 REPO = Path(__file__).parents[2]
 BALANCED = REPO / "tuning" / "openings" / "balanced.epd"
-STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
-FAIRYMAX = shutil.which("fairymax") or "/usr/games/fairymax"
+STOCKFISH = program_path("stockfish")
+FAIRYMAX = program_path("fairymax")
 
 
 def play(first: EngineSpec, second: EngineSpec, **changes: object) -> dict:
@@ -126,7 +125,7 @@ def test_engine_that_cannot_start_is_an_error() -> None:
         play(random_mover("A"), parse_engine_spec(["cmd=/nonexistent/engine", "name=ghost"]))
 
 
-@pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="stockfish not installed")
+@needs_program("stockfish")
 def test_stockfish_at_fixed_nodes_beats_the_random_mover() -> None:
     stockfish = parse_engine_spec([f"cmd={STOCKFISH}", "name=sf", "option.Hash=16", "option.Threads=1"])
     summary = play(
@@ -135,7 +134,7 @@ def test_stockfish_at_fixed_nodes_beats_the_random_mover() -> None:
     assert summary["wins"] == 2
 
 
-@pytest.mark.skipif(not os.path.exists(FAIRYMAX), reason="fairymax not installed (apt-get install fairymax)")
+@needs_program("fairymax")
 def test_xboard_engine_without_setboard_plays_from_openings_as_named() -> None:
     """Fairy-Max declares setboard=0: the runner sets the openings up with edit mode on its own."""
     fairymax = parse_engine_spec([f"cmd={FAIRYMAX}", "proto=xboard", "name=Fairy-Max"])

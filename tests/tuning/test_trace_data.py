@@ -20,6 +20,7 @@ from jitfish.eval.params import (
     load_weights,
 )
 from tests.eval.test_trace import random_games
+from tests.extras import needs
 from tuning import trace as T
 from tuning.datagen.lines import read_data
 from tuning.texel import main
@@ -73,6 +74,7 @@ def test_a_bad_line_is_named(tmp_path):
         T.load_traces(path)
 
 
+@needs("matplotlib")
 def test_the_command_writes_loadable_weights_and_a_plot(data_file, tmp_path, capsys):
     output, plot = tmp_path / "weights.json", tmp_path / "loss.png"
     assert (
@@ -109,6 +111,7 @@ def test_the_command_writes_loadable_weights_and_a_plot(data_file, tmp_path, cap
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@needs("matplotlib")
 def test_the_command_tunes_only_the_blocks_asked_for(data_file, tmp_path, capsys):
     output = tmp_path / "weights.json"
     assert (
