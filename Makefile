@@ -15,7 +15,9 @@
 # `make check` is the test command (README, *Working on Jitfish*; .ci/run runs it after its installs): lint,
 # format and type check (.ci/lint), the fast tests, the slow tests, then the wheel built, installed in a fresh
 # virtual environment and used from outside the tree (scripts/check/check_wheel.py).  It needs the project
-# installed editable with its test extras first: pip install -e '.[test,cluster]'.
+# installed editable with its test extra first: pip install -e '.[test]' (the other extras' tests skip
+# without them).  `make test` runs the fast tests alone, for the edit loop.  Both suites run on JOBS
+# worker processes (pytest-xdist; default: one a core), a test module to a worker.
 
 ROOT   := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 PYTHON ?= python3
@@ -23,8 +25,10 @@ EXE    ?= jitfish-engine
 TUNE   ?=
 PYTHON_PATH := $(shell command -v $(PYTHON) 2>/dev/null)
 BENCH_LIMIT ?= 60
+JOBS ?= auto
+PYTEST = "$(PYTHON_PATH)" -m pytest -q -n $(JOBS) --dist loadscope
 
-.PHONY: all executable launcher bench check clean
+.PHONY: all executable launcher bench test check clean
 
 all: KERNELS = --kernels
 all: executable
@@ -51,12 +55,16 @@ bench: executable
 	 elapsed=$$(( $$(date +%s) - start )); echo "bench took $${elapsed} s (limit $(BENCH_LIMIT) s)"; \
 	 test $$elapsed -lt $(BENCH_LIMIT)
 
+test:
+	@test -n "$(PYTHON_PATH)" || { echo "error: make test needs Python 3.11 or newer as $(PYTHON) (or PYTHON=...)" >&2; exit 1; }
+	cd "$(ROOT)" && $(PYTEST)
+
 # pytest exits 5 when it selects no test at all (a tree whose slow tests are all gone); that is no failure.
 check:
 	@test -n "$(PYTHON_PATH)" || { echo "error: make check needs Python 3.11 or newer as $(PYTHON) (or PYTHON=...)" >&2; exit 1; }
 	cd "$(ROOT)" && .ci/lint
-	cd "$(ROOT)" && "$(PYTHON_PATH)" -m pytest -q
-	cd "$(ROOT)" && { "$(PYTHON_PATH)" -m pytest -q -m slow || test $$? -eq 5; }
+	cd "$(ROOT)" && $(PYTEST)
+	cd "$(ROOT)" && { $(PYTEST) -m slow || test $$? -eq 5; }
 	cd "$(ROOT)" && "$(PYTHON_PATH)" -m scripts.check.check_wheel
 
 clean:

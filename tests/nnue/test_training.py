@@ -358,6 +358,7 @@ def test_a_checkpoint_from_before_the_recipe_options_resumes_as_adam_with_a_step
     assert loaded.model.buckets == 1 and torch.equal(loaded.model.output.weight, run.model.output.weight)
 
 
+@pytest.mark.slow
 def test_the_mkl_branch_option_pins_mkl_as_the_environment_variable_does(tmp_path):
     """``--mkl-branch AVX2`` trains what ``MKL_CBWR=AVX2`` set before Python starts trains, tensor for tensor.
 

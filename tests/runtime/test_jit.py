@@ -275,6 +275,7 @@ def test_the_cache_key_covers_what_kernels_are_built_from_and_nothing_else():
     assert not [name for name in sources if name in PURE_PYTHON or name.startswith(("uci/", "teach/"))]
 
 
+@pytest.mark.slow
 def test_a_pure_python_edit_recompiles_nothing_and_a_kernel_edit_recompiles(tmp_path):
     """In a scratch copy of the package with its own cache: a kernel compiles once, then loads; editing files
     that define no kernel and that no kernel file imports keeps the cache; editing a module kernels are

@@ -42,6 +42,7 @@ def test_index_tables_match_the_format(tables):
     assert list(fixed[layout.PFACTOR : layout.PFACTOR + 20]) == sum(chess.syzygy.PFACTOR, [])
 
 
+@pytest.mark.slow
 def test_wdl_equals_python_chess_on_10000_random_positions(tables, reference):
     boards = positions(10_000, seed=35)
     assert sum(board.has_legal_en_passant() for board in boards) == 1000

@@ -35,6 +35,7 @@ class _Played:
         self.move = best
 
 
+@pytest.mark.slow
 def test_root_moves_keep_the_tablebase_result_on_500_positions():
     played = _Played()
     engine = Engine(EngineCallbacks(on_bestmove=played))

@@ -11,9 +11,12 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "teach"
 
 @pytest.fixture(scope="session")
 def teaching_kernels() -> None:
+    """The teaching searches, loaded or compiled once (one test process at a time: the others then load)."""
+    from jitfish.runtime.compile import one_compile_at_a_time
     from jitfish.teach.ladder import warm_up
 
-    warm_up(engine=False)
+    with one_compile_at_a_time():
+        warm_up(engine=False)
 
 
 def suite_positions() -> list[tuple[str, int]]:
@@ -29,8 +32,10 @@ def suite_positions() -> list[tuple[str, int]]:
 @pytest.fixture(scope="session")
 def uct_kernels() -> None:
     """The UCT kernel, loaded or compiled once per session (and the teaching searches it is compared with)."""
+    from jitfish.runtime.compile import one_compile_at_a_time
     from jitfish.teach.ladder import warm_up
     from jitfish.teach.mcts import mcts
 
-    warm_up(engine=False)
-    mcts("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 10)
+    with one_compile_at_a_time():
+        warm_up(engine=False)
+        mcts("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 10)

@@ -200,6 +200,7 @@ def test_the_truth_stays_in_the_belief_while_it_is_exact():
     assert len(exact) >= 2 and all(p.truth_in_belief for p in exact)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("teaching_kernels")
 def test_the_sampling_player_beats_the_random_player_in_a_short_match():
     played = match(10, seed=1)

@@ -57,6 +57,12 @@ def test_launcher_runs_its_own_checkout_whatever_the_working_directory(tmp_path:
     assert completed.returncode == 0 and completed.stdout.startswith("Jitfish"), completed.stdout
 
 
+@pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
+def test_make_test_runs_the_fast_suite_alone_on_every_core() -> None:
+    [command] = [line for line in dry_run("test") if "pytest" in line]
+    assert command.endswith("-m pytest -q -n auto --dist loadscope")
+
+
 def dry_run(*arguments: str) -> list[str]:
     """The commands ``make -n`` would run, one a line."""
     done = subprocess.run(
@@ -70,8 +76,8 @@ def test_make_check_lints_runs_both_suites_and_checks_the_wheel() -> None:
     commands = dry_run("check")
     steps = [
         ".ci/lint",
-        "-m pytest -q",
-        "-m pytest -q -m slow || test $? -eq 5; }",  # no test selected (exit 5) is no failure
+        "-m pytest -q -n auto --dist loadscope",
+        "-m pytest -q -n auto --dist loadscope -m slow || test $? -eq 5; }",  # no test selected (5) is no failure
         "-m scripts.check.check_wheel",
     ]
     found = [next((i for i, line in enumerate(commands) if line.endswith(step)), None) for step in steps]

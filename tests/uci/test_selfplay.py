@@ -31,6 +31,7 @@ def check(summary, games):
     assert {game.termination for game in summary.games} <= RULE_ENDINGS, summary.describe()
 
 
+@pytest.mark.slow
 def test_twenty_games_at_1s_plus_10ms(warm_cache):
     check(self_play(ENGINE_COMMAND, 20, 1.0, 0.01, cwd=REPO, seed=0), 20)  # about 50 s
 

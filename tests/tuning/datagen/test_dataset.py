@@ -23,6 +23,7 @@ REPO = Path(__file__).resolve().parents[3]
 DATA_DIR = REPO / "data" / "nnue"
 
 
+@pytest.mark.slow
 def test_the_repositorys_manifest_matches_its_files():
     assert dataset.check(DATA_DIR) == []
     totals = dataset.totals(DATA_DIR)
