@@ -159,7 +159,8 @@ def _play(setup: Setup, analyse: bool) -> int:
         code = session.run()
     finally:
         opponent.close()
-    if code == 0 and analyse and session.saved_to is not None and session.board.move_stack:
+    finished = session.ending is not None and session.ending.result != "*"  # not left by Ctrl-C or Ctrl-D
+    if finished and analyse and session.saved_to is not None and session.board.move_stack:
         code = _offer_review(session.saved_to)
     return code
 

@@ -79,6 +79,7 @@ class Session:
     alarms: bool = False  # the player's flag falls while they type (SIGALRM; the main thread only)
     width: Callable[[], int] = lambda: shutil.get_terminal_size().columns
     saved_to: Path | None = None
+    ending: Ending | None = None  # how the game ended, once it has
 
     def __post_init__(self) -> None:
         self.board = self.setup.board.copy()
@@ -170,6 +171,7 @@ class Session:
 
     def finish(self, ending: Ending) -> None:
         """Say how the game ended and save it."""
+        self.ending = ending
         self.say(ending.words)
         info = GameInfo(
             self.human,
