@@ -54,7 +54,9 @@ def test_a_game_to_mate_with_a_typo_an_illegal_move_undo_and_hint(tmp_path, term
     play.type("Rh8#")
     seen = play.expect("[Y/n] ")
     assert "Checkmate: you win, 1-0." in seen and f"Game saved to {save}" in seen
-    play.type("n")
+    play.type("y")  # the offer to analyse the game
+    seen = play.expect("looks deeper)")
+    assert "  White (You): accuracy " in seen and f"Analysed game written to {tmp_path / 'mate-analysed.pgn'}" in seen
     assert play.wait() == 0
     assert "Traceback" not in play.text and "♜" in play.text  # coloured squares: solid pieces for both sides
     game = read_game(save)
