@@ -60,7 +60,7 @@ def draw_board(
     ranks = range(7, -1, -1) if white_bottom else range(8)
     cell = 3 if wide else 2
     letters = "".join(chess.FILE_NAMES[file].center(cell) if wide else f"{chess.FILE_NAMES[file]} " for file in files)
-    edge = f"   {letters}"
+    edge = f"   {letters}".rstrip()
     lines = [edge] if wide else []
     for rank in ranks:
         row = []

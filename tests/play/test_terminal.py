@@ -119,3 +119,17 @@ def test_ctrl_d_ends_cleanly_with_the_game_saved(tmp_path, terminals):
     assert play.wait() == 0
     assert "Traceback" not in play.text and "The game was left unfinished." in play.text
     assert [move.uci() for move in read_game(save).mainline_moves()] == ["h1h2", "a8b8"]
+
+
+def test_ctrl_c_while_jitfish_thinks_ends_at_once(tmp_path, terminals):
+    save = tmp_path / "thinking.pgn"
+    play = terminals("play", "--movetime", "30", "--save", str(save), cwd=tmp_path)
+    play.expect("1. > ")
+    play.type("e4")
+    play.expect("Jitfish is thinking...")
+    time.sleep(0.5)
+    started = time.monotonic()
+    play.key(b"\x03")
+    assert play.wait() == 130 and time.monotonic() - started < 10
+    assert "Traceback" not in play.text and "The game was left unfinished." in play.text
+    assert [move.uci() for move in read_game(save).mainline_moves()] == ["e2e4"]
