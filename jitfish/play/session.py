@@ -263,7 +263,8 @@ class Session:
 
     def _prompt(self) -> str:
         number = self.board.fullmove_number
-        return f"{number}{'.' if self.board.turn == chess.WHITE else '...'} > "
+        clock = f" {format_seconds(self.clock.left(self.human))}" if self.clock is not None else ""
+        return f"{number}{'.' if self.board.turn == chess.WHITE else '...'}{clock} > "
 
     def _has_moves(self) -> bool:
         return len(self.board.move_stack) > 0

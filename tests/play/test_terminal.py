@@ -72,11 +72,13 @@ def test_as_black_in_ascii_from_a_fen_until_the_clock_runs_out(tmp_path, termina
         "play", "--fen", fen, "--color", "black", "--ascii", "--elo", "825", "--tc", "0.1+0", "--save", str(save),
         cwd=tmp_path, environ={"NO_COLOR": "1"},
     )  # fmt: skip
-    seen = play.expect("1... > ")
+    seen = play.expect("1... 0:0")  # the prompt shows your clock
     assert " 8  k  .  .  .  .  .  .  .  8" in seen and " 7  .  .  .  .  .  .  p  p  7" in seen  # Black's side
     assert "  You, Black  0:06.0  <- to move" in seen and "Jitfish (825), White" in seen
+    play.expect(" > ")
     play.type("a6")
-    play.expect("2... > ")
+    play.expect("2... 0:0")
+    play.expect(" > ")
     seen = play.expect("[Y/n] ", timeout=20)  # the player types nothing more: their flag falls
     assert "Your time ran out: Jitfish wins on time, 1-0." in seen
     play.type("n")
