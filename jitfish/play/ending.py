@@ -1,7 +1,8 @@
 """How a game ends, in words, and the game as PGN: the level and the clocks in its tags, each move's clock.
 
 The rules are python-chess's: :func:`board_ending` reads checkmate, stalemate, insufficient material, the
-fifty-move rule and repetition (a draw that may be claimed is taken at once, as a GUI takes it), and a flag
+fifty-move rule and threefold repetition (a draw that may be claimed is taken as soon as the position is
+there, as a GUI takes it), and a flag
 falls to a draw when the side with time left cannot mate (:func:`time_ending`).
 """
 
@@ -49,9 +50,16 @@ def _result(winner: chess.Color | None) -> str:
 
 def board_ending(board: chess.Board, human: chess.Color) -> Ending | None:
     """The end the position itself brings (``None``: the game goes on)."""
-    outcome = board.outcome(claim_draw=True)
+    outcome = board.outcome()  # checkmate, stalemate, insufficient material, 75 moves, fivefold repetition
     if outcome is None:
-        return None
+        # A draw that may be claimed is taken once it is there (python-chess's claim would also count a
+        # repetition one move away, which a GUI leaves to the player).
+        if board.is_repetition(3):
+            outcome = chess.Outcome(chess.Termination.THREEFOLD_REPETITION, None)
+        elif board.is_fifty_moves():
+            outcome = chess.Outcome(chess.Termination.FIFTY_MOVES, None)
+        else:
+            return None
     if outcome.winner is not None:
         return Ending(outcome.result(), f"Checkmate: {_winner(outcome.winner, human)}, {outcome.result()}.")
     return Ending("1/2-1/2", f"Draw by {DRAWS[outcome.termination]}, 1/2-1/2.")

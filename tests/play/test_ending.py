@@ -54,6 +54,14 @@ def test_a_game_in_progress_has_no_ending():
     assert board_ending(played(chess.STARTING_FEN, "e4"), chess.WHITE) is None
 
 
+def test_a_repetition_one_move_away_is_not_yet_a_draw():
+    twice = played(chess.STARTING_FEN, "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1")
+    assert twice.can_claim_threefold_repetition()  # python-chess counts the move to come (...Ng8)
+    assert board_ending(twice, chess.WHITE) is None
+    fifty = chess.Board("4k3/8/8/8/8/8/8/R3K3 w - - 99 80")
+    assert fifty.can_claim_fifty_moves() and board_ending(fifty, chess.WHITE) is None
+
+
 def test_a_flag_loses_unless_the_other_side_cannot_mate():
     board = chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 40")
     lost = time_ending(board, chess.WHITE, chess.WHITE)
