@@ -142,7 +142,7 @@ class Session:
 
     # --- the game ------------------------------------------------------------------------------------------
     def run(self) -> int:
-        """Play the game to its end; save it; 0, or 130 after Ctrl-C."""
+        """Play the game to its end; save it; 0, 130 after Ctrl-C, 1 after an unexpected error."""
         code = 0
         try:
             self.say("Type your move (e4, Nf3, O-O or g1f3) or a command: help lists them.")
@@ -154,6 +154,9 @@ class Session:
         except EOFError:
             self.say()
             ending = unfinished()
+        except Exception as error:  # a bug: one line for the player, the game kept, status 1
+            self.say(f"error: {type(error).__name__}: {error}")
+            ending, code = unfinished(), 1
         finally:
             if self.clock is not None:
                 self.clock.stop()

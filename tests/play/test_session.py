@@ -189,3 +189,15 @@ def test_a_position_already_over_ends_at_once(tmp_path):
     played, out = session(tmp_path, fen="7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", human=chess.BLACK)
     played.run()
     assert "Draw by stalemate" in out.getvalue()
+
+
+class Broken(StandIn):
+    def play(self, board: chess.Board, params: GoParams) -> Thought:
+        raise RuntimeError("the engine broke")
+
+
+def test_an_unexpected_error_is_one_line_and_the_game_is_kept(tmp_path):
+    played, out = session(tmp_path, "e4", opponent=Broken())
+    assert played.run() == 1
+    assert "error: RuntimeError: the engine broke" in out.getvalue()
+    assert [move.uci() for move in saved(tmp_path).mainline_moves()] == ["e2e4"]
