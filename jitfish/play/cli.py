@@ -29,8 +29,19 @@ def add_play_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
         description="Play Jitfish at your keyboard: type moves as SAN (Nf3, exd5, O-O) or UCI (g1f3); "
         "help lists the commands (undo, hint, eval, flip, draw, resign, quit). The game is saved as PGN.",
     )
-    parser.add_argument("--elo", metavar="N", help="Jitfish's level on Stockfish's UCI_Elo scale (default: full)")
-    parser.add_argument("--color", "--colour", metavar="SIDE", help="white, black or random (default white)")
+    from jitfish.engine.strength import MAX_ELO, MIN_ELO  # the levels' table only: no kernel is imported
+
+    parser.add_argument(
+        "--elo",
+        metavar="N",
+        help=f"Jitfish's level, {MIN_ELO} to {MAX_ELO} on Stockfish's UCI_Elo scale (default: full strength)",
+    )
+    parser.add_argument(
+        "--color",
+        "--colour",
+        metavar="SIDE",
+        help="white, black or random (default: white; with --fen or --pgn, the side to move)",
+    )
     time = parser.add_mutually_exclusive_group()
     time.add_argument("--tc", metavar="MIN+INC", help="clocks: minutes each, seconds added a move (5+3)")
     time.add_argument("--movetime", metavar="SECONDS", help="no clocks, Jitfish thinks this long (default 1)")
