@@ -274,7 +274,8 @@ class Session:
 
     def ask(self, prompt: str) -> str:
         """A line from the player; :class:`FlagFell` when their time runs out while they type."""
-        if not (self.alarms and self.clock is not None and threading.current_thread() is threading.main_thread()):
+        timed = self.alarms and self.clock is not None and hasattr(signal, "setitimer")  # not on Windows
+        if not (timed and self.clock is not None and threading.current_thread() is threading.main_thread()):
             return self.read_line(prompt)
         left = max(self.clock.left(self.human), 0.001)
 

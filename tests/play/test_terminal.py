@@ -10,7 +10,9 @@ import time
 import chess.pgn
 import pytest
 
-from tests.play.terminal import Terminal
+pytest.importorskip("termios")  # a pseudo-terminal: Unix only
+
+from tests.play.terminal import Terminal  # noqa: E402
 
 MATE_IN_TWO = "k7/8/1K6/8/8/8/8/7R w - - 0 1"  # 1. Rh2 Kb8 (forced) 2. Rh8#
 
