@@ -83,8 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     compile_ = commands.add_parser("compile", help="compile every kernel into the cache now (e.g. at install time)")
     compile_.set_defaults(handler=_compile_command)
     from jitfish.analysis.cli import add_analyse_parser  # argparse only: no kernel is imported
+    from jitfish.play.cli import add_play_parser
     from jitfish.teach.cli import add_teach_parser
 
+    add_play_parser(commands)
     add_analyse_parser(commands)
     add_teach_parser(commands)
     parser.set_defaults(subcommands=tuple(commands.choices))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "jitfish"
-ABOVE_THE_ENGINE = ("jitfish.uci", "jitfish.cli", "jitfish.analysis", "jitfish.teach")
+ABOVE_THE_ENGINE = ("jitfish.uci", "jitfish.cli", "jitfish.analysis", "jitfish.play", "jitfish.teach")
 # Each layer's files, and the modules above it that they may not import.
 LAYERS = {
     "runtime": (sorted((PACKAGE / "runtime").glob("*.py")), ("jitfish.engine", *ABOVE_THE_ENGINE)),

@@ -43,6 +43,7 @@ WHEEL_PACKAGES = [
     "jitfish.engine",
     "jitfish.eval",
     "jitfish.nnue",
+    "jitfish.play",
     "jitfish.runtime",
     "jitfish.search",
     "jitfish.syzygy",
