@@ -23,7 +23,10 @@ class Terminal:
     """``python -m jitfish ARGS`` on a pty of ``columns`` columns, run in ``cwd``."""
 
     def __init__(self, *args: str, cwd: Path, columns: int = 80, environ: dict[str, str] | None = None) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", **(environ or {})}
+        # COLUMNS and LINES would override the pty's size (pytest-xdist's workers set them): a terminal's own
+        # size is what the program must read.
+        inherited = {name: value for name, value in os.environ.items() if name not in ("COLUMNS", "LINES")}
+        env = {**inherited, "PYTHONPATH": str(ROOT), "TERM": "xterm", **(environ or {})}
         pid, fd = pty.fork()
         if pid == 0:  # the child: the program, on the pty as its controlling terminal
             try:
