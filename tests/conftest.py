@@ -3,7 +3,8 @@
 Kernels load from Numba's on-disk cache, or compile when the package's
 sources changed since the cache was written (20-40 s on this machine, a few
 minutes for every group).  ``every_kernel_group_cached`` pays that once, up
-front, before the first test of any run (a folder alone included), so that no
+front, before the first test of any run (a folder alone included; each
+pytest-xdist worker takes its share of the groups), so that no
 test's own timeout (a UCI answer, an engine subprocess's start, the first
 ``eval``) ever has to hold a compile; on a warm cache it only looks.  Tests
 that use the board kernels in this process also ask for ``compiled_kernels``
@@ -33,15 +34,21 @@ os.environ[RAISE_SEARCH_ERRORS] = "1"
 
 @pytest.fixture(scope="session", autouse=True)
 def every_kernel_group_cached() -> None:
-    """Compile every kernel group of ``jitfish compile`` that the cache lacks, before the first test."""
+    """Compile every kernel group of ``jitfish compile`` that the cache lacks, before the first test.
+
+    The search first (the other groups call its kernels); then, under pytest-xdist, every other worker
+    takes the remaining groups in the opposite order, so that two workers compile two groups side by side
+    (each group under its own lock: the second to come loads what the first saved)."""
     from jitfish.runtime.compile import ENTRY_FILES, GROUPS, compile_all, is_cached, one_compile_at_a_time
 
     if all(is_cached(group) for group in ENTRY_FILES):
         return
-    with one_compile_at_a_time():  # another session compiling the same cache: wait, then load
-        missing = [name for name, _, _ in GROUPS if name not in ENTRY_FILES or not is_cached(name)]
-        if missing:
-            compile_all(report=lambda line: None, groups=missing)
+    first, *rest = [name for name, _, _ in GROUPS]
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    for name in [first, *(rest if worker % 2 == 0 else rest[::-1])]:
+        with one_compile_at_a_time(group=name):
+            if name not in ENTRY_FILES or not is_cached(name):
+                compile_all(report=lambda line: None, groups=[name])
 
 
 @pytest.fixture(scope="session")

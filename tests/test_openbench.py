@@ -134,3 +134,16 @@ def test_processes_sharing_a_cache_compile_one_at_a_time(tmp_path):
             fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
     with open(tmp_path / "compile.lock") as other:
         fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free once the compiling one is done
+
+
+def test_a_groups_lock_holds_that_group_alone(tmp_path):
+    """The test workers compile two groups side by side: a group's lock stops the same group only."""
+    import fcntl
+
+    from jitfish.runtime.compile import one_compile_at_a_time
+
+    with one_compile_at_a_time(tmp_path, group="search"):
+        with open(tmp_path / "compile-search.lock") as same, pytest.raises(BlockingIOError):
+            fcntl.flock(same, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with one_compile_at_a_time(tmp_path, group="perft"), open(tmp_path / "compile.lock", "w") as everything:
+            fcntl.flock(everything, fcntl.LOCK_EX | fcntl.LOCK_NB)  # neither holds the lock of all kernels

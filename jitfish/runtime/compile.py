@@ -383,14 +383,15 @@ def is_cached(group: str, cache_dir: Path | None = None) -> bool:
 
 
 @contextmanager
-def one_compile_at_a_time(cache_dir: Path | None = None) -> Iterator[None]:
+def one_compile_at_a_time(cache_dir: Path | None = None, group: str | None = None) -> Iterator[None]:
     """Hold the kernel cache's lock: of the processes that share a cache, one compiles at a time, and the
     others wait, then load what it saved instead of compiling the same kernels again.
 
     OpenBench starts one ``bench`` per thread at once, maybe on an empty cache: without the lock each copy
     compiles everything (two at once took about twice as long as one on two cores); with it the first
-    compiles with its helper on the spare core and the others load.  Where ``fcntl`` is missing (Windows)
-    there is no lock, only the duplicated work.
+    compiles with its helper on the spare core and the others load.  ``group``: a lock of that group of
+    :data:`GROUPS` alone, so that processes compiling different groups go on side by side (the test
+    workers).  Where ``fcntl`` is missing (Windows) there is no lock, only the duplicated work.
     """
     try:
         import fcntl
@@ -399,7 +400,7 @@ def one_compile_at_a_time(cache_dir: Path | None = None) -> Iterator[None]:
         return
     cache_dir = cache_dir or _kernel_cache()
     cache_dir.mkdir(parents=True, exist_ok=True)
-    with open(cache_dir / "compile.lock", "w") as lock:
+    with open(cache_dir / ("compile.lock" if group is None else f"compile-{group}.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed, or the process dies
         yield
 
