@@ -54,10 +54,12 @@ def torch_gradients(model, settings: TrainSettings, positions, rows) -> tuple[fl
     return batch_loss.item(), [p.grad.numpy().copy() for p in parameters]
 
 
-@pytest.mark.parametrize("activation", ["crelu", "screlu"])
-@pytest.mark.parametrize("threads", [1, 2])
-def test_the_kernels_loss_and_gradients_are_pytorchs_on_a_mixed_batch(positions, activation, threads):
-    settings = dataclasses.replace(SETTINGS, activation=activation)
+@pytest.mark.parametrize(
+    ("activation", "threads", "hidden"),
+    [("crelu", 1, 16), ("crelu", 2, 16), ("screlu", 1, 16), ("screlu", 2, 16), ("screlu", 2, 13), ("crelu", 1, 40)],
+)
+def test_the_kernels_loss_and_gradients_are_pytorchs_on_a_mixed_batch(positions, activation, threads, hidden):
+    settings = dataclasses.replace(SETTINGS, activation=activation, hidden=hidden)
     model = new_run(settings).model
     with torch.no_grad():  # every accumulator value somewhere: some clipped at 0, some at 1, most between
         model.feature_bias.uniform_(-0.5, 1.2)
