@@ -132,12 +132,18 @@ def _forward(
                 them_values[j] += weights[j]
         slopes = hidden_grads[i]
         bucket_weights = output_weights[bucket]
-        for j in range(2 * hidden):
-            a = values[j]
-            x = min(max(a, np.float32(0.0)), np.float32(1.0))
-            inside = np.float32((a >= 0.0) & (a <= 1.0))  # PyTorch's clamp passes the gradient at its bounds
-            values[j] = x * x if screlu else x
-            slopes[j] = inside * (np.float32(2.0) * x if screlu else np.float32(1.0))
+        zero, one = np.float32(0.0), np.float32(1.0)
+        if screlu:  # PyTorch's clamp passes the gradient at its bounds
+            for j in range(2 * hidden):
+                a = values[j]
+                x = min(max(a, zero), one)
+                values[j] = x * x
+                slopes[j] = x + x if a >= zero and a <= one else zero
+        else:
+            for j in range(2 * hidden):
+                a = values[j]
+                values[j] = min(max(a, zero), one)
+                slopes[j] = one if a >= zero and a <= one else zero
         # y in 8 partial sums, added in a fixed order: one chain of dependent adds would cost more than the rest.
         s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = np.float32(0.0)
         whole = 2 * hidden - 2 * hidden % 8
