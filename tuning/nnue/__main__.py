@@ -6,6 +6,7 @@
     python -m tuning.nnue train data/nnue --hidden 64 --activation screlu --buckets 8 --wdl 0.25 \
         --optimiser adamw --weight-decay 0.01 --schedule cosine --epochs 40 --validation 0.05 --mirror
     python -m tuning.nnue train data/nnue --min-ply 16 --max-score 2000         # skip openings and decided games
+    python -m tuning.nnue train data/nnue --backend numba --threads 2          # the fast CPU trainer (docs/nnue.md)
     python -m tuning.nnue export ~/.cache/jitfish/nnue/data-crelu128-seed1 --output net.nnue --check data.gz
 
 ``train`` ends by exporting its best epoch (the lowest held-out loss; the last without ``--validation``) to

@@ -31,6 +31,11 @@ seed give the same network on the CPU at the same number of threads, on one mach
 MKL's own code may sum in another order (I-1's recipe, at two threads, parted from its log in the first
 epoch), unless its code is pinned (``--mkl-branch``, MKL's conditional numerical reproducibility); on a GPU
 the sums may differ.  The device is not a setting: a run may be resumed on another.
+
+``backend`` is how a batch's gradients are computed: ``torch`` (PyTorch's ``EmbeddingBag`` and autograd, every
+shipped network) or ``numba`` (:mod:`tuning.nnue.sparse`, on the CPU, several times faster, the same network
+at any number of threads).  Everything else is shared.  The two give close but different networks, so the
+backend is a setting: a run is not resumed under the other.
 """
 
 from __future__ import annotations
