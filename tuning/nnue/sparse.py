@@ -256,7 +256,7 @@ class SparseGradients:
         self.screlu = model.activation == ACTIVATION_NAMES[SCRELU]
         self.output_scale, self.wdl_scale, self.blend = float(output_scale), float(wdl_scale), float(blend)
         self.threads = threads
-        self.pool = ThreadPoolExecutor(threads) if threads > 1 else None
+        self.pool = ThreadPoolExecutor(threads - 1) if threads > 1 else None
         self.result_values = np.asarray(RESULTS, dtype=np.float64)
         self.us = np.zeros((batch_size, MAX_PIECES), dtype=np.int32)
         self.them = np.zeros((batch_size, MAX_PIECES), dtype=np.int32)
@@ -284,12 +284,12 @@ class SparseGradients:
             self.pool.shutdown()
 
     def _run(self, function: Callable[[int, int], None], shares: list[tuple[int, int]]) -> None:
-        """``function(first, last)`` of every share, on the pool's threads; returns when all are done."""
-        if self.pool is None or len(shares) == 1:
-            for first, last in shares:
-                function(first, last)
-            return
-        for job in [self.pool.submit(function, first, last) for first, last in shares]:
+        """``function(first, last)`` of every share: the first on this thread, the others on the pool's; returns
+        when all are done."""
+        jobs = [] if self.pool is None else [self.pool.submit(function, *share) for share in shares[1:]]
+        for first, last in shares[: len(shares) - len(jobs)]:
+            function(first, last)
+        for job in jobs:
             job.result()
 
     def __call__(self, positions: Positions, rows: np.ndarray) -> float:
