@@ -152,6 +152,7 @@ def test_a_numba_run_resumes_as_an_uninterrupted_one_and_not_as_torch(numba_runs
 
 
 def test_the_backend_is_a_checked_option_and_trains_from_the_command_line(tmp_path):
+    assert TrainSettings().backend == "torch"  # the shipped networks' commands name no backend
     with pytest.raises(ValueError, match="backend must be one of"):
         TrainSettings(backend="jax")
     with pytest.raises(ValueError, match="trains on the CPU"):
