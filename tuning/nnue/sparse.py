@@ -123,7 +123,17 @@ def _forward(
         for j in range(hidden):
             us_values[j] = feature_bias[j]
             them_values[j] = feature_bias[j]
-        for k in range(n):
+        # Four rows at a time, (a + b) + (c + d) added to the accumulator: one load and store of it per four.
+        whole = n - n % 4
+        for k in range(0, whole, 4):
+            for view, values_of_view in ((us, us_values), (them, them_values)):
+                a = feature_weights[view[i, k]]
+                b = feature_weights[view[i, k + 1]]
+                c = feature_weights[view[i, k + 2]]
+                d = feature_weights[view[i, k + 3]]
+                for j in range(hidden):
+                    values_of_view[j] += (a[j] + b[j]) + (c[j] + d[j])
+        for k in range(whole, n):
             weights = feature_weights[us[i, k]]
             for j in range(hidden):
                 us_values[j] += weights[j]
