@@ -6,6 +6,7 @@
     python -m tuning.nnue train data/nnue --hidden 64 --activation screlu --buckets 8 --wdl 0.25 \
         --optimiser adamw --weight-decay 0.01 --schedule cosine --epochs 40 --validation 0.05 --mirror
     python -m tuning.nnue train data/nnue --min-ply 16 --max-score 2000         # skip openings and decided games
+    python -m tuning.nnue train data/nnue --backend numba --threads 2          # the fast CPU trainer (docs/nnue.md)
     python -m tuning.nnue export ~/.cache/jitfish/nnue/data-crelu128-seed1 --output net.nnue --check data.gz
 
 ``train`` ends by exporting its best epoch (the lowest held-out loss; the last without ``--validation``) to
@@ -35,6 +36,7 @@ from tuning.datagen.dataset import verify
 from tuning.nnue.check import CHECK_POSITIONS, DEFAULT_SIGMAS, check_network
 from tuning.nnue.model import NnueModel, quantise
 from tuning.nnue.train import (
+    BACKENDS,
     OPTIMISERS,
     SCHEDULES,
     Run,
@@ -192,7 +194,9 @@ def parser() -> argparse.ArgumentParser:
         type=Path,
         help="checkpoints, loss.png and network.nnue (default ~/.cache/jitfish/nnue/DATA-ACTIVATIONHIDDEN-seedS)",
     )
-    fit.add_argument("--threads", type=_positive(int), help="PyTorch threads (default: PyTorch's choice)")
+    fit.add_argument(
+        "--threads", type=_positive(int), help="PyTorch's threads, and the numba backend's (default: PyTorch's choice)"
+    )
     fit.add_argument(
         "--mkl-branch",
         choices=MKL_BRANCHES,
@@ -201,7 +205,17 @@ def parser() -> argparse.ArgumentParser:
         " chooses by the CPU, and at more than one thread the network may differ from one CPU model to another",
     )
     fit.add_argument(
-        "--device", default="auto", help="auto (cuda when PyTorch sees a GPU, else cpu), cpu, cuda or cuda:N"
+        "--backend",
+        choices=BACKENDS,
+        default=defaults.backend,
+        help="torch: PyTorch's EmbeddingBag and autograd (every shipped network); numba: the sparse kernels of"
+        " tuning.nnue.sparse, several times faster on the CPU, the same network at any --threads (a setting of"
+        " the run: it gives another network than torch)",
+    )
+    fit.add_argument(
+        "--device",
+        default="auto",
+        help="auto (cuda when PyTorch sees a GPU, else cpu; cpu for --backend numba), cpu, cuda or cuda:N",
     )
     fit.add_argument("--quiet", action="store_true", help="no progress bar")
     fit.add_argument(
@@ -279,8 +293,11 @@ def run_train(args: argparse.Namespace) -> int:
         schedule_epochs=(args.schedule_epochs or args.epochs) if cosine else 0,
         min_ply=args.min_ply,
         max_score=args.max_score,
+        backend=args.backend,
     )
-    device = resolve_device(args.device)
+    device = resolve_device("cpu" if args.backend == "numba" and args.device == "auto" else args.device)
+    if args.backend == "numba" and device.type != "cpu":
+        raise ValueError("the numba backend trains on the CPU: --device cpu")
     out_dir = args.out or default_out_dir(args.data, settings)
 
     def report(run: Run) -> None:

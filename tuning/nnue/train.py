@@ -31,6 +31,11 @@ seed give the same network on the CPU at the same number of threads, on one mach
 MKL's own code may sum in another order (I-1's recipe, at two threads, parted from its log in the first
 epoch), unless its code is pinned (``--mkl-branch``, MKL's conditional numerical reproducibility); on a GPU
 the sums may differ.  The device is not a setting: a run may be resumed on another.
+
+``backend`` is how a batch's gradients are computed: ``torch`` (PyTorch's ``EmbeddingBag`` and autograd, every
+shipped network) or ``numba`` (:mod:`tuning.nnue.sparse`, on the CPU, several times faster, the same network
+at any number of threads).  Everything else is shared.  The two give close but different networks, so the
+backend is a setting: a run is not resumed under the other.
 """
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ from tuning.nnue.data import (
     and_mirrors,
     batches,
     data_digest,
+    epoch_order,
     kept_rows,
     load_positions_cached,
     split,
@@ -64,6 +70,7 @@ from tuning.nnue.model import NnueModel, model_inputs
 
 CHECKPOINT_GLOB = "epoch-*.pt"
 OPTIMISERS = ("adam", "adamw")
+BACKENDS = ("torch", "numba")
 SCHEDULES = ("step", "cosine")
 HELD_OUT_WITHIN = 600  # centipawns: the held-out positions whose error is reported (docs/nnue.md)
 SCORING_BATCH = 8192
@@ -91,6 +98,7 @@ class TrainSettings:
     lr_end: float = 0.01  # the cosine's last step size, as a share of lr
     min_ply: int = 0  # train only on positions from this ply of their game on (tuning.nnue.data.kept_rows)
     max_score: int = 0  # and, if not 0, only on those scored within this many centipawns of 0
+    backend: str = "torch"  # or "numba": the loss's gradients by tuning.nnue.sparse (CPU only)
 
     def __post_init__(self) -> None:
         if self.optimiser not in OPTIMISERS:
@@ -103,6 +111,8 @@ class TrainSettings:
             raise ValueError("weight decay needs the adamw optimiser")
         if self.min_ply < 0 or self.max_score < 0:
             raise ValueError("min_ply and max_score are counts: 0 or more")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}, not {self.backend!r}")
 
 
 @dataclass
@@ -251,6 +261,8 @@ def learning_rate(settings: TrainSettings, epoch: int, progress: float = 0.0) ->
 
 def train_epoch(run: Run, positions: Positions, rows: np.ndarray, quiet: bool) -> float:
     """One pass over ``rows`` in the epoch's seeded order; the mean loss over its batches."""
+    if run.settings.backend == "numba":
+        return train_epoch_sparse(run, positions, rows, quiet)
     settings, model = run.settings, run.model
     model.train()
     total, done = 0.0, 0
@@ -267,6 +279,44 @@ def train_epoch(run: Run, positions: Positions, rows: np.ndarray, quiet: bool) -
         done += len(inputs.score)
         progress.update(len(inputs.score))
         progress.set_postfix(loss=f"{total / done:.5f}")
+    progress.close()
+    return total / len(rows)
+
+
+def train_epoch_sparse(run: Run, positions: Positions, rows: np.ndarray, quiet: bool) -> float:
+    """:func:`train_epoch` with the numba backend: the same batches, step sizes, optimiser and clipping, the
+    loss's gradients by :class:`tuning.nnue.sparse.SparseGradients` on PyTorch's number of threads.  PyTorch
+    itself (the optimiser's step, the clipping: element by element, the same at any number of threads) runs on
+    one thread meanwhile: its threads would only wait on the kernels' for the cores."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        return _sparse_passes(run, positions, rows, quiet, threads)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _sparse_passes(run: Run, positions: Positions, rows: np.ndarray, quiet: bool, threads: int) -> float:
+    from tuning.nnue.sparse import SparseGradients  # Numba: only for this backend
+
+    settings, model = run.settings, run.model
+    model.train()
+    total, done = 0.0, 0
+    order = rows[epoch_order(len(rows), settings.seed, run.epochs_done)]
+    progress = tqdm(total=len(rows), unit="pos", unit_scale=True, disable=quiet, desc=f"epoch {run.epochs_done + 1}")
+    with SparseGradients(
+        model, settings.batch_size, settings.scale, settings.wdl_scale, settings.blend, threads
+    ) as gradients:
+        for first in range(0, len(order), settings.batch_size):
+            chunk = order[first : first + settings.batch_size]
+            for group in run.optimiser.param_groups:
+                group["lr"] = learning_rate(settings, run.epochs_done, done / len(rows))
+            total += gradients(positions, chunk)
+            run.optimiser.step()
+            model.clip_weights()
+            done += len(chunk)
+            progress.update(len(chunk))
+            progress.set_postfix(loss=f"{total / done:.5f}")
     progress.close()
     return total / len(rows)
 
