@@ -7,7 +7,9 @@ import dataclasses
 
 import pytest
 
-torch = pytest.importorskip("torch")
+from tests.extras import importorskip
+
+torch = importorskip("torch")
 
 import numpy as np  # noqa: E402
 
