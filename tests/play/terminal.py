@@ -72,6 +72,20 @@ class Terminal:
         """Type ``line`` and Enter."""
         os.write(self.fd, line.encode() + b"\r")
 
+    def waits_for_a_key(self, timeout: float = 30.0) -> None:
+        """Until the program sleeps in ``select``/``poll`` on the terminal, as readline does waiting for a key.
+
+        A Ctrl-C that lands after the prompt is drawn but before CPython's readline waits is only seen at the
+        next key (CPython's race, not the program's; a person is never that fast, a loaded test machine is).
+        Read from Linux's ``/proc``; elsewhere a pause stands in for it."""
+        wchan = Path(f"/proc/{self.pid}/wchan")
+        deadline = time.monotonic() + timeout
+        while wchan.exists() and time.monotonic() < deadline:
+            if any(word in wchan.read_text() for word in ("poll", "select")):
+                return
+            time.sleep(0.02)
+        time.sleep(0.5)
+
     def key(self, key: bytes) -> None:
         """Press a key: ``b"\\x03"`` is Ctrl-C, ``b"\\x04"`` Ctrl-D."""
         os.write(self.fd, key)

@@ -101,9 +101,7 @@ def test_ctrl_c_in_a_narrow_terminal_ends_cleanly_with_the_game_saved(tmp_path, 
     assert len(board) == 8 and max(len(line) for line in board) <= 24
     play.type("e4")
     play.expect("2. > ")
-    # A signal that lands after the prompt is drawn but before CPython's readline waits for a key is only
-    # seen at the next key (CPython's race, not this program's): a person is never that fast.
-    time.sleep(0.5)
+    play.waits_for_a_key()
     play.key(b"\x03")
     assert play.wait() == 130
     assert "Traceback" not in play.text and "The game was left unfinished." in play.text
