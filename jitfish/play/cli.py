@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -139,6 +140,10 @@ def setup_from(args: argparse.Namespace, stdout_colour: bool) -> Setup:
 
 def play_command(args: argparse.Namespace) -> int:
     from jitfish.play.drawing import wants_colour
+
+    # Ctrl-C ends the game even where the program was started ignoring SIGINT (as a script's background
+    # job is): Python keeps an inherited "ignore" instead of raising KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     try:
         setup = setup_from(args, wants_colour(sys.stdout))

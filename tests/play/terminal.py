@@ -20,9 +20,17 @@ ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
 
 
 class Terminal:
-    """``python -m jitfish ARGS`` on a pty of ``columns`` columns, run in ``cwd``."""
+    """``python -m jitfish ARGS`` on a pty of ``columns`` columns, run in ``cwd``; ``sigint``: the disposition
+    of SIGINT the program starts with (a shell's job gets the default; a script's background job, ignore)."""
 
-    def __init__(self, *args: str, cwd: Path, columns: int = 80, environ: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        *args: str,
+        cwd: Path,
+        columns: int = 80,
+        environ: dict[str, str] | None = None,
+        sigint: signal.Handlers = signal.SIG_DFL,
+    ) -> None:
         # COLUMNS and LINES would override the pty's size (pytest-xdist's workers set them): a terminal's own
         # size is what the program must read.
         inherited = {name: value for name, value in os.environ.items() if name not in ("COLUMNS", "LINES")}
@@ -31,6 +39,7 @@ class Terminal:
         if pid == 0:  # the child: the program, on the pty as its controlling terminal
             try:
                 os.chdir(cwd)
+                signal.signal(signal.SIGINT, sigint)  # not the test process's own (pytest's, or an ignore)
                 os.execvpe(sys.executable, [sys.executable, "-m", "jitfish", *args], env)
             finally:
                 os._exit(127)

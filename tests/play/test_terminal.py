@@ -5,6 +5,7 @@ The games start near their end (``--fen``), so that each takes seconds."""
 from __future__ import annotations
 
 import io
+import signal
 import time
 
 import chess.pgn
@@ -123,9 +124,10 @@ def test_ctrl_d_ends_cleanly_with_the_game_saved(tmp_path, terminals):
     assert [move.uci() for move in read_game(save).mainline_moves()] == ["h1h2", "a8b8"]
 
 
-def test_ctrl_c_while_jitfish_thinks_ends_at_once(tmp_path, terminals):
+@pytest.mark.parametrize("sigint", [signal.SIG_DFL, signal.SIG_IGN], ids=["default", "started-ignoring-sigint"])
+def test_ctrl_c_while_jitfish_thinks_ends_at_once(tmp_path, terminals, sigint):
     save = tmp_path / "thinking.pgn"
-    play = terminals("play", "--movetime", "30", "--save", str(save), cwd=tmp_path)
+    play = terminals("play", "--movetime", "30", "--save", str(save), cwd=tmp_path, sigint=sigint)
     play.expect("1. > ")
     play.type("e4")
     play.expect("Jitfish is thinking...")
