@@ -84,6 +84,42 @@ def _horizon(args: argparse.Namespace) -> int:
     return 0
 
 
+def _command(args: argparse.Namespace, options: tuple[str, ...]) -> str:
+    """The command line that made a page: ``jitfish teach MODE`` and the options given (``--html`` left out)."""
+    import shlex
+
+    words = ["jitfish", "teach", args.mode]
+    for name in options:
+        value = getattr(args, name, None)
+        if value is None or value is False:
+            continue
+        words.append("--" + name.replace("_", "-"))
+        if value is not True:
+            words.extend(str(v) for v in (value if isinstance(value, (list, tuple)) else [value]))
+    return shlex.join(words)
+
+
+def _new_trace(args: argparse.Namespace, title: str):
+    """A trace to record into when ``--html`` is given, else None."""
+    if not args.html:
+        return None
+    from jitfish.teach.trace import Trace
+
+    # --depth and --width shape only a tree built from --fen
+    options = ("leaves", "fen", "depth", "width") if args.fen else ("leaves", "chance", "bounds", "players")
+    trace = Trace(_command(args, options))
+    trace.title = title
+    return trace
+
+
+def _write_page(trace, path: str, summary: dict) -> None:
+    from jitfish.teach.page import write_page
+
+    trace.summary = summary
+    write_page(trace, path)
+    print(f"Step-by-step page written to {path}")
+
+
 def _parse_tree(text: str):
     try:
         return json.loads(text)
@@ -106,7 +142,8 @@ def _tree(args: argparse.Namespace) -> int:
         tree = tree_from_position(args.fen, args.depth, args.width)
     else:
         tree = _parse_tree(args.leaves) if args.leaves else TEXTBOOK_TREE
-    result = alphabeta_tree(tree)
+    trace = _new_trace(args, "Alpha-beta, step by step")
+    result = alphabeta_tree(tree, trace=trace)
     print(f"minimax value {minimax_value(result.root):g}, alpha-beta value {result.value:g}")
     print(f"leaves visited: {len(result.visited_leaves)} of {len(result.root.leaves())}")
     print(
@@ -116,6 +153,16 @@ def _tree(args: argparse.Namespace) -> int:
     if args.out:
         draw_tree(result, args.out)
         print(f"Tree drawn to {args.out}")
+    if trace is not None:
+        leaves = len(result.root.leaves())
+        summary = {
+            "value": result.value,
+            "nodes visited": sum(1 for node in result.root.walk() if node.visited),
+            "leaves visited": len(result.visited_leaves),
+            "leaves pruned": len(result.pruned_leaves),
+            "leaves in the tree": leaves,
+        }
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -127,7 +174,8 @@ def _chance_tree(args: argparse.Namespace) -> int:
         raise ValueError("--chance takes the textbook tree or --leaves, not --fen")
     root = build_chance_tree(_parse_tree(args.leaves) if args.leaves else CHANCE_TREE)
     bounds = tuple(args.bounds) if args.bounds else leaf_bounds(root) if args.leaves else CHANCE_BOUNDS
-    result = star1_tree(root, bounds)
+    trace = _new_trace(args, f"Expectiminimax with Star1, utilities in [{bounds[0]:g}, {bounds[1]:g}], step by step")
+    result = star1_tree(root, bounds, trace)
     print(describe(result, bounds))
     if args.out:
         draw_tree(
@@ -137,6 +185,15 @@ def _chance_tree(args: argparse.Namespace) -> int:
             f"[{bounds[0]:g}, {bounds[1]:g}] prunes the grey leaves",
         )
         print(f"Tree drawn to {args.out}")
+    if trace is not None:
+        summary = {
+            "value": result.value,
+            "nodes visited": sum(1 for node in root.walk() if node.visited),
+            "leaves visited": len(result.visited_leaves),
+            "leaves pruned": len(result.pruned_leaves),
+            "leaves in the tree": len(root.leaves()),
+        }
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -151,7 +208,8 @@ def _players_tree(args: argparse.Namespace) -> int:
     default = OPPONENT_TREE if args.players == 2 else THREE_PLAYER_TREE if args.players == 3 else None
     if default is None and not args.leaves:
         raise ValueError(f"no shipped tree for {args.players} players: give one with --leaves")
-    result = players_tree(_parse_tree(args.leaves) if args.leaves else default, args.players)
+    trace = _new_trace(args, f"max^n with {args.players} players, step by step")
+    result = players_tree(_parse_tree(args.leaves) if args.leaves else default, args.players, trace)
     print(result.text())
     if args.out:
         if result.zero_sum:  # two players: the opponent's nodes replaced by chance nodes
@@ -164,6 +222,13 @@ def _players_tree(args: argparse.Namespace) -> int:
             title = f"max^n with {args.players} players: {', '.join(f'{v:g}' for v in root.value)}"
         draw_tree(root, args.out, title=title)
         print(f"Tree drawn to {args.out}")
+    if trace is not None:
+        summary = {
+            "value": list(result.root.value),
+            "nodes visited": sum(1 for node in result.root.walk()),
+            "leaves visited": result.leaves,
+        }
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -290,6 +355,7 @@ def add_teach_parser(commands) -> None:
         "opponents (default tree for 2 and 3; with 2 a number u is the zero-sum (u, -u))",
     )
     tree.add_argument("--out", help="draw the tree to this PNG or SVG file")
+    tree.add_argument("--html", help="write a page that replays the search step by step (self-contained, offline)")
     tree.set_defaults(handler=_reporting_errors(_tree))
     mcts = modes.add_parser("mcts", help="Monte Carlo tree search (UCT) beside alpha-beta")
     mcts.add_argument("--fen", help="position (default: the shipped positions: quiet, mate in 2, trap)")

@@ -1,0 +1,59 @@
+"""A trace as one self-contained web page that replays the search step by step.
+
+:func:`trace_page` fills the template ``jitfish/teach/data/trace.html`` (its
+styles and script inside it, nothing fetched: it opens offline) with the
+trace as one JSON block, and the chess pieces of python-chess's SVG boards
+when the tree holds chess positions.  :func:`page_trace` reads the JSON
+back out of a page.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jitfish.teach.trace import Trace
+
+TEMPLATE = "trace.html"
+_BLOCK = re.compile(r'<script type="application/json" id="{}">(.*?)</script>', re.S)
+
+
+def _json_block(data: Any) -> str:
+    """``data`` as JSON safe inside a ``<script>`` element (``<`` written ``\\u003c``, which JSON reads back)."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def _pieces(trace: Trace) -> dict[str, str]:
+    """python-chess's SVG pieces by FEN letter, when some node of the trace holds a position; else none."""
+    if not any("fen" in event for event in trace.events):
+        return {}
+    import chess.svg
+
+    return {symbol: re.sub(r' id="[^"]*"', "", svg) for symbol, svg in chess.svg.PIECES.items()}
+
+
+def trace_page(trace: Trace) -> str:
+    """The page that replays ``trace``: the tree growing node by node, with step, back, play and the keys."""
+    template = resources.files("jitfish.teach").joinpath("data", TEMPLATE).read_text(encoding="utf-8")
+    title = trace.title or "A search, step by step"
+    return (
+        template.replace("__TITLE__", html.escape(title))
+        .replace("__PIECES__", _json_block(_pieces(trace)))
+        .replace("__TRACE__", _json_block(trace.as_dict()))
+    )
+
+
+def write_page(trace: Trace, path: str | Path) -> None:
+    Path(path).write_text(trace_page(trace), encoding="utf-8")
+
+
+def page_trace(page: str) -> dict[str, Any]:
+    """The trace a page replays, read back from its JSON block."""
+    found = re.search(_BLOCK.pattern.format("trace-data"), page, re.S)
+    if found is None:
+        raise ValueError("no trace in this page")
+    return json.loads(found.group(1))
