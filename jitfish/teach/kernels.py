@@ -69,6 +69,17 @@ TT_FIELDS = 4  # per entry: move, value, depth, bound
 TT_MOVE, TT_VALUE, TT_DEPTH, TT_BOUND = 0, 1, 2, 3
 TT_LOWER, TT_UPPER = TT_VALUE, TT_BOUND  # with ``BOUNDS``: two bounds in place of a value and its kind
 
+# The event trace (decoded by ``jitfish.teach.chess_trace``): a header, then ``TRACE_FIELDS`` numbers per event.
+# A buffer of the header alone records nothing; one that fills keeps its first events and sets the overflow flag.
+TRACE_COUNT, TRACE_OVERFLOW = 0, 1
+TRACE_HEADER = 2
+TRACE_FIELDS = 7  # kind, ply, move, alpha, beta, value, extra
+EVENT_ENTER = 1  # a node entered with (alpha, beta); extra: the depth left; move: the move leading here
+EVENT_VALUE = 2  # the value a node returns; extra: 1 when the node counts as a leaf
+EVENT_CUTOFF = 3  # a beta cutoff at ply after ``move``; extra: the moves not searched (EVENT_SPARED each)
+EVENT_SPARED = 4  # a move a cutoff spared
+EVENT_TABLE_HIT = 5  # the table settled the node: ``value`` (an EVENT_VALUE follows)
+
 # Move ordering scores: hash move, then captures by MVV-LVA, then killers, then the rest.
 ORDER_HASH_MOVE = 1 << 30
 ORDER_CAPTURE = 1 << 20
@@ -199,6 +210,48 @@ def _has_pieces(bbs, side):
 
 
 @kernel
+def _record(trace, kind, ply, move, alpha, beta, value, extra):
+    """Append one event to ``trace``, if it records at all and has room (else flag the overflow)."""
+    if len(trace) <= TRACE_HEADER:
+        return
+    at = TRACE_HEADER + trace[TRACE_COUNT] * TRACE_FIELDS
+    if at + TRACE_FIELDS > len(trace):
+        trace[TRACE_OVERFLOW] = 1
+        return
+    trace[at] = kind
+    trace[at + 1] = ply
+    trace[at + 2] = move
+    trace[at + 3] = alpha
+    trace[at + 4] = beta
+    trace[at + 5] = value
+    trace[at + 6] = extra
+    trace[TRACE_COUNT] += 1
+
+
+@kernel
+def _record_enter(trace, state, undo, ply, alpha, beta, depth):
+    """A node entered: the move that led here is the last one on the undo stack (0 at the root, or a null move)."""
+    if len(trace) <= TRACE_HEADER:
+        return
+    move = 0
+    game_ply = state[L.GAME_PLY]
+    if ply > 0 and game_ply > 0:
+        move = undo[(game_ply - 1) * L.UNDO_SIZE + L.UNDO_MOVE]
+    _record(trace, EVENT_ENTER, ply, move, alpha, beta, 0, depth)
+
+
+@kernel
+def _record_cutoff(trace, moves, ply, i, count, alpha, beta, value):
+    """A cutoff after move ``i`` of ``count``: the event, then each move it spared."""
+    if len(trace) <= TRACE_HEADER or i + 1 >= count:
+        return
+    start = ply * MAX_MOVES
+    _record(trace, EVENT_CUTOFF, ply, moves[start + i], alpha, beta, value, count - i - 1)
+    for j in range(i + 1, count):
+        _record(trace, EVENT_SPARED, ply, moves[start + j], 0, 0, 0, 0)
+
+
+@kernel
 def _last_move_was_null(state, undo):
     ply = state[L.GAME_PLY]
     return ply > 0 and undo[(ply - 1) * L.UNDO_SIZE + L.UNDO_MOVE] == 0
@@ -248,7 +301,7 @@ def minimax(bbs, state, undo, key_history, tables, weights, moves, pv, counters,
 
 
 @kernel
-def alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counters, alpha, beta, depth, ply):
+def alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counters, trace, alpha, beta, depth, ply):
     """Minimax with alpha-beta pruning, moves in the generator's order.
 
     ``alpha`` is what the side to move is already sure of elsewhere in the
@@ -256,26 +309,45 @@ def alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counter
     ``>= beta`` the opponent will never let this position arise, so the
     remaining moves cannot change the result at the root and are skipped.
     With the window (-INF, INF) at the root the value is exactly minimax's.
+    ``trace`` records what the search does (see ``TRACE_HEADER``).
     """
     # 1. Count the node and start an empty principal variation.
     counters[NODES] += 1
     pv[ply * PV_STRIDE] = 0
+    _record_enter(trace, state, undo, ply, alpha, beta, depth)
     # 2. At the horizon, trust the static evaluation.
     if depth == 0:
         counters[LEAVES] += 1
-        return evaluate(bbs, state, tables, weights)
+        value = evaluate(bbs, state, tables, weights)
+        _record(trace, EVENT_VALUE, ply, 0, alpha, beta, value, 1)
+        return value
     # 3. No legal move: the game is over.
     count = _generate(bbs, state, tables, moves, ply, GEN_ALL)
     if count == 0:
         counters[LEAVES] += 1
-        return _no_move_value(bbs, state, tables, ply)
+        value = _no_move_value(bbs, state, tables, ply)
+        _record(trace, EVENT_VALUE, ply, 0, alpha, beta, value, 1)
+        return value
     # 4. Try the moves; the window narrows as better moves are found.
     best = -INF
     for i in range(count):
         move = np.int64(moves[ply * MAX_MOVES + i])
         make_move(bbs, state, undo, key_history, tables, move)
         value = -alphabeta(
-            bbs, state, undo, key_history, tables, weights, moves, pv, counters, -beta, -alpha, depth - 1, ply + 1
+            bbs,
+            state,
+            undo,
+            key_history,
+            tables,
+            weights,
+            moves,
+            pv,
+            counters,
+            trace,
+            -beta,
+            -alpha,
+            depth - 1,
+            ply + 1,
         )
         unmake_move(bbs, state, undo, key_history, tables)
         if value > best:
@@ -285,7 +357,9 @@ def alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counter
                 _update_pv(pv, ply, move)
             # 5. Beta cutoff: the opponent avoids this position; the other moves cannot matter.
             if value >= beta:
+                _record_cutoff(trace, moves, ply, i, count, alpha, beta, value)
                 break
+    _record(trace, EVENT_VALUE, ply, 0, alpha, beta, best, 0)
     return best
 
 
@@ -310,6 +384,7 @@ def enhanced_search(
     tt_entries,
     pv,
     counters,
+    trace,
     alpha,
     beta,
     depth,
@@ -327,15 +402,19 @@ def enhanced_search(
     is worth, so its values are not minimax's at all (they are better).
     ``BOUNDS`` (for MTD(f)) keeps a lower and an upper bound per entry, so
     that a zero-window pass does not overwrite what the one before learnt.
+    ``trace`` records what the search does (see ``TRACE_HEADER``).
     """
     # 1. Count the node and start an empty principal variation.
     counters[NODES] += 1
     pv[ply * PV_STRIDE] = 0
+    _record_enter(trace, state, undo, ply, alpha, beta, depth)
     in_quiescence = depth <= 0
     # 2. At the horizon: evaluate, unless quiescence will play out the captures first.
     if (in_quiescence and features & QUIESCENCE == 0) or ply >= MAX_TEACH_PLY - 1:
         counters[LEAVES] += 1
-        return evaluate(bbs, state, tables, weights)
+        value = evaluate(bbs, state, tables, weights)
+        _record(trace, EVENT_VALUE, ply, 0, alpha, beta, value, 1)
+        return value
 
     # 3. Transposition table: the same position, searched to the same depth, needs no new search.
     hash_move = 0
@@ -352,9 +431,13 @@ def enhanced_search(
                 upper = _bound_from_tt(tt_entries[entry + TT_UPPER], ply)
                 if lower >= beta or lower == upper:
                     counters[TT_CUTOFFS] += 1
+                    _record(trace, EVENT_TABLE_HIT, ply, 0, lower, upper, lower, 0)
+                    _record(trace, EVENT_VALUE, ply, 0, alpha, beta, lower, 0)
                     return lower
                 if upper <= alpha:
                     counters[TT_CUTOFFS] += 1
+                    _record(trace, EVENT_TABLE_HIT, ply, 0, lower, upper, upper, 0)
+                    _record(trace, EVENT_VALUE, ply, 0, alpha, beta, upper, 0)
                     return upper
             elif tt_entries[entry + TT_DEPTH] == depth:
                 value = _value_from_tt(tt_entries[entry + TT_VALUE], ply)
@@ -365,6 +448,8 @@ def enhanced_search(
                     or (bound == BOUND_UPPER and value <= alpha)
                 ):
                     counters[TT_CUTOFFS] += 1
+                    _record(trace, EVENT_TABLE_HIT, ply, 0, alpha, beta, value, bound)
+                    _record(trace, EVENT_VALUE, ply, 0, alpha, beta, value, 0)
                     return value
 
     # 4. Quiescence: the side to move may "stand pat" on the evaluation instead of capturing.
@@ -374,6 +459,7 @@ def enhanced_search(
         counters[LEAVES] += 1
         best = evaluate(bbs, state, tables, weights)
         if best >= beta:
+            _record(trace, EVENT_VALUE, ply, 0, alpha, beta, best, 1)
             return best
         alpha = max(alpha, best)
 
@@ -410,6 +496,7 @@ def enhanced_search(
             tt_entries,
             pv,
             counters,
+            trace,
             -beta,
             -beta + 1,
             depth - 1 - NULL_MOVE_REDUCTION,
@@ -417,15 +504,19 @@ def enhanced_search(
         )
         unmake_null_move(bbs, state, undo, key_history, tables)
         if value >= beta:
+            _record(trace, EVENT_VALUE, ply, 0, alpha, beta, beta, 0)
             return beta
 
     # 6. Generate the moves (captures only in quiescence) and order them best first.
     count = _generate(bbs, state, tables, moves, ply, GEN_NOISY if in_quiescence else GEN_ALL)
     if count == 0:
         if in_quiescence:
+            _record(trace, EVENT_VALUE, ply, 0, alpha, beta, best, 1)
             return best
         counters[LEAVES] += 1
-        return _no_move_value(bbs, state, tables, ply)
+        value = _no_move_value(bbs, state, tables, ply)
+        _record(trace, EVENT_VALUE, ply, 0, alpha, beta, value, 1)
+        return value
     _order_moves(state, moves, scores, ply, count, hash_move, killers)
 
     # 7. Search the moves.
@@ -467,6 +558,7 @@ def enhanced_search(
                 tt_entries,
                 pv,
                 counters,
+                trace,
                 -alpha - 1,
                 -alpha,
                 depth - 1 - reduction,
@@ -491,6 +583,7 @@ def enhanced_search(
                 tt_entries,
                 pv,
                 counters,
+                trace,
                 -alpha - 1,
                 -alpha,
                 depth - 1,
@@ -514,6 +607,7 @@ def enhanced_search(
                 tt_entries,
                 pv,
                 counters,
+                trace,
                 -beta,
                 -alpha,
                 depth - 1,
@@ -530,6 +624,7 @@ def enhanced_search(
             if value >= beta:
                 if quiet:
                     _store_killer(killers, ply, move)
+                _record_cutoff(trace, moves, ply, i, count, alpha, beta, value)
                 break
 
     # 8. Remember the result: exact, or a bound when the window cut it short.
@@ -557,4 +652,5 @@ def enhanced_search(
         tt_keys[slot] = bbs[L.KEY]
         tt_entries[entry + TT_MOVE] = best_move
         tt_entries[entry + TT_DEPTH] = depth
+    _record(trace, EVENT_VALUE, ply, 0, original_alpha, beta, best, 1 if in_quiescence else 0)
     return best

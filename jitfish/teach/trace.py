@@ -49,10 +49,10 @@ class Value(TypedDict, total=False):
     note: str  # a chance node cut by Star1: the bound it returned ("<= 1.5")
 
 
-class Spared(TypedDict):
+class Spared(TypedDict, total=False):
     path: list[int]
     label: str
-    nodes: int
+    nodes: int  # (not in a chess search: the subtree was never generated)
     leaves: int
 
 
@@ -66,6 +66,36 @@ class Cutoff(TypedDict):
     spared: list[Spared]
 
 
+class TableHit(TypedDict):
+    """The transposition table settled the node at ``path`` without a search: ``value``."""
+
+    kind: Literal["table_hit"]
+    path: list[int]
+    value: Bound
+
+
+class Search(TypedDict):
+    """A search from the root begins (one depth of iterative deepening, one MTD(f) pass): a new tree."""
+
+    kind: Literal["search"]
+    rung: str
+    depth: int
+    window: list[Bound]
+
+
+class Pass(TypedDict):
+    """One MTD(f) pass done: the question ``gamma`` ("at least gamma?"), the answer, the bounds it leaves."""
+
+    kind: Literal["pass"]
+    depth: int
+    number: int
+    gamma: int
+    value: int
+    lower: Bound
+    upper: Bound
+    nodes: int
+
+
 class Backup(TypedDict):
     """max^n: the player at ``path`` takes the tuple of child ``chosen``, the best for itself."""
 
@@ -76,7 +106,7 @@ class Backup(TypedDict):
     value: list[float]
 
 
-Event = Enter | Value | Cutoff | Backup
+Event = Enter | Value | Cutoff | Backup | TableHit | Search | Pass
 
 
 class TraceFull(ValueError):
@@ -116,25 +146,41 @@ class Trace:
     def add(self, kind: str, **fields: Any) -> None:
         """Record one event; past the cap, raise :class:`TraceFull`."""
         if len(self.events) >= self.cap:
-            raise TraceFull(
-                f"the trace is full: this search records more than {self.cap:,} events "
-                f"(the cap, so that its page stays quick); trace a smaller search or raise the cap"
-            )
+            raise TraceFull(self.full_message())
         self.events.append({"kind": kind, **fields})
 
+    def full_message(self) -> str:
+        return (
+            f"the trace is full: this search records more than {self.cap:,} events "
+            f"(the cap, so that its page stays quick); trace a smaller search or raise the cap"
+        )
+
     def counts(self) -> dict[str, int]:
-        """Nodes and leaves entered, cut-offs, and the nodes and leaves the cut-offs spared."""
-        counts = dict.fromkeys(("nodes", "leaves", "cutoffs", "spared_nodes", "spared_leaves", "backups"), 0)
+        """Nodes and leaves entered, cut-offs, the branches, nodes and leaves they spared, and the other events.
+
+        In a chess search the subtrees a cut-off spared were never generated: their moves are counted
+        (``spared_moves``), their nodes and leaves are not.
+        """
+        names = ("nodes", "leaves", "cutoffs", "spared_moves", "spared_nodes", "spared_leaves")
+        counts = dict.fromkeys((*names, "backups", "table_hits", "searches", "passes"), 0)
         for event in self.events:
-            if event["kind"] == "enter":
+            kind = event["kind"]
+            if kind == "enter":
                 counts["nodes"] += 1
                 counts["leaves"] += bool(event["leaf"])
-            elif event["kind"] == "cutoff":
+            elif kind == "cutoff":
                 counts["cutoffs"] += 1
-                counts["spared_nodes"] += sum(spared["nodes"] for spared in event["spared"])
-                counts["spared_leaves"] += sum(spared["leaves"] for spared in event["spared"])
-            elif event["kind"] == "backup":
+                counts["spared_moves"] += len(event["spared"])
+                counts["spared_nodes"] += sum(spared.get("nodes", 0) for spared in event["spared"])
+                counts["spared_leaves"] += sum(spared.get("leaves", 0) for spared in event["spared"])
+            elif kind == "backup":
                 counts["backups"] += 1
+            elif kind == "table_hit":
+                counts["table_hits"] += 1
+            elif kind == "search":
+                counts["searches"] += 1
+            elif kind == "pass":
+                counts["passes"] += 1
         return counts
 
     def as_dict(self) -> dict[str, Any]:

@@ -57,9 +57,13 @@ def test_the_textbook_trees_trace_enters_every_node_with_its_window_and_cuts_onc
         "nodes": 11,
         "leaves": 7,
         "cutoffs": 1,
+        "spared_moves": 2,
         "spared_nodes": 2,
         "spared_leaves": 2,
         "backups": 0,
+        "table_hits": 0,
+        "searches": 0,
+        "passes": 0,
     }
     assert {k: v for k, v in trace.counts().items() if k in report_counts(result)} == report_counts(result)
 
@@ -150,3 +154,93 @@ def test_a_search_without_a_trace_is_the_search_it_was():
     plain = alphabeta_tree(build_tree(TEXTBOOK_TREE))
     assert [n.window for n in plain.root.walk()] == [n.window for n in traced_result.root.walk()]
     assert plain.value == traced_result.value
+
+
+# The ladder's compiled searches: each traceable rung, at a depth its trace holds.
+RUNG_DEPTHS = {
+    "alphabeta": 3,
+    "ordering": 3,
+    "deepening": 3,
+    "pvs": 3,
+    "mtdf": 3,
+    "pruning": 3,
+    "quiescence": 2,
+}
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+@pytest.mark.parametrize("rung", RUNG_DEPTHS)
+def test_a_ladder_rungs_trace_adds_up_to_the_reports_row(rung):
+    from jitfish.teach.ladder import ladder
+
+    depth = RUNG_DEPTHS[rung]
+    trace = Trace("test")
+    report = ladder(FEN, depth, [rung], trace=trace)
+    row = report.results[(rung, depth)]
+    counts = trace.counts()
+    assert (counts["nodes"], counts["leaves"]) == (row.nodes, row.leaves)
+    searches = [e for e in trace.events if e["kind"] == "search"]
+    fixed = rung in ("alphabeta", "ordering")
+    assert [e["depth"] for e in searches][-1] == depth and (len(searches) == 1 if fixed else len(searches) >= depth)
+    if rung == "mtdf":
+        passes = [e for e in trace.events if e["kind"] == "pass"]
+        assert [(e["depth"], e["gamma"], e["value"]) for e in passes] == [
+            (d, p.gamma, p.result) for d in sorted(report.passes) for p in report.passes[d]
+        ]
+        assert passes[-1]["lower"] == passes[-1]["upper"] == row.value
+    roots = [e for e in trace.events if e["kind"] == "value" and e["path"] == []]
+    assert roots[-1]["value"] == row.value  # the root's value, from the root player's side
+    assert json.loads(json.dumps(trace.as_dict(), allow_nan=False)) == trace.as_dict()
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_a_traced_ladder_search_is_the_same_search_untraced():
+    from jitfish.teach.ladder import ladder
+
+    for rung in ("alphabeta", "pvs", "mtdf"):
+        plain = ladder(FEN, 3, [rung]).results[(rung, 3)]
+        traced_row = ladder(FEN, 3, [rung], trace=Trace("test")).results[(rung, 3)]
+        assert (plain.nodes, plain.leaves, plain.value, plain.pv) == (
+            traced_row.nodes,
+            traced_row.leaves,
+            traced_row.value,
+            traced_row.pv,
+        )
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_a_ladder_trace_names_the_moves_and_positions_and_lists_the_moves_a_cutoff_spared():
+    import chess
+
+    from jitfish.teach.ladder import ladder
+
+    trace = Trace("test")
+    ladder(FEN, 2, ["alphabeta"], trace=trace)
+    board = chess.Board(FEN)
+    entered = {tuple(e["path"]): e for e in trace.events if e["kind"] == "enter"}
+    assert entered[()]["fen"] == board.fen() and entered[()]["role"] == "max"
+    for path, event in entered.items():
+        if len(path) == 1:
+            after = board.copy()
+            after.push_san(event["label"])
+            assert event["fen"] == after.fen() and event["role"] == "min"
+    root_moves = [entered[(i,)]["label"] for i in range(board.legal_moves.count())]  # no cut at the root
+    assert sorted(root_moves) == sorted(board.san(move) for move in board.legal_moves)
+    cut = next(e for e in trace.events if e["kind"] == "cutoff")
+    parent = chess.Board(entered[tuple(cut["path"])]["fen"])
+    spared = [s["label"] for s in cut["spared"]]
+    searched = [e["label"] for p, e in entered.items() if p[:-1] == tuple(cut["path"])]
+    assert spared and not set(spared) & set(searched)
+    assert sorted(spared + searched) == sorted(parent.san(m) for m in parent.legal_moves)
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_a_ladder_trace_past_its_cap_stops_with_the_message_and_minimax_is_not_traced():
+    from jitfish.teach.ladder import ladder
+
+    with pytest.raises(TraceFull, match="more than 100 events"):
+        ladder(FEN, 3, ["alphabeta"], trace=Trace("test", cap=100))
+    with pytest.raises(ValueError, match="one rung of"):
+        ladder(FEN, 2, ["minimax"], trace=Trace("test"))
+    with pytest.raises(ValueError, match="one rung of"):
+        ladder(FEN, 2, ["alphabeta", "mtdf"], trace=Trace("test"))
