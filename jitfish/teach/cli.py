@@ -56,12 +56,21 @@ def _ladder(args: argparse.Namespace) -> int:
         require("matplotlib", "jitfish teach ladder --bounds-plot")
         if args.epd or (algorithms is not None and "mtdf" not in algorithms):
             raise ValueError("--bounds-plot draws the mtdf rung's passes on one position (no --epd)")
+    trace = None
+    if args.html:
+        from jitfish.teach.ladder import TRACED_RUNGS
+        from jitfish.teach.trace import Trace
+
+        if args.epd or algorithms is None or len(algorithms) != 1 or algorithms[0] not in TRACED_RUNGS:
+            raise ValueError(f"--html traces one rung on one position: --algorithms one of {','.join(TRACED_RUNGS)}")
+        trace = Trace(_command(args, ("fen", "depth", "algorithms")))
+        trace.title = f"The ladder's {algorithms[0]} rung to depth {args.depth}, step by step"
     loading = warm_up(engine=algorithms is None or "engine" in algorithms)
     print(f"Search kernels ready in {loading:.1f} s (compiled, or loaded from the cache)")
     if args.epd:
         report = ladder_suite(_read_suite(args.epd, args.limit), args.depth, algorithms, args.minimax_budget)
     else:
-        report = ladder(args.fen, args.depth, algorithms, args.minimax_budget)
+        report = ladder(args.fen, args.depth, algorithms, args.minimax_budget, trace)
     print(report)
     if args.plot:
         plot_nodes(report, args.plot)
@@ -69,6 +78,14 @@ def _ladder(args: argparse.Namespace) -> int:
     if args.bounds_plot:
         plot_bounds(report, args.bounds_plot)
         print(f"\nMTD(f)'s bounds drawn to {args.bounds_plot}")
+    if trace is not None:
+        row = report.results.get((algorithms[0], args.depth))
+        if row is None:
+            raise ValueError(f"{algorithms[0]} did not run at depth {args.depth} (over --minimax-budget)")
+        summary = {"value": row.value, "nodes visited": row.nodes, "leaves visited": row.leaves}
+        if algorithms[0] == "mtdf":
+            summary["MTD(f) passes"] = sum(len(passes) for passes in report.passes.values())
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -323,6 +340,10 @@ def add_teach_parser(commands) -> None:
     )
     ladder.add_argument("--plot", help="write a PNG (or SVG) of nodes against depth")
     ladder.add_argument("--bounds-plot", help="write a PNG (or SVG) of MTD(f)'s bounds closing in, pass by pass")
+    ladder.add_argument(
+        "--html",
+        help="write a page that replays one rung's search at --depth step by step (needs --algorithms with one rung)",
+    )
     ladder.set_defaults(handler=_reporting_errors(_ladder))
     horizon = modes.add_parser("horizon", help="fixed-depth search without and with quiescence")
     horizon.add_argument("--fen", help="position (default: the shipped horizon-effect positions)")

@@ -22,12 +22,15 @@ from tests.teach.test_cli import run_jitfish
 
 FEN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
-# (the command's options, the counts its report prints): the textbook tree, a chess position, Star1, max^n.
+# (the command, what its report prints): the textbook tree, a chess position, Star1, max^n, and the ladder's
+# alpha-beta and MTD(f) at depth 3 on a chess position.
 COMMANDS = {
-    "textbook": (["--leaves", "[[3,12,8],[2,4,6],[14,5,2]]"], "leaves visited: 7 of 9"),
-    "position": (["--fen", FEN, "--depth", "3", "--width", "4"], "leaves visited: 19 of 64"),
-    "chance": (["--chance"], "Star1 with utilities in [-3, 3] 8 (value 1.5)"),
-    "players": (["--players", "3"], "value (6, 4, 3)"),
+    "textbook": (["tree", "--leaves", "[[3,12,8],[2,4,6],[14,5,2]]"], "leaves visited: 7 of 9"),
+    "position": (["tree", "--fen", FEN, "--depth", "3", "--width", "4"], "leaves visited: 19 of 64"),
+    "chance": (["tree", "--chance"], "Star1 with utilities in [-3, 3] 8 (value 1.5)"),
+    "players": (["tree", "--players", "3"], "value (6, 4, 3)"),
+    "alphabeta": (["ladder", "--fen", FEN, "--depth", "3", "--algorithms", "alphabeta"], "alphabeta"),
+    "mtdf": (["ladder", "--fen", FEN, "--depth", "3", "--algorithms", "mtdf"], "zero-window passes"),
 }
 
 
@@ -73,15 +76,16 @@ def test_a_position_trees_page_carries_python_chess_pieces_and_a_tree_of_numbers
     assert json.loads(pieces) == {}
 
 
+@pytest.mark.usefixtures("teaching_kernels")
 @pytest.mark.parametrize("name", COMMANDS)
-def test_teach_tree_html_writes_the_page_of_the_search_it_reports(tmp_path, name):
+def test_teach_html_writes_the_page_of_the_search_it_reports(tmp_path, name):
     options, printed = COMMANDS[name]
     page = tmp_path / f"{name}.html"
-    result = run_jitfish("teach", "tree", *options, "--html", str(page))
+    result = run_jitfish("teach", *options, "--html", str(page))
     assert result.returncode == 0, result.stderr
     assert printed in result.stdout and f"Step-by-step page written to {page}" in result.stdout
     data = page_trace(page.read_text())
-    assert data["command"].startswith("jitfish teach tree")
+    assert data["command"].startswith(f"jitfish teach {options[0]}")
     for option in options:
         if option.startswith("--"):
             assert option in data["command"]
@@ -92,6 +96,19 @@ def test_teach_tree_html_writes_the_page_of_the_search_it_reports(tmp_path, name
     if "leaves pruned" in summary:
         assert counts["spared_leaves"] == summary["leaves pruned"]
         assert counts["leaves"] + counts["spared_leaves"] == summary["leaves in the tree"]
+    if options[0] == "ladder":  # the report's row at --depth, as printed
+        rows = [line.replace(",", "").split() for line in result.stdout.splitlines()]
+        row = [words for words in rows if words[:1] == [options[-1]]][-1]  # the deepest depth's
+        assert int(row[1]) == counts["nodes"] and int(row[2]) == counts["leaves"]
+    if name == "mtdf":
+        assert counts["passes"] == summary["MTD(f) passes"] > 0
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_teach_ladder_html_traces_one_rung_on_one_position(tmp_path):
+    result = run_jitfish("teach", "ladder", "--depth", "2", "--html", str(tmp_path / "x.html"))
+    assert result.returncode == 2 and "--html traces one rung on one position" in result.stderr
+    assert not (tmp_path / "x.html").exists()
 
 
 def largest_trace() -> Trace:
@@ -151,6 +168,7 @@ def in_browser(test):
     return test
 
 
+@pytest.mark.usefixtures("teaching_kernels")
 @pytest.mark.parametrize("name", COMMANDS)
 @in_browser
 def test_in_a_browser_the_page_replays_to_the_reports_counts_and_back(tmp_path, browser, name):
@@ -158,7 +176,7 @@ def test_in_a_browser_the_page_replays_to_the_reports_counts_and_back(tmp_path, 
 
     options, _ = COMMANDS[name]
     page = tmp_path / f"{name}.html"
-    assert run_jitfish("teach", "tree", *options, "--html", str(page)).returncode == 0
+    assert run_jitfish("teach", *options, "--html", str(page)).returncode == 0
     data = page_trace(page.read_text())
     browser.get(page.as_uri())
     start = browser.execute_script("return window.jitfishReplay.state()")
@@ -170,6 +188,7 @@ def test_in_a_browser_the_page_replays_to_the_reports_counts_and_back(tmp_path, 
     assert end["counts"]["nodes"] == summary["nodes visited"]
     assert end["counts"]["leaves"] == summary["leaves visited"]
     assert end["counts"]["spared_leaves"] == summary.get("leaves pruned", 0)
+    assert end["counts"]["passes"] == summary.get("MTD(f) passes", 0)
     assert press(browser, Keys.ARROW_LEFT)["position"] == len(data["events"]) - 1
     back = press(browser, Keys.HOME)
     assert back["position"] == 0 and back["counts"]["nodes"] == 0
