@@ -119,3 +119,55 @@ class ChessRecorder:
                 spared = chess.Move.from_uci(move_to_uci(move, self.chess960))
                 cutoff["spared"].append({"path": node["path"] + [node["next"]], "label": board.san(spared)})
                 node["next"] += 1
+
+
+def record_uct(trace: Trace, fen: str, chess960: bool, tree: np.ndarray, size: int, rows: np.ndarray) -> None:
+    """UCT's iterations into ``trace``, from the tree the kernel built (``size`` nodes) and its per-iteration ``rows``.
+
+    Each ``iteration`` event holds the selection path (child indices; the last
+    node the one expanded, if ``expanded``), the new node's move and position,
+    the playout's outcome for the side to move at the path's end, and, per
+    node of the path from the root, its visits and mean outcome (for the side
+    that moved into it, as UCB1 reads it) after the backup.
+    """
+    import chess
+
+    from jitfish.board.moves import move_to_uci
+    from jitfish.teach import mcts_kernels as K
+
+    parent: dict[int, int] = {}
+    index: dict[int, int] = {}  # a node's place among its parent's children (generator order)
+    for node in range(size):
+        child, i = int(tree[node, K.FIRST_CHILD]), 0
+        while child != -1:
+            parent[child], index[child] = node, i
+            child, i = int(tree[child, K.NEXT_SIBLING]), i + 1
+    boards = {0: chess.Board(fen, chess960=chess960)}
+    visits: dict[int, int] = {}
+    rewards: dict[int, float] = {}
+    for number, (last, expanded, score) in enumerate(rows.tolist(), start=1):
+        chain = [int(last)]
+        while chain[-1] != 0:
+            chain.append(parent[chain[-1]])
+        chain.reverse()
+        event: dict[str, Any] = {"number": number, "path": [index[n] for n in chain[1:]], "expanded": bool(expanded)}
+        if number == 1:
+            event["root"] = {"fen": boards[0].fen()}
+        for node in chain[1:]:
+            if node not in boards:
+                board = boards[parent[node]].copy(stack=False)
+                move = chess.Move.from_uci(move_to_uci(int(tree[node, K.MOVE]), chess960))
+                label = board.san(move)
+                board.push(move)
+                boards[node] = board
+                event["new"] = {"label": label, "fen": board.fen(), "role": "min" if len(chain) % 2 == 0 else "max"}
+        event["playout"] = round(score, 4)
+        backed = []
+        outcome = score
+        for node in reversed(chain):
+            visits[node] = visits.get(node, 0) + 1
+            rewards[node] = rewards.get(node, 0.0) + 1.0 - outcome
+            outcome = 1.0 - outcome
+            backed.append([visits[node], round(rewards[node] / visits[node], 4)])
+        event["backed"] = backed[::-1]
+        trace.add("iteration", **event)

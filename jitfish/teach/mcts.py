@@ -267,6 +267,7 @@ def mcts(
     seed: int = DEFAULT_SEED,
     playout_plies: int | None = None,
     alphabeta: bool = True,
+    trace=None,
 ) -> MctsReport:
     """UCT on ``position`` (a :class:`jitfish.Board` or a FEN) for ``iterations`` iterations.
 
@@ -275,7 +276,9 @@ def mcts(
     playout's random moves and its UCB1 constant.
     The same ``seed`` gives the same search.  With ``alphabeta``, alpha-beta
     runs by iterative deepening up to as many positions as MCTS visited,
-    and values MCTS's choice at the depth it reached.
+    and values MCTS's choice at the depth it reached.  A ``trace``
+    (:class:`jitfish.teach.trace.Trace`) records every iteration (one event
+    each: the cap bounds the iterations).
     """
     from jitfish.board.board import Board
     from jitfish.board.tables import lookup_tables
@@ -297,8 +300,15 @@ def mcts(
     if len(legal) == 0:
         raise ValueError(f"no legal moves in {board.fen()}")
 
+    if trace is not None and len(trace) + iterations > trace.cap:
+        from jitfish.teach.trace import TraceFull
+
+        raise TraceFull(trace.full_message())
     checkpoints = checkpoint_schedule(iterations)
     p = board.position.copy()
+    tree = np.zeros((iterations + 1, K.NODE_FIELDS), dtype=np.int64)
+    counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+    rows = np.zeros((iterations if trace is not None else 0, K.TRACE_FIELDS), dtype=np.float64)
     root_visits = np.zeros((len(checkpoints), MAX_MOVES), dtype=np.int64)
     root_rewards = np.zeros((len(checkpoints), MAX_MOVES), dtype=np.float64)
     checkpoint_nodes = np.zeros(len(checkpoints), dtype=np.int64)
@@ -310,7 +320,7 @@ def mcts(
         lookup_tables(),
         default_weights(),
         np.zeros(MAX_MOVES, dtype=np.int32),
-        np.zeros((iterations + 1, K.NODE_FIELDS), dtype=np.int64),
+        tree,
         np.zeros(iterations + 1, dtype=np.float64),
         np.zeros(K.MAX_PATH, dtype=np.int64),
         _seed_state(seed),
@@ -321,8 +331,13 @@ def mcts(
         root_visits,
         root_rewards,
         checkpoint_nodes,
-        np.zeros(K.COUNTERS_SIZE, dtype=np.int64),
+        counters,
+        rows,
     )
+    if trace is not None:
+        from jitfish.teach.chess_trace import record_uct
+
+        record_uct(trace, board.fen(), board.chess960, tree, int(counters[K.TREE_SIZE]), rows)
     moves = [move_to_uci(int(m), board.chess960) for m in legal]
     chess_board = board.to_chess()
     report = MctsReport(

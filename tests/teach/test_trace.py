@@ -244,3 +244,38 @@ def test_a_ladder_trace_past_its_cap_stops_with_the_message_and_minimax_is_not_t
         ladder(FEN, 2, ["minimax"], trace=Trace("test"))
     with pytest.raises(ValueError, match="one rung of"):
         ladder(FEN, 2, ["alphabeta", "mtdf"], trace=Trace("test"))
+
+
+@pytest.mark.usefixtures("uct_kernels")
+def test_uct_traces_every_iteration_and_its_counts_add_up_to_the_reports():
+    from jitfish.teach.mcts import mcts
+
+    trace = Trace("test")
+    report = mcts(FEN, 1500, "eval", alphabeta=False, trace=trace)
+    events = trace.events
+    assert [e["number"] for e in events] == list(range(1, 1501)) and trace.counts()["nodes"] == 0
+    assert all(e["kind"] == "iteration" and len(e["backed"]) == len(e["path"]) + 1 for e in events)
+    assert events[0]["root"]["fen"] == report.fen and events[0]["new"]["label"] == report.san[0]
+    final: dict[int, list] = {}
+    for event in events:
+        if event["path"]:
+            final[event["path"][0]] = event["backed"][1]
+        assert event["backed"][0][0] == event["number"]  # every iteration passes through the root
+    assert [final[i][0] for i in range(len(report.moves))] == list(report.visits[-1])
+    assert [final[i][1] for i in range(len(report.moves))] == pytest.approx(list(report.means(-1)), abs=1e-4)
+    expansions = sum(e["expanded"] for e in events)
+    new_nodes = sum("new" in e for e in events)
+    assert expansions == new_nodes and all(0 <= e["playout"] <= 1 for e in events)
+    untraced = mcts(FEN, 1500, "eval", alphabeta=False)
+    assert (untraced.visits == report.visits).all() and untraced.nodes == report.nodes
+
+
+@pytest.mark.usefixtures("uct_kernels")
+def test_uct_with_more_iterations_than_the_trace_holds_stops_before_searching():
+    from jitfish.teach.mcts import mcts
+
+    with pytest.raises(TraceFull, match="more than 100 events"):
+        mcts(FEN, 101, "eval", alphabeta=False, trace=Trace("test", cap=100))
+    trace = Trace("test", cap=100)
+    mcts(FEN, 100, "eval", alphabeta=False, trace=trace)
+    assert len(trace) == 100
