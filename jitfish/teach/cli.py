@@ -255,6 +255,14 @@ def _mcts(args: argparse.Namespace) -> int:
 
     if args.plot:
         require("matplotlib", "jitfish teach mcts --plot")
+    trace = None
+    if args.html:
+        from jitfish.teach.trace import Trace
+
+        if not args.fen or args.policy == "both":
+            raise ValueError("--html traces one search: give --fen and --policy random or eval")
+        trace = Trace(_command(args, ("fen", "iterations", "policy", "exploration", "playout_plies", "seed")))
+        trace.title = f"Monte Carlo tree search (UCT, {args.policy} playouts), iteration by iteration"
     if args.fen:
         entries = [(args.fen, DEFAULT_MCTS_ITERATIONS, "")]
     else:
@@ -267,13 +275,19 @@ def _mcts(args: argparse.Namespace) -> int:
         for policy in policies:
             if comment:
                 print(f"# {comment}")
-            report = mcts(fen, iterations, policy, args.exploration, args.seed, args.playout_plies)
+            report = mcts(fen, iterations, policy, args.exploration, args.seed, args.playout_plies, trace=trace)
             print(report.text())
             print()
             reports.append(report)
     if args.plot:
         plot_visits(reports, args.plot, columns=len(policies))
         print(f"Plot written to {args.plot}")
+    if trace is not None:
+        (report,) = reports
+        summary: dict = {"iterations": report.iterations, "positions visited": report.nodes[-1]}
+        best = report.moves.index(report.best_move)
+        summary[f"visits of {report.san[best]} (most)"] = int(report.visits[-1][best])
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -409,6 +423,9 @@ def add_teach_parser(commands) -> None:
         "--seed", type=int, default=DEFAULT_SEED, help=f"the same seed gives the same search (default {DEFAULT_SEED})"
     )
     mcts.add_argument("--plot", help="write a PNG (or SVG) of the root moves' visit shares against iterations")
+    mcts.add_argument(
+        "--html", help="write a page that replays the search iteration by iteration (needs --fen and one --policy)"
+    )
     mcts.set_defaults(handler=_reporting_errors(_mcts))
     kriegspiel = modes.add_parser(
         "kriegspiel", help="chess unseen: a player averaging searches over its belief state, with an umpire"

@@ -29,7 +29,7 @@ def _json_block(data: Any) -> str:
 
 def _pieces(trace: Trace) -> dict[str, str]:
     """python-chess's SVG pieces by FEN letter, when some node of the trace holds a position; else none."""
-    if not any("fen" in event for event in trace.events):
+    if '"fen":' not in json.dumps(trace.events):  # no position anywhere (UCT's are in its new nodes)
         return {}
     import chess.svg
 

@@ -31,6 +31,7 @@ COMMANDS = {
     "players": (["tree", "--players", "3"], "value (6, 4, 3)"),
     "alphabeta": (["ladder", "--fen", FEN, "--depth", "3", "--algorithms", "alphabeta"], "alphabeta"),
     "mtdf": (["ladder", "--fen", FEN, "--depth", "3", "--algorithms", "mtdf"], "zero-window passes"),
+    "mcts": (["mcts", "--fen", FEN, "--policy", "eval", "--iterations", "2000"], "MCTS plays"),
 }
 
 
@@ -91,6 +92,12 @@ def test_teach_html_writes_the_page_of_the_search_it_reports(tmp_path, name):
             assert option in data["command"]
     assert data["command"] in page.read_text() or json.dumps(data["command"])[1:-1] in page.read_text()
     summary, counts = data["summary"], data["counts"]
+    if name == "mcts":
+        iterations = [e for e in data["events"] if e["kind"] == "iteration"]
+        assert len(iterations) == summary["iterations"] == 2000
+        most = max(e["backed"][1][0] for e in iterations if e["path"])
+        assert most == next(value for label, value in summary.items() if label.startswith("visits of"))
+        return
     assert counts["leaves"] == summary["leaves visited"]
     assert counts["nodes"] == summary["nodes visited"]
     if "leaves pruned" in summary:
@@ -105,9 +112,11 @@ def test_teach_html_writes_the_page_of_the_search_it_reports(tmp_path, name):
 
 
 @pytest.mark.usefixtures("teaching_kernels")
-def test_teach_ladder_html_traces_one_rung_on_one_position(tmp_path):
+def test_teach_ladder_and_mcts_html_trace_one_search(tmp_path):
     result = run_jitfish("teach", "ladder", "--depth", "2", "--html", str(tmp_path / "x.html"))
     assert result.returncode == 2 and "--html traces one rung on one position" in result.stderr
+    result = run_jitfish("teach", "mcts", "--fen", FEN, "--html", str(tmp_path / "x.html"))
+    assert result.returncode == 2 and "--html traces one search: give --fen and --policy" in result.stderr
     assert not (tmp_path / "x.html").exists()
 
 
@@ -185,6 +194,11 @@ def test_in_a_browser_the_page_replays_to_the_reports_counts_and_back(tmp_path, 
     end = press(browser, Keys.END)
     assert end["position"] == len(data["events"])
     summary = data["summary"]
+    if name == "mcts":
+        assert end["counts"]["iterations"] == summary["iterations"]
+        assert max(end["root"]) == next(value for label, value in summary.items() if label.startswith("visits of"))
+        assert press(browser, Keys.HOME)["position"] == 0 and errors(browser) == []
+        return
     assert end["counts"]["nodes"] == summary["nodes visited"]
     assert end["counts"]["leaves"] == summary["leaves visited"]
     assert end["counts"]["spared_leaves"] == summary.get("leaves pruned", 0)
