@@ -325,6 +325,7 @@ def ladder(
     if trace is not None and (len(names) != 1 or names[0] not in TRACED_RUNGS):
         raise ValueError(f"a trace follows one rung of {', '.join(TRACED_RUNGS)}; got {', '.join(names)}")
     report = LadderReport([board.fen()], depth, names, minimax_tree_sizes(board, depth))
+    report.trace = trace
     buffers = _Buffers()
     recorder = None
     if trace is not None:

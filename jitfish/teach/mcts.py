@@ -34,6 +34,7 @@ import math
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -116,6 +117,13 @@ class MctsReport:
     rewards: np.ndarray  # [checkpoint, move]: sums of the outcomes, for the side to move at the root
     alphabeta: list[AlphaBetaIteration] = field(default_factory=list)
     choice_value: int | None = None  # alpha-beta's value of MCTS's final choice, at the depth it reached
+    trace: Any = field(default=None, repr=False, compare=False)  # a jitfish.teach.trace.Trace, when traced
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook, the page of the traced search (none when the search was not traced)."""
+        from jitfish.teach.page import notebook_html
+
+        return None if self.trace is None else notebook_html(self.trace)
 
     @property
     def iterations(self) -> int:
@@ -353,6 +361,7 @@ def mcts(
         root_visits[:, : len(moves)],
         root_rewards[:, : len(moves)],
     )
+    report.trace = trace
     if alphabeta:
         report.alphabeta = _alphabeta_iterations(board, report.nodes[-1])
         reference = report.alphabeta_choice

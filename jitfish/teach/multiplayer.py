@@ -35,7 +35,7 @@ a single number ``u``, meaning the zero-sum tuple ``(u, -u)`` (see
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from jitfish.teach.toytree import PLAYER_NAMES, Node, alphabeta_tree, minimax_value, trace_enter
@@ -187,6 +187,13 @@ class PlayersResult:
     values: dict[str, list[float]]  # model -> the root player's value of each root move
     pruned_leaves: int  # alpha-beta on the paranoid reduction
     leaves: int
+    trace: Trace | None = field(default=None, repr=False, compare=False)  # of max^n, when traced
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook, the page of the traced search (none when the search was not traced)."""
+        from jitfish.teach.page import notebook_html
+
+        return None if self.trace is None else notebook_html(self.trace)
 
     def choice(self, model: str) -> int:
         """The root move (index) the root player picks assuming ``model`` (the first of equals)."""
@@ -257,4 +264,4 @@ def players_tree(tree, players: int = 3, trace: Trace | None = None) -> PlayersR
         "paranoid": [minimax_value(child) for child in paranoid.children],
         "random": [minimax_value(child) for child in random.children],
     }
-    return PlayersResult(root, players, me, values, len(searched.pruned_leaves), len(root.leaves()))
+    return PlayersResult(root, players, me, values, len(searched.pruned_leaves), len(root.leaves()), trace)

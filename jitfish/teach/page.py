@@ -47,6 +47,14 @@ def trace_page(trace: Trace) -> str:
     )
 
 
+def notebook_html(trace: Trace, height: int = 760) -> str:
+    """The page in an ``<iframe>`` (its own document, scripts allowed): what a notebook shows for a traced search."""
+    return (
+        f'<iframe srcdoc="{html.escape(trace_page(trace), quote=True)}" sandbox="allow-scripts" '
+        f'style="width: 100%; height: {height}px; border: 1px solid #ccc"></iframe>'
+    )
+
+
 def write_page(trace: Trace, path: str | Path) -> None:
     Path(path).write_text(trace_page(trace), encoding="utf-8")
 

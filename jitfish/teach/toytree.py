@@ -102,6 +102,7 @@ def minimax_value(tree) -> float:
 class ToyResult:
     value: float
     root: Node
+    trace: Trace | None = field(default=None, repr=False, compare=False)  # when the search was traced
 
     @property
     def visited_leaves(self) -> list[Node]:
@@ -110,6 +111,12 @@ class ToyResult:
     @property
     def pruned_leaves(self) -> list[Node]:
         return [leaf for leaf in self.root.leaves() if leaf.pruned]
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook, the page of the traced search (none when the search was not traced)."""
+        from jitfish.teach.page import notebook_html
+
+        return None if self.trace is None else notebook_html(self.trace)
 
 
 def alphabeta_tree(tree, bounds: tuple[float, float] = (-INFINITY, INFINITY), trace: Trace | None = None) -> ToyResult:
@@ -129,7 +136,7 @@ def alphabeta_tree(tree, bounds: tuple[float, float] = (-INFINITY, INFINITY), tr
         if not node.is_leaf:
             node.value = None
     value = _alphabeta(root, -INFINITY, INFINITY, *bounds, trace)
-    return ToyResult(value, root)
+    return ToyResult(value, root, trace)
 
 
 def _role(node: Node) -> str:

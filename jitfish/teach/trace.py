@@ -183,6 +183,12 @@ class Trace:
                 counts["passes"] += 1
         return counts
 
+    def _repr_html_(self) -> str:
+        """In a notebook, the page that replays the trace."""
+        from jitfish.teach.page import notebook_html
+
+        return notebook_html(self)
+
     def as_dict(self) -> dict[str, Any]:
         """The trace as JSON-serialisable data: what the page replays."""
         return {

@@ -222,3 +222,33 @@ def test_in_a_browser_the_largest_page_the_cap_allows_opens_and_steps_in_under_2
     assert press(browser, Keys.ARROW_LEFT)["position"] == DEFAULT_CAP - 1
     assert time.perf_counter() - started < 2.0
     assert errors(browser) == []
+
+
+def test_in_a_notebook_a_traced_result_shows_its_page_and_an_untraced_one_its_text():
+    import html
+
+    from jitfish.teach.multiplayer import THREE_PLAYER_TREE, players_tree
+
+    trace = Trace("alphabeta_tree(TEXTBOOK_TREE)")
+    result = alphabeta_tree(TEXTBOOK_TREE, trace=trace)
+    shown = result._repr_html_()
+    srcdoc = re.fullmatch(r'<iframe srcdoc="(.*?)" sandbox="allow-scripts" style="[^"]*"></iframe>', shown, re.S)
+    assert srcdoc is not None and html.unescape(srcdoc.group(1)) == trace_page(trace)
+    assert trace._repr_html_() == shown
+    assert alphabeta_tree(TEXTBOOK_TREE)._repr_html_() is None
+    players = Trace("players_tree")
+    assert players_tree(THREE_PLAYER_TREE, 3, players)._repr_html_() == players._repr_html_()
+    assert players_tree(THREE_PLAYER_TREE, 3)._repr_html_() is None
+
+
+@pytest.mark.usefixtures("uct_kernels")
+def test_in_a_notebook_a_traced_ladder_or_mcts_report_shows_its_page():
+    from jitfish.teach.ladder import ladder
+    from jitfish.teach.mcts import mcts
+
+    trace = Trace("ladder")
+    assert ladder(FEN, 2, ["mtdf"], trace=trace)._repr_html_() == trace._repr_html_()
+    assert ladder(FEN, 2, ["mtdf"])._repr_html_() is None
+    trace = Trace("mcts")
+    assert mcts(FEN, 200, "eval", alphabeta=False, trace=trace)._repr_html_() == trace._repr_html_()
+    assert mcts(FEN, 200, "eval", alphabeta=False)._repr_html_() is None
