@@ -40,10 +40,11 @@ class ChessRecorder:
         self.fen = fen
         self.chess960 = chess960
         self.buffer = np.zeros(K.TRACE_HEADER + trace.cap * K.TRACE_FIELDS, dtype=np.int64)
+        self.rung = ""  # what a search is called on the page, when not the rung's name
 
     def search(self, rung: str, depth: int, alpha: int, beta: int) -> None:
         """Mark the start of a search from the root (the page then starts a new tree)."""
-        self.trace.add("search", rung=rung, depth=depth, window=[score_bound(alpha), score_bound(beta)])
+        self.trace.add("search", rung=self.rung or rung, depth=depth, window=[score_bound(alpha), score_bound(beta)])
 
     def collect(self) -> None:
         """Read the events the last search wrote into the trace, and empty the array."""

@@ -279,3 +279,44 @@ def test_uct_with_more_iterations_than_the_trace_holds_stops_before_searching():
     trace = Trace("test", cap=100)
     mcts(FEN, 100, "eval", alphabeta=False, trace=trace)
     assert len(trace) == 100
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_the_horizon_traces_both_searches_and_their_root_values_are_the_reports():
+    from jitfish.teach.horizon import horizon
+
+    trace = Trace("test")
+    result = horizon("R7/P4k2/8/8/8/8/r7/6K1 w - - 0 1", 3, trace)
+    searches = [e["rung"] for e in trace.events if e["kind"] == "search"]
+    assert searches == ["without quiescence", "with quiescence"]
+    roots = [e["value"] for e in trace.events if e["kind"] == "value" and e["path"] == []]
+    assert roots == [result.without_quiescence.value, result.with_quiescence.value]
+    first = [e["label"] for e in trace.events if e["kind"] == "enter" and len(e["path"]) == 1]
+    assert result.without_quiescence.san[0] in first and result._repr_html_() == trace._repr_html_()
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_a_kriegspiel_games_trace_holds_every_attempt_and_announcement_as_the_game_text_does():
+    import chess
+
+    from jitfish.teach.kriegspiel_game import RandomPlayer, SamplingPlayer, play_game
+
+    trace = Trace("test")
+    game = play_game(SamplingPlayer(chess.WHITE, 4, 2), RandomPlayer(), max_moves=8, trace=trace)
+    said = [e for e in trace.events if e["kind"] == "announcement"]
+    tried = [e for e in trace.events if e["kind"] == "illegal"]
+    assert [e["ply"] for e in said] == [ply.number for ply in game.plies]
+    assert [(e["move"], e["text"]) for e in said] == [(ply.move, ply.heard.text()) for ply in game.plies]
+    assert [e["move"] for e in tried] == [move for ply in game.plies for move in ply.illegal]
+    by_ply: dict[int, list[str]] = {}
+    for event in tried:
+        by_ply.setdefault(event["ply"], []).append(event["move"])
+    assert by_ply == {ply.number: ply.illegal for ply in game.plies if ply.illegal}
+    for event, ply in zip(said, game.plies):
+        assert event["chosen_with"] == (None if ply.decision is None else [ply.decision.belief_size, ply.decision.mode])
+        assert set(event["belief"]) == {"White"} and event["belief"]["White"][0] >= 1
+    board = chess.Board()
+    for event in said:
+        board.push_san(event["move"])
+        assert event["fen"] == board.fen()
+    assert game._repr_html_() == trace._repr_html_()
