@@ -92,12 +92,29 @@ def _ladder(args: argparse.Namespace) -> int:
 def _horizon(args: argparse.Namespace) -> int:
     from jitfish.teach.horizon import horizon, load_positions
 
+    trace = None
+    if args.html:
+        from jitfish.teach.trace import Trace
+
+        if not args.fen:
+            raise ValueError("--html traces the searches of one position: give --fen")
+        trace = Trace(_command(args, ("fen", "depth")))
+        trace.title = f"The horizon effect: depth {args.depth} without, then with quiescence, step by step"
     entries = [(args.fen, args.depth, "")] if args.fen else load_positions()
     for fen, depth, comment in entries:
         if comment:
             print(f"# {comment}")
-        print(horizon(fen, depth).text())
+        result = horizon(fen, depth, trace)
+        print(result.text())
         print()
+    if trace is not None:
+        summary = {
+            "value without quiescence": result.without_quiescence.value,
+            "value with quiescence": result.with_quiescence.value,
+            "move without": result.without_quiescence.san[0],
+            "move with": result.with_quiescence.san[0],
+        }
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -305,6 +322,15 @@ def _kriegspiel(args: argparse.Namespace) -> int:
         require("matplotlib", "jitfish teach kriegspiel --plot")
     if args.games < 1 or args.max_moves < 1 or args.limit < 1:
         raise ValueError("--games, --max-moves and --limit must be at least 1")
+    trace = None
+    if args.html:
+        from jitfish.teach.trace import Trace
+
+        if args.games != 1 or args.clairvoyance:
+            raise ValueError("--html replays one game: no --games or --clairvoyance")
+        options = ("samples", "opponent_samples", "depth", "limit", "max_moves", "seed")
+        trace = Trace(_command(args, options))
+        trace.title = "Kriegspiel: the umpire's announcements and the belief states, ply by ply"
     print(f"Search kernels ready in {warm_up(engine=False):.1f} s (compiled, or loaded from the cache)")
     if args.clairvoyance:
         print(clairvoyance(depth=args.depth).text())
@@ -316,7 +342,7 @@ def _kriegspiel(args: argparse.Namespace) -> int:
             opponent = RandomPlayer(args.seed)
         else:
             opponent = SamplingPlayer(chess.BLACK, args.opponent_samples, args.depth, args.limit, args.seed + 1000)
-        game = play_game(player, opponent, args.seed, args.max_moves)
+        game = play_game(player, opponent, args.seed, args.max_moves, trace=trace)
         print(game_text(game))
     else:
         played = match(
@@ -328,6 +354,13 @@ def _kriegspiel(args: argparse.Namespace) -> int:
     if args.plot:
         plot_belief(game, args.plot)
         print(f"Belief state sizes drawn to {args.plot}")
+    if trace is not None:
+        summary = {
+            "plies": len(game.plies),
+            "illegal attempts": sum(len(ply.illegal) for ply in game.plies),
+            "result": f"{game.result} {game.reason}".strip(),
+        }
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -362,6 +395,7 @@ def add_teach_parser(commands) -> None:
     horizon = modes.add_parser("horizon", help="fixed-depth search without and with quiescence")
     horizon.add_argument("--fen", help="position (default: the shipped horizon-effect positions)")
     horizon.add_argument("--depth", type=int, default=3)
+    horizon.add_argument("--html", help="write a page that replays both searches step by step (needs --fen)")
     horizon.set_defaults(handler=_reporting_errors(_horizon))
     tree = modes.add_parser("tree", help="alpha-beta on a small tree, pruned branches marked")
     tree.add_argument(
@@ -446,4 +480,5 @@ def add_teach_parser(commands) -> None:
     kriegspiel.add_argument(
         "--clairvoyance", action="store_true", help="the position where averaging over clairvoyance chooses badly"
     )
+    kriegspiel.add_argument("--html", help="write a page that replays the game announcement by announcement")
     kriegspiel.set_defaults(handler=_reporting_errors(_kriegspiel))

@@ -32,6 +32,8 @@ COMMANDS = {
     "alphabeta": (["ladder", "--fen", FEN, "--depth", "3", "--algorithms", "alphabeta"], "alphabeta"),
     "mtdf": (["ladder", "--fen", FEN, "--depth", "3", "--algorithms", "mtdf"], "zero-window passes"),
     "mcts": (["mcts", "--fen", FEN, "--policy", "eval", "--iterations", "2000"], "MCTS plays"),
+    "horizon": (["horizon", "--fen", "R7/P4k2/8/8/8/8/r7/6K1 w - - 0 1", "--depth", "3"], "with quiescence"),
+    "kriegspiel": (["kriegspiel", "--max-moves", "8"], "Result: "),
 }
 
 
@@ -98,6 +100,17 @@ def test_teach_html_writes_the_page_of_the_search_it_reports(tmp_path, name):
         most = max(e["backed"][1][0] for e in iterations if e["path"])
         assert most == next(value for label, value in summary.items() if label.startswith("visits of"))
         return
+    if name == "kriegspiel":
+        said = [e for e in data["events"] if e["kind"] == "announcement"]
+        tried = [e for e in data["events"] if e["kind"] == "illegal"]
+        assert (len(said), len(tried)) == (summary["plies"], summary["illegal attempts"])
+        assert f"after {summary['plies']} plies" in result.stdout
+        return
+    if name == "horizon":
+        roots = [e["value"] for e in data["events"] if e["kind"] == "value" and e["path"] == []]
+        assert roots == [summary["value without quiescence"], summary["value with quiescence"]]
+        assert counts["searches"] == 2
+        return
     assert counts["leaves"] == summary["leaves visited"]
     assert counts["nodes"] == summary["nodes visited"]
     if "leaves pruned" in summary:
@@ -117,6 +130,10 @@ def test_teach_ladder_and_mcts_html_trace_one_search(tmp_path):
     assert result.returncode == 2 and "--html traces one rung on one position" in result.stderr
     result = run_jitfish("teach", "mcts", "--fen", FEN, "--html", str(tmp_path / "x.html"))
     assert result.returncode == 2 and "--html traces one search: give --fen and --policy" in result.stderr
+    result = run_jitfish("teach", "kriegspiel", "--games", "2", "--html", str(tmp_path / "x.html"))
+    assert result.returncode == 2 and "--html replays one game" in result.stderr
+    result = run_jitfish("teach", "horizon", "--html", str(tmp_path / "x.html"))
+    assert result.returncode == 2 and "--html traces the searches of one position: give --fen" in result.stderr
     assert not (tmp_path / "x.html").exists()
 
 
@@ -194,6 +211,14 @@ def test_in_a_browser_the_page_replays_to_the_reports_counts_and_back(tmp_path, 
     end = press(browser, Keys.END)
     assert end["position"] == len(data["events"])
     summary = data["summary"]
+    if name == "kriegspiel":
+        assert (end["counts"]["plies"], end["counts"]["illegal"]) == (summary["plies"], summary["illegal attempts"])
+        assert press(browser, Keys.HOME)["position"] == 0 and errors(browser) == []
+        return
+    if name == "horizon":
+        assert end["counts"]["nodes"] == data["counts"]["nodes"] and end["counts"]["searches"] == 2
+        assert press(browser, Keys.HOME)["position"] == 0 and errors(browser) == []
+        return
     if name == "mcts":
         assert end["counts"]["iterations"] == summary["iterations"]
         assert max(end["root"]) == next(value for label, value in summary.items() if label.startswith("visits of"))
