@@ -35,5 +35,7 @@ def test_the_teaching_notebook_runs_and_shows_each_traced_search(monkeypatch):
         for output in cell.outputs
         if output.get("output_type") == "execute_result" and "text/html" in output.get("data", {})
     ]
-    assert len(pages) == 7  # the textbook tree, a position tree, alpha-beta, MTD(f), MCTS, Star1, max^n
+    assert (
+        len(pages) == 9
+    )  # trees: the textbook, positions; alpha-beta, MTD(f), horizon, MCTS, Star1, max^n, Kriegspiel
     assert all(page["data"]["text/html"].startswith("<iframe srcdoc=") for page in pages)
