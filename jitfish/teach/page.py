@@ -4,7 +4,8 @@
 styles and script inside it, nothing fetched: it opens offline) with the
 trace as one JSON block, and the chess pieces of python-chess's SVG boards
 when the tree holds chess positions.  :func:`page_trace` reads the JSON
-back out of a page.
+back out of a page.  (A trace is a :class:`jitfish.teach.trace.Trace`; that
+module imports this one for its notebook view, so this one does not import it.)
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from jitfish.teach.trace import Trace
-
 TEMPLATE = "trace.html"
 _BLOCK = re.compile(r'<script type="application/json" id="{}">(.*?)</script>', re.S)
 
@@ -27,7 +26,7 @@ def _json_block(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def _pieces(trace: Trace) -> dict[str, str]:
+def _pieces(trace: Any) -> dict[str, str]:
     """python-chess's SVG pieces by FEN letter, when some node of the trace holds a position; else none."""
     if '"fen":' not in json.dumps(trace.events):  # no position anywhere (UCT's are in its new nodes)
         return {}
@@ -36,7 +35,7 @@ def _pieces(trace: Trace) -> dict[str, str]:
     return {symbol: re.sub(r' id="[^"]*"', "", svg) for symbol, svg in chess.svg.PIECES.items()}
 
 
-def trace_page(trace: Trace) -> str:
+def trace_page(trace: Any) -> str:
     """The page that replays ``trace``: the tree growing node by node, with step, back, play and the keys."""
     template = resources.files("jitfish.teach").joinpath("data", TEMPLATE).read_text(encoding="utf-8")
     title = trace.title or "A search, step by step"
@@ -47,7 +46,7 @@ def trace_page(trace: Trace) -> str:
     )
 
 
-def notebook_html(trace: Trace, height: int = 760) -> str:
+def notebook_html(trace: Any, height: int = 760) -> str:
     """The page in an ``<iframe>`` (its own document, scripts allowed): what a notebook shows for a traced search."""
     return (
         f'<iframe srcdoc="{html.escape(trace_page(trace), quote=True)}" sandbox="allow-scripts" '
@@ -55,7 +54,7 @@ def notebook_html(trace: Trace, height: int = 760) -> str:
     )
 
 
-def write_page(trace: Trace, path: str | Path) -> None:
+def write_page(trace: Any, path: str | Path) -> None:
     Path(path).write_text(trace_page(trace), encoding="utf-8")
 
 
