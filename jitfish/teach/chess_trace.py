@@ -20,6 +20,8 @@ import numpy as np
 from jitfish.teach.trace import Trace, TraceFull
 from jitfish.types import INF
 
+KERNEL_EVENTS_PER_EVENT = 8  # the kernels' array holds this many of their events per event the trace may hold
+
 
 def score_bound(value: int) -> int | str:
     """A score as the trace writes it: the kernels' infinity (``INF``) as ``"+inf"`` or ``"-inf"``."""
@@ -39,7 +41,9 @@ class ChessRecorder:
         self.trace = trace
         self.fen = fen
         self.chess960 = chess960
-        self.buffer = np.zeros(K.TRACE_HEADER + trace.cap * K.TRACE_FIELDS, dtype=np.int64)
+        # Room for the kernel's own events: each move a cutoff spared is one there (one cutoff event here).
+        rows = trace.cap * KERNEL_EVENTS_PER_EVENT
+        self.buffer = np.zeros(K.TRACE_HEADER + rows * K.TRACE_FIELDS, dtype=np.int64)
         self.rung = ""  # what a search is called on the page, when not the rung's name
 
     def search(self, rung: str, depth: int, alpha: int, beta: int) -> None:

@@ -277,3 +277,24 @@ def test_in_a_notebook_a_traced_ladder_or_mcts_report_shows_its_page():
     trace = Trace("mcts")
     assert mcts(FEN, 200, "eval", alphabeta=False, trace=trace)._repr_html_() == trace._repr_html_()
     assert mcts(FEN, 200, "eval", alphabeta=False)._repr_html_() is None
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+@in_browser
+def test_in_a_browser_a_chess_page_near_the_cap_opens_and_steps_in_under_2_s(tmp_path, browser):
+    from selenium.webdriver.common.keys import Keys
+
+    from jitfish.teach.ladder import ladder
+
+    trace = Trace("ordering to depth 4")
+    ladder(FEN, 4, ["ordering"], trace=trace)
+    page = tmp_path / "ordering.html"
+    write_page(trace, page)
+    started = time.perf_counter()
+    browser.get(page.as_uri())
+    assert press(browser, Keys.ARROW_RIGHT)["position"] == 1
+    end = press(browser, Keys.END)
+    assert end["position"] == len(trace) > DEFAULT_CAP * 0.9 and end["counts"]["nodes"] == trace.counts()["nodes"]
+    assert press(browser, Keys.HOME)["position"] == 0
+    assert time.perf_counter() - started < 2.0
+    assert errors(browser) == []

@@ -320,3 +320,14 @@ def test_a_kriegspiel_games_trace_holds_every_attempt_and_announcement_as_the_ga
         board.push_san(event["move"])
         assert event["fen"] == board.fen()
     assert game._repr_html_() == trace._repr_html_()
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_a_chess_trace_near_the_cap_fits_though_its_cutoffs_spare_more_moves_than_the_cap():
+    from jitfish.teach.ladder import ladder
+
+    trace = Trace("test")
+    row = ladder(FEN, 4, ["ordering"], trace=trace).results[("ordering", 4)]
+    counts = trace.counts()
+    assert DEFAULT_CAP * 0.9 < len(trace) <= DEFAULT_CAP < counts["spared_moves"]
+    assert (counts["nodes"], counts["leaves"]) == (row.nodes, row.leaves)
