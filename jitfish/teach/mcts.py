@@ -406,12 +406,28 @@ class ToyUct:
         return visits.index(max(visits))
 
 
-def uct_tree(tree, iterations: int = 1000, exploration: float = UCB1_EXPLORATION, seed: int = DEFAULT_SEED) -> ToyUct:
+def _trace_iteration(trace, number: int, path: list[Node], expanded: bool, end: Node, outcome, visits, rewards) -> None:
+    """One toy UCT iteration as an ``iteration`` event (see :func:`jitfish.teach.chess_trace.record_uct`)."""
+    node = path[-1]
+    event: dict = {"number": number, "path": list(node.path), "expanded": expanded}
+    if expanded and node is not path[0]:
+        event["new"] = {"label": node.label or str(node.path[-1] + 1), "role": "max" if node.maximizing else "min"}
+    # The playout's outcome for the side to move at the path's end, as the compiled search writes it.
+    event["playout"] = round(outcome if node.maximizing else 1 - outcome, 4)
+    event["leaf"] = end.value
+    event["backed"] = [[visits[n.path], round(rewards[n.path] / visits[n.path], 4)] for n in path]
+    trace.add("iteration", **event)
+
+
+def uct_tree(
+    tree, iterations: int = 1000, exploration: float = UCB1_EXPLORATION, seed: int = DEFAULT_SEED, trace=None
+) -> ToyUct:
     """UCT on a toy tree (nested lists, levels MAX, MIN, MAX...; see :mod:`jitfish.teach.toytree`).
 
     Leaves are the game's ends: a playout walks random children down to one.
     Scores are the leaf values scaled to [0, 1] over the tree's leaves, so
-    that UCB1's constant means what it does for game results.
+    that UCB1's constant means what it does for game results.  A ``trace``
+    records each iteration as :func:`mcts` does (one event each).
     """
     root = tree if isinstance(tree, Node) else build_tree(tree)
     if root.is_leaf:
@@ -452,10 +468,13 @@ def uct_tree(tree, iterations: int = 1000, exploration: float = UCB1_EXPLORATION
             end = rng.choice(end.children)
         outcome = score_for_max(end)
         # 4. Backup: a node moved into by MAX (its parent is a MAX node) collects MAX's score, else MIN's.
+        expanded = path[-1].path not in visits
         for visited in path:
             visits[visited.path] = visits.get(visited.path, 0) + 1
             mover_is_max = not visited.maximizing
             rewards[visited.path] = rewards.get(visited.path, 0.0) + (outcome if mover_is_max else 1 - outcome)
+        if trace is not None:
+            _trace_iteration(trace, iteration, path, expanded, end, outcome, visits, rewards)
         if iteration in checkpoints:
             counts = [visits.get(child.path, 0) for child in root.children]
             means = []

@@ -298,3 +298,20 @@ def test_in_a_browser_a_chess_page_near_the_cap_opens_and_steps_in_under_2_s(tmp
     assert press(browser, Keys.HOME)["position"] == 0
     assert time.perf_counter() - started < 2.0
     assert errors(browser) == []
+
+
+@in_browser
+def test_in_a_browser_uct_on_the_blackboard_tree_ends_with_its_visits(tmp_path, browser):
+    from selenium.webdriver.common.keys import Keys
+
+    from jitfish.teach.mcts import uct_tree
+
+    trace = Trace("uct_tree(TEXTBOOK_TREE, 300)")
+    result = uct_tree(TEXTBOOK_TREE, 300, trace=trace)
+    page = tmp_path / "uct.html"
+    write_page(trace, page)
+    browser.get(page.as_uri())
+    end = press(browser, Keys.END)
+    assert end["counts"]["iterations"] == 300 and end["counts"]["tree_nodes"] == 13
+    assert end["root"] == result.visits[-1]
+    assert press(browser, Keys.HOME)["position"] == 0 and errors(browser) == []

@@ -331,3 +331,20 @@ def test_a_chess_trace_near_the_cap_fits_though_its_cutoffs_spare_more_moves_tha
     counts = trace.counts()
     assert DEFAULT_CAP * 0.9 < len(trace) <= DEFAULT_CAP < counts["spared_moves"]
     assert (counts["nodes"], counts["leaves"]) == (row.nodes, row.leaves)
+
+
+def test_uct_on_the_blackboard_tree_traces_every_iteration_and_ends_with_the_reports_visits():
+    from jitfish.teach.mcts import uct_tree
+
+    trace = Trace("test")
+    result = uct_tree(TEXTBOOK_TREE, 300, trace=trace)
+    events = trace.events
+    assert [e["number"] for e in events] == list(range(1, 301))
+    final: dict[int, list] = {}
+    for event in events:
+        assert event["backed"][0][0] == event["number"] and len(event["backed"]) == len(event["path"]) + 1
+        if event["path"]:
+            final[event["path"][0]] = event["backed"][1]
+    assert [final[i][0] for i in range(3)] == result.visits[-1]
+    assert sum("new" in e for e in events) == sum(e["expanded"] for e in events) == 12  # 3 MIN nodes, 9 leaves
+    assert all(e["leaf"] in (3, 12, 8, 2, 4, 6, 14, 5) for e in events)
