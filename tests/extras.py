@@ -21,7 +21,7 @@ import pytest
 from jitfish.runtime.extras import EXTRA_OF
 
 # The reference programs the tests play or compare with, and the Debian package that installs each.
-PROGRAMS = {"stockfish": "stockfish", "fairymax": "fairymax"}
+PROGRAMS = {"stockfish": "stockfish", "fairymax": "fairymax", "chromium": "chromium", "chromedriver": "chromium-driver"}
 
 
 def missing_reason(module: str) -> str:

@@ -17,6 +17,9 @@ Notebook use::
     game = teach.play_game(teach.SamplingPlayer(True, 12), teach.RandomPlayer())   # Kriegspiel
     print(teach.game_text(game)); teach.plot_belief(game, "belief.png")
     print(teach.clairvoyance().text())
+    trace = teach.Trace("the textbook tree")                 # a search step by step: in a notebook,
+    teach.alphabeta_tree(teach.TEXTBOOK_TREE, trace=trace)   # the result (or the trace) shows the page
+    teach.write_page(trace, "tree.html")                     # the same page as a file
 
 Names load on first use: importing :mod:`jitfish` or this package compiles
 nothing.  The teaching kernels (:mod:`jitfish.teach.kernels`,
@@ -71,6 +74,10 @@ _LAZY = {
     "match": "jitfish.teach.kriegspiel_game",
     "plot_belief": "jitfish.teach.plot",
     "clairvoyance": "jitfish.teach.kriegspiel_clairvoyance",
+    "Trace": "jitfish.teach.trace",
+    "TraceFull": "jitfish.teach.trace",
+    "trace_page": "jitfish.teach.page",
+    "write_page": "jitfish.teach.page",
 }
 
 

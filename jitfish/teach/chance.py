@@ -89,7 +89,7 @@ def leaf_bounds(root: Node) -> tuple[float, float]:
     return min(values), max(values)
 
 
-def star1_tree(tree, bounds: tuple[float, float] | None = None) -> ToyResult:
+def star1_tree(tree, bounds: tuple[float, float] | None = None, trace=None) -> ToyResult:
     """Alpha-beta with Star1 at the chance nodes, on a tree of :func:`build_chance_tree` (or its nested lists).
 
     ``bounds`` are (lowest, highest) utility; by default the leaves' own
@@ -97,7 +97,8 @@ def star1_tree(tree, bounds: tuple[float, float] | None = None) -> ToyResult:
     (pruned ones too, for the picture), is marked ``visited`` or ``pruned``,
     and a chance node where the search cut holds the bound it used in
     ``note``.  The result's ``value`` is the search's own root value, which
-    equals expectiminimax's.
+    equals expectiminimax's.  A ``trace`` (:class:`jitfish.teach.trace.Trace`)
+    records the search.
     """
     root = tree if isinstance(tree, Node) else build_chance_tree(tree)
     low, high = leaf_bounds(root) if bounds is None else bounds
@@ -106,7 +107,7 @@ def star1_tree(tree, bounds: tuple[float, float] | None = None) -> ToyResult:
     outside = [leaf.value for leaf in root.leaves() if not low <= leaf.value <= high]
     if outside:
         raise ValueError(f"leaf values {outside} lie outside the bounds [{low:g}, {high:g}]")
-    result = alphabeta_tree(root, (low, high))
+    result = alphabeta_tree(root, (low, high), trace)
     for node in root.walk():
         node.value = minimax_value(node)
     return result

@@ -56,12 +56,21 @@ def _ladder(args: argparse.Namespace) -> int:
         require("matplotlib", "jitfish teach ladder --bounds-plot")
         if args.epd or (algorithms is not None and "mtdf" not in algorithms):
             raise ValueError("--bounds-plot draws the mtdf rung's passes on one position (no --epd)")
+    trace = None
+    if args.html:
+        from jitfish.teach.ladder import TRACED_RUNGS
+        from jitfish.teach.trace import Trace
+
+        if args.epd or algorithms is None or len(algorithms) != 1 or algorithms[0] not in TRACED_RUNGS:
+            raise ValueError(f"--html traces one rung on one position: --algorithms one of {','.join(TRACED_RUNGS)}")
+        trace = Trace(_command(args, ("fen", "depth", "algorithms")))
+        trace.title = f"The ladder's {algorithms[0]} rung to depth {args.depth}, step by step"
     loading = warm_up(engine=algorithms is None or "engine" in algorithms)
     print(f"Search kernels ready in {loading:.1f} s (compiled, or loaded from the cache)")
     if args.epd:
         report = ladder_suite(_read_suite(args.epd, args.limit), args.depth, algorithms, args.minimax_budget)
     else:
-        report = ladder(args.fen, args.depth, algorithms, args.minimax_budget)
+        report = ladder(args.fen, args.depth, algorithms, args.minimax_budget, trace)
     print(report)
     if args.plot:
         plot_nodes(report, args.plot)
@@ -69,19 +78,80 @@ def _ladder(args: argparse.Namespace) -> int:
     if args.bounds_plot:
         plot_bounds(report, args.bounds_plot)
         print(f"\nMTD(f)'s bounds drawn to {args.bounds_plot}")
+    if trace is not None:
+        row = report.results.get((algorithms[0], args.depth))
+        if row is None:
+            raise ValueError(f"{algorithms[0]} did not run at depth {args.depth} (over --minimax-budget)")
+        summary = {"value": row.value, "nodes visited": row.nodes, "leaves visited": row.leaves}
+        if algorithms[0] == "mtdf":
+            summary["MTD(f) passes"] = sum(len(passes) for passes in report.passes.values())
+        _write_page(trace, args.html, summary)
     return 0
 
 
 def _horizon(args: argparse.Namespace) -> int:
     from jitfish.teach.horizon import horizon, load_positions
 
+    trace = None
+    if args.html:
+        from jitfish.teach.trace import Trace
+
+        if not args.fen:
+            raise ValueError("--html traces the searches of one position: give --fen")
+        trace = Trace(_command(args, ("fen", "depth")))
+        trace.title = f"The horizon effect: depth {args.depth} without, then with quiescence, step by step"
     entries = [(args.fen, args.depth, "")] if args.fen else load_positions()
     for fen, depth, comment in entries:
         if comment:
             print(f"# {comment}")
-        print(horizon(fen, depth).text())
+        result = horizon(fen, depth, trace)
+        print(result.text())
         print()
+    if trace is not None:
+        summary = {
+            "value without quiescence": result.without_quiescence.value,
+            "value with quiescence": result.with_quiescence.value,
+            "move without": result.without_quiescence.san[0],
+            "move with": result.with_quiescence.san[0],
+        }
+        _write_page(trace, args.html, summary)
     return 0
+
+
+def _command(args: argparse.Namespace, options: tuple[str, ...]) -> str:
+    """The command line that made a page: ``jitfish teach MODE`` and the options given (``--html`` left out)."""
+    import shlex
+
+    words = ["jitfish", "teach", args.mode]
+    for name in options:
+        value = getattr(args, name, None)
+        if value is None or value is False:
+            continue
+        words.append("--" + name.replace("_", "-"))
+        if value is not True:
+            words.extend(str(v) for v in (value if isinstance(value, (list, tuple)) else [value]))
+    return shlex.join(words)
+
+
+def _new_trace(args: argparse.Namespace, title: str):
+    """A trace to record into when ``--html`` is given, else None."""
+    if not args.html:
+        return None
+    from jitfish.teach.trace import Trace
+
+    # --depth and --width shape only a tree built from --fen
+    options = ("leaves", "fen", "depth", "width") if args.fen else ("leaves", "chance", "bounds", "players")
+    trace = Trace(_command(args, options))
+    trace.title = title
+    return trace
+
+
+def _write_page(trace, path: str, summary: dict) -> None:
+    from jitfish.teach.page import write_page
+
+    trace.summary = summary
+    write_page(trace, path)
+    print(f"Step-by-step page written to {path}")
 
 
 def _parse_tree(text: str):
@@ -106,7 +176,8 @@ def _tree(args: argparse.Namespace) -> int:
         tree = tree_from_position(args.fen, args.depth, args.width)
     else:
         tree = _parse_tree(args.leaves) if args.leaves else TEXTBOOK_TREE
-    result = alphabeta_tree(tree)
+    trace = _new_trace(args, "Alpha-beta, step by step")
+    result = alphabeta_tree(tree, trace=trace)
     print(f"minimax value {minimax_value(result.root):g}, alpha-beta value {result.value:g}")
     print(f"leaves visited: {len(result.visited_leaves)} of {len(result.root.leaves())}")
     print(
@@ -116,6 +187,16 @@ def _tree(args: argparse.Namespace) -> int:
     if args.out:
         draw_tree(result, args.out)
         print(f"Tree drawn to {args.out}")
+    if trace is not None:
+        leaves = len(result.root.leaves())
+        summary = {
+            "value": result.value,
+            "nodes visited": sum(1 for node in result.root.walk() if node.visited),
+            "leaves visited": len(result.visited_leaves),
+            "leaves pruned": len(result.pruned_leaves),
+            "leaves in the tree": leaves,
+        }
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -127,7 +208,8 @@ def _chance_tree(args: argparse.Namespace) -> int:
         raise ValueError("--chance takes the textbook tree or --leaves, not --fen")
     root = build_chance_tree(_parse_tree(args.leaves) if args.leaves else CHANCE_TREE)
     bounds = tuple(args.bounds) if args.bounds else leaf_bounds(root) if args.leaves else CHANCE_BOUNDS
-    result = star1_tree(root, bounds)
+    trace = _new_trace(args, f"Expectiminimax with Star1, utilities in [{bounds[0]:g}, {bounds[1]:g}], step by step")
+    result = star1_tree(root, bounds, trace)
     print(describe(result, bounds))
     if args.out:
         draw_tree(
@@ -137,6 +219,15 @@ def _chance_tree(args: argparse.Namespace) -> int:
             f"[{bounds[0]:g}, {bounds[1]:g}] prunes the grey leaves",
         )
         print(f"Tree drawn to {args.out}")
+    if trace is not None:
+        summary = {
+            "value": result.value,
+            "nodes visited": sum(1 for node in root.walk() if node.visited),
+            "leaves visited": len(result.visited_leaves),
+            "leaves pruned": len(result.pruned_leaves),
+            "leaves in the tree": len(root.leaves()),
+        }
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -151,7 +242,8 @@ def _players_tree(args: argparse.Namespace) -> int:
     default = OPPONENT_TREE if args.players == 2 else THREE_PLAYER_TREE if args.players == 3 else None
     if default is None and not args.leaves:
         raise ValueError(f"no shipped tree for {args.players} players: give one with --leaves")
-    result = players_tree(_parse_tree(args.leaves) if args.leaves else default, args.players)
+    trace = _new_trace(args, f"max^n with {args.players} players, step by step")
+    result = players_tree(_parse_tree(args.leaves) if args.leaves else default, args.players, trace)
     print(result.text())
     if args.out:
         if result.zero_sum:  # two players: the opponent's nodes replaced by chance nodes
@@ -164,6 +256,13 @@ def _players_tree(args: argparse.Namespace) -> int:
             title = f"max^n with {args.players} players: {', '.join(f'{v:g}' for v in root.value)}"
         draw_tree(root, args.out, title=title)
         print(f"Tree drawn to {args.out}")
+    if trace is not None:
+        summary = {
+            "value": list(result.root.value),
+            "nodes visited": sum(1 for node in result.root.walk()),
+            "leaves visited": result.leaves,
+        }
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -173,6 +272,14 @@ def _mcts(args: argparse.Namespace) -> int:
 
     if args.plot:
         require("matplotlib", "jitfish teach mcts --plot")
+    trace = None
+    if args.html:
+        from jitfish.teach.trace import Trace
+
+        if not args.fen or args.policy == "both":
+            raise ValueError("--html traces one search: give --fen and --policy random or eval")
+        trace = Trace(_command(args, ("fen", "iterations", "policy", "exploration", "playout_plies", "seed")))
+        trace.title = f"Monte Carlo tree search (UCT, {args.policy} playouts), iteration by iteration"
     if args.fen:
         entries = [(args.fen, DEFAULT_MCTS_ITERATIONS, "")]
     else:
@@ -185,13 +292,19 @@ def _mcts(args: argparse.Namespace) -> int:
         for policy in policies:
             if comment:
                 print(f"# {comment}")
-            report = mcts(fen, iterations, policy, args.exploration, args.seed, args.playout_plies)
+            report = mcts(fen, iterations, policy, args.exploration, args.seed, args.playout_plies, trace=trace)
             print(report.text())
             print()
             reports.append(report)
     if args.plot:
         plot_visits(reports, args.plot, columns=len(policies))
         print(f"Plot written to {args.plot}")
+    if trace is not None:
+        (report,) = reports
+        summary: dict = {"iterations": report.iterations, "positions visited": report.nodes[-1]}
+        best = report.moves.index(report.best_move)
+        summary[f"visits of {report.san[best]} (most)"] = int(report.visits[-1][best])
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -209,6 +322,15 @@ def _kriegspiel(args: argparse.Namespace) -> int:
         require("matplotlib", "jitfish teach kriegspiel --plot")
     if args.games < 1 or args.max_moves < 1 or args.limit < 1:
         raise ValueError("--games, --max-moves and --limit must be at least 1")
+    trace = None
+    if args.html:
+        from jitfish.teach.trace import Trace
+
+        if args.games != 1 or args.clairvoyance:
+            raise ValueError("--html replays one game: no --games or --clairvoyance")
+        options = ("samples", "opponent_samples", "depth", "limit", "max_moves", "seed")
+        trace = Trace(_command(args, options))
+        trace.title = "Kriegspiel: the umpire's announcements and the belief states, ply by ply"
     print(f"Search kernels ready in {warm_up(engine=False):.1f} s (compiled, or loaded from the cache)")
     if args.clairvoyance:
         print(clairvoyance(depth=args.depth).text())
@@ -220,7 +342,7 @@ def _kriegspiel(args: argparse.Namespace) -> int:
             opponent = RandomPlayer(args.seed)
         else:
             opponent = SamplingPlayer(chess.BLACK, args.opponent_samples, args.depth, args.limit, args.seed + 1000)
-        game = play_game(player, opponent, args.seed, args.max_moves)
+        game = play_game(player, opponent, args.seed, args.max_moves, trace=trace)
         print(game_text(game))
     else:
         played = match(
@@ -232,6 +354,13 @@ def _kriegspiel(args: argparse.Namespace) -> int:
     if args.plot:
         plot_belief(game, args.plot)
         print(f"Belief state sizes drawn to {args.plot}")
+    if trace is not None:
+        summary = {
+            "plies": len(game.plies),
+            "illegal attempts": sum(len(ply.illegal) for ply in game.plies),
+            "result": f"{game.result} {game.reason}".strip(),
+        }
+        _write_page(trace, args.html, summary)
     return 0
 
 
@@ -258,10 +387,15 @@ def add_teach_parser(commands) -> None:
     )
     ladder.add_argument("--plot", help="write a PNG (or SVG) of nodes against depth")
     ladder.add_argument("--bounds-plot", help="write a PNG (or SVG) of MTD(f)'s bounds closing in, pass by pass")
+    ladder.add_argument(
+        "--html",
+        help="write a page that replays one rung's search at --depth step by step (needs --algorithms with one rung)",
+    )
     ladder.set_defaults(handler=_reporting_errors(_ladder))
     horizon = modes.add_parser("horizon", help="fixed-depth search without and with quiescence")
     horizon.add_argument("--fen", help="position (default: the shipped horizon-effect positions)")
     horizon.add_argument("--depth", type=int, default=3)
+    horizon.add_argument("--html", help="write a page that replays both searches step by step (needs --fen)")
     horizon.set_defaults(handler=_reporting_errors(_horizon))
     tree = modes.add_parser("tree", help="alpha-beta on a small tree, pruned branches marked")
     tree.add_argument(
@@ -290,6 +424,7 @@ def add_teach_parser(commands) -> None:
         "opponents (default tree for 2 and 3; with 2 a number u is the zero-sum (u, -u))",
     )
     tree.add_argument("--out", help="draw the tree to this PNG or SVG file")
+    tree.add_argument("--html", help="write a page that replays the search step by step (self-contained, offline)")
     tree.set_defaults(handler=_reporting_errors(_tree))
     mcts = modes.add_parser("mcts", help="Monte Carlo tree search (UCT) beside alpha-beta")
     mcts.add_argument("--fen", help="position (default: the shipped positions: quiet, mate in 2, trap)")
@@ -322,6 +457,9 @@ def add_teach_parser(commands) -> None:
         "--seed", type=int, default=DEFAULT_SEED, help=f"the same seed gives the same search (default {DEFAULT_SEED})"
     )
     mcts.add_argument("--plot", help="write a PNG (or SVG) of the root moves' visit shares against iterations")
+    mcts.add_argument(
+        "--html", help="write a page that replays the search iteration by iteration (needs --fen and one --policy)"
+    )
     mcts.set_defaults(handler=_reporting_errors(_mcts))
     kriegspiel = modes.add_parser(
         "kriegspiel", help="chess unseen: a player averaging searches over its belief state, with an umpire"
@@ -342,4 +480,5 @@ def add_teach_parser(commands) -> None:
     kriegspiel.add_argument(
         "--clairvoyance", action="store_true", help="the position where averaging over clairvoyance chooses badly"
     )
+    kriegspiel.add_argument("--html", help="write a page that replays the game announcement by announcement")
     kriegspiel.set_defaults(handler=_reporting_errors(_kriegspiel))

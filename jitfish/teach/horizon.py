@@ -16,8 +16,9 @@ horizon-blind search chose.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from jitfish.teach.ladder import _Buffers
 from jitfish.teach.positions import read_positions
@@ -41,6 +42,13 @@ class HorizonResult:
     without_quiescence: Line
     with_quiescence: Line
     blind_move_value: int  # the quiescence search's value of the move chosen without it
+    trace: Any = field(default=None, repr=False, compare=False)  # a jitfish.teach.trace.Trace, when traced
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook, the page of the traced searches (none when they were not traced)."""
+        from jitfish.teach.page import notebook_html
+
+        return None if self.trace is None else notebook_html(self.trace)
 
     @property
     def differs(self) -> bool:
@@ -68,12 +76,17 @@ class HorizonResult:
         return "\n".join(lines)
 
 
-def _search(board, depth: int, quiescence: bool) -> tuple[int, list[str]]:
-    """Alpha-beta with move ordering to ``depth``, with or without quiescence at the horizon."""
+def _search(board, depth: int, quiescence: bool, trace=None) -> tuple[int, list[str]]:
+    """Alpha-beta with move ordering to ``depth``, with or without quiescence at the horizon (``trace``: recorded)."""
     from jitfish.teach import kernels as K
     from jitfish.teach.ladder import _call
 
     buffers = _Buffers(tt_entries=1 << 10)
+    if trace is not None:
+        from jitfish.teach.chess_trace import ChessRecorder
+
+        buffers.recorder = ChessRecorder(trace, board.fen(), board.chess960)
+        buffers.recorder.rung = "with quiescence" if quiescence else "without quiescence"
     features = K.QUIESCENCE if quiescence else 0
     value = _call("ordering", board.position.copy(), buffers, depth, features=features)
     return value, buffers.root_pv(board.chess960)
@@ -89,8 +102,11 @@ def _san(board, pv: list[str]) -> list[str]:
     return sans
 
 
-def horizon(position, depth: int = 2) -> HorizonResult:
-    """Search ``position`` (a :class:`jitfish.Board` or a FEN) to ``depth`` without and with quiescence."""
+def horizon(position, depth: int = 2, trace=None) -> HorizonResult:
+    """Search ``position`` (a :class:`jitfish.Board` or a FEN) to ``depth`` without and with quiescence.
+
+    A ``trace`` records both searches, one after the other.
+    """
     from jitfish.board.board import Board
 
     if not 1 <= depth <= 8:
@@ -98,8 +114,8 @@ def horizon(position, depth: int = 2) -> HorizonResult:
     board = position if isinstance(position, Board) else Board(position)
     if not board.legal_moves():
         raise ValueError(f"no legal moves in {board.fen()}")
-    blind_value, blind_pv = _search(board, depth, quiescence=False)
-    seeing_value, seeing_pv = _search(board, depth, quiescence=True)
+    blind_value, blind_pv = _search(board, depth, quiescence=False, trace=trace)
+    seeing_value, seeing_pv = _search(board, depth, quiescence=True, trace=trace)
     after = board.copy()
     after.push_uci(blind_pv[0])
     if after.legal_moves():
@@ -113,6 +129,7 @@ def horizon(position, depth: int = 2) -> HorizonResult:
         Line(blind_value, blind_pv, _san(board, blind_pv)),
         Line(seeing_value, seeing_pv, _san(board, seeing_pv)),
         blind_move_value,
+        trace,
     )
 
 

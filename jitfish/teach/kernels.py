@@ -69,6 +69,11 @@ TT_FIELDS = 4  # per entry: move, value, depth, bound
 TT_MOVE, TT_VALUE, TT_DEPTH, TT_BOUND = 0, 1, 2, 3
 TT_LOWER, TT_UPPER = TT_VALUE, TT_BOUND  # with ``BOUNDS``: two bounds in place of a value and its kind
 
+# The event trace, read by ``jitfish.teach.chess_trace`` (which says what each kind's fields hold): a header (events
+# written, an overflow flag), then per event kind, ply, move, alpha, beta, value, extra.  Only a longer array records.
+TRACE_COUNT, TRACE_OVERFLOW, TRACE_HEADER, TRACE_FIELDS = 0, 1, 2, 7
+EVENT_ENTER, EVENT_VALUE, EVENT_CUTOFF, EVENT_SPARED, EVENT_TABLE_HIT = 1, 2, 3, 4, 5
+
 # Move ordering scores: hash move, then captures by MVV-LVA, then killers, then the rest.
 ORDER_HASH_MOVE = 1 << 30
 ORDER_CAPTURE = 1 << 20
@@ -199,6 +204,51 @@ def _has_pieces(bbs, side):
 
 
 @kernel
+def _record(trace, kind, ply, move, alpha, beta, value, extra):
+    """Append one event to ``trace``, if it records at all and has room (else flag the overflow)."""
+    if len(trace) <= TRACE_HEADER:
+        return
+    at = TRACE_HEADER + trace[TRACE_COUNT] * TRACE_FIELDS
+    if at + TRACE_FIELDS > len(trace):
+        trace[TRACE_OVERFLOW] = 1
+        return
+    trace[at], trace[at + 1], trace[at + 2], trace[at + 3] = kind, ply, move, alpha
+    trace[at + 4], trace[at + 5], trace[at + 6] = beta, value, extra
+    trace[TRACE_COUNT] += 1
+
+
+@kernel
+def _record_enter(trace, state, undo, ply, alpha, beta, depth):
+    """A node entered; the move that led here is the last on the undo stack (0 at the root, or a null move)."""
+    game_ply = state[L.GAME_PLY]
+    move = undo[(game_ply - 1) * L.UNDO_SIZE + L.UNDO_MOVE] if ply > 0 and game_ply > 0 else 0
+    _record(trace, EVENT_ENTER, ply, move, alpha, beta, 0, depth)
+
+
+@kernel
+def _returns(trace, ply, alpha, beta, value, leaf):
+    """Record the value a node returns (``leaf``: 1 where it counts as a leaf), and return it."""
+    _record(trace, EVENT_VALUE, ply, 0, alpha, beta, value, leaf)
+    return value
+
+
+@kernel
+def _table_returns(trace, ply, alpha, beta, value, bound):
+    """The table settled the node: record it and the value it returns, and return it."""
+    _record(trace, EVENT_TABLE_HIT, ply, 0, alpha, beta, value, bound)
+    return _returns(trace, ply, alpha, beta, value, 0)
+
+
+@kernel
+def _record_cutoff(trace, moves, ply, i, count, alpha, beta, value):
+    """A cutoff after move ``i`` of ``count``: the event, then each move it spared."""
+    if len(trace) > TRACE_HEADER and i + 1 < count:
+        _record(trace, EVENT_CUTOFF, ply, moves[ply * MAX_MOVES + i], alpha, beta, value, count - i - 1)
+        for j in range(i + 1, count):
+            _record(trace, EVENT_SPARED, ply, moves[ply * MAX_MOVES + j], 0, 0, 0, 0)
+
+
+@kernel
 def _last_move_was_null(state, undo):
     ply = state[L.GAME_PLY]
     return ply > 0 and undo[(ply - 1) * L.UNDO_SIZE + L.UNDO_MOVE] == 0
@@ -248,7 +298,7 @@ def minimax(bbs, state, undo, key_history, tables, weights, moves, pv, counters,
 
 
 @kernel
-def alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counters, alpha, beta, depth, ply):
+def alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counters, trace, alpha, beta, depth, ply):
     """Minimax with alpha-beta pruning, moves in the generator's order.
 
     ``alpha`` is what the side to move is already sure of elsewhere in the
@@ -256,26 +306,41 @@ def alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counter
     ``>= beta`` the opponent will never let this position arise, so the
     remaining moves cannot change the result at the root and are skipped.
     With the window (-INF, INF) at the root the value is exactly minimax's.
+    ``trace`` records what the search does (see ``TRACE_HEADER``).
     """
     # 1. Count the node and start an empty principal variation.
     counters[NODES] += 1
     pv[ply * PV_STRIDE] = 0
+    _record_enter(trace, state, undo, ply, alpha, beta, depth)
     # 2. At the horizon, trust the static evaluation.
     if depth == 0:
         counters[LEAVES] += 1
-        return evaluate(bbs, state, tables, weights)
+        return _returns(trace, ply, alpha, beta, evaluate(bbs, state, tables, weights), 1)
     # 3. No legal move: the game is over.
     count = _generate(bbs, state, tables, moves, ply, GEN_ALL)
     if count == 0:
         counters[LEAVES] += 1
-        return _no_move_value(bbs, state, tables, ply)
+        return _returns(trace, ply, alpha, beta, _no_move_value(bbs, state, tables, ply), 1)
     # 4. Try the moves; the window narrows as better moves are found.
     best = -INF
     for i in range(count):
         move = np.int64(moves[ply * MAX_MOVES + i])
         make_move(bbs, state, undo, key_history, tables, move)
         value = -alphabeta(
-            bbs, state, undo, key_history, tables, weights, moves, pv, counters, -beta, -alpha, depth - 1, ply + 1
+            bbs,
+            state,
+            undo,
+            key_history,
+            tables,
+            weights,
+            moves,
+            pv,
+            counters,
+            trace,
+            -beta,
+            -alpha,
+            depth - 1,
+            ply + 1,
         )
         unmake_move(bbs, state, undo, key_history, tables)
         if value > best:
@@ -285,13 +350,15 @@ def alphabeta(bbs, state, undo, key_history, tables, weights, moves, pv, counter
                 _update_pv(pv, ply, move)
             # 5. Beta cutoff: the opponent avoids this position; the other moves cannot matter.
             if value >= beta:
+                _record_cutoff(trace, moves, ply, i, count, alpha, beta, value)
                 break
-    return best
+    return _returns(trace, ply, alpha, beta, best, 0)
 
 
 # ----------------------------------------------------------------------------
 # Rungs 3-7: alpha-beta with move ordering, and the refinements in ``features``
 # ----------------------------------------------------------------------------
+# (Its four recursive calls keep several arguments to a line, not one a line as ruff would: the file stays short.)
 
 
 @kernel
@@ -310,6 +377,7 @@ def enhanced_search(
     tt_entries,
     pv,
     counters,
+    trace,
     alpha,
     beta,
     depth,
@@ -327,15 +395,17 @@ def enhanced_search(
     is worth, so its values are not minimax's at all (they are better).
     ``BOUNDS`` (for MTD(f)) keeps a lower and an upper bound per entry, so
     that a zero-window pass does not overwrite what the one before learnt.
+    ``trace`` records what the search does (see ``TRACE_HEADER``).
     """
     # 1. Count the node and start an empty principal variation.
     counters[NODES] += 1
     pv[ply * PV_STRIDE] = 0
+    _record_enter(trace, state, undo, ply, alpha, beta, depth)
     in_quiescence = depth <= 0
     # 2. At the horizon: evaluate, unless quiescence will play out the captures first.
     if (in_quiescence and features & QUIESCENCE == 0) or ply >= MAX_TEACH_PLY - 1:
         counters[LEAVES] += 1
-        return evaluate(bbs, state, tables, weights)
+        return _returns(trace, ply, alpha, beta, evaluate(bbs, state, tables, weights), 1)
 
     # 3. Transposition table: the same position, searched to the same depth, needs no new search.
     hash_move = 0
@@ -352,10 +422,10 @@ def enhanced_search(
                 upper = _bound_from_tt(tt_entries[entry + TT_UPPER], ply)
                 if lower >= beta or lower == upper:
                     counters[TT_CUTOFFS] += 1
-                    return lower
+                    return _table_returns(trace, ply, alpha, beta, lower, 0)
                 if upper <= alpha:
                     counters[TT_CUTOFFS] += 1
-                    return upper
+                    return _table_returns(trace, ply, alpha, beta, upper, 0)
             elif tt_entries[entry + TT_DEPTH] == depth:
                 value = _value_from_tt(tt_entries[entry + TT_VALUE], ply)
                 bound = tt_entries[entry + TT_BOUND]
@@ -365,7 +435,7 @@ def enhanced_search(
                     or (bound == BOUND_UPPER and value <= alpha)
                 ):
                     counters[TT_CUTOFFS] += 1
-                    return value
+                    return _table_returns(trace, ply, alpha, beta, value, bound)
 
     # 4. Quiescence: the side to move may "stand pat" on the evaluation instead of capturing.
     #    (A simplification for reading: the engine does not stand pat in check, it searches the evasions.)
@@ -374,7 +444,7 @@ def enhanced_search(
         counters[LEAVES] += 1
         best = evaluate(bbs, state, tables, weights)
         if best >= beta:
-            return best
+            return _returns(trace, ply, alpha, beta, best, 1)
         alpha = max(alpha, best)
 
     # 5. Null move: let the opponent move twice.  If we still reach beta after a
@@ -395,37 +465,23 @@ def enhanced_search(
         and evaluate(bbs, state, tables, weights) >= beta
     ):
         make_null_move(bbs, state, undo, key_history, tables)
+        # fmt: off
         value = -enhanced_search(
-            bbs,
-            state,
-            undo,
-            key_history,
-            tables,
-            weights,
-            features,
-            moves,
-            scores,
-            killers,
-            tt_keys,
-            tt_entries,
-            pv,
-            counters,
-            -beta,
-            -beta + 1,
-            depth - 1 - NULL_MOVE_REDUCTION,
-            ply + 1,
+            bbs, state, undo, key_history, tables, weights, features, moves, scores, killers, tt_keys, tt_entries, pv,
+            counters, trace, -beta, -beta + 1, depth - 1 - NULL_MOVE_REDUCTION, ply + 1,
         )
+        # fmt: on
         unmake_null_move(bbs, state, undo, key_history, tables)
         if value >= beta:
-            return beta
+            return _returns(trace, ply, alpha, beta, beta, 0)
 
     # 6. Generate the moves (captures only in quiescence) and order them best first.
     count = _generate(bbs, state, tables, moves, ply, GEN_NOISY if in_quiescence else GEN_ALL)
     if count == 0:
         if in_quiescence:
-            return best
+            return _returns(trace, ply, alpha, beta, best, 1)
         counters[LEAVES] += 1
-        return _no_move_value(bbs, state, tables, ply)
+        return _returns(trace, ply, alpha, beta, _no_move_value(bbs, state, tables, ply), 1)
     _order_moves(state, moves, scores, ply, count, hash_move, killers)
 
     # 7. Search the moves.
@@ -452,73 +508,31 @@ def enhanced_search(
         needs_full_window = True
         value = -INF
         if reduction > 0:
+            # fmt: off
             value = -enhanced_search(
-                bbs,
-                state,
-                undo,
-                key_history,
-                tables,
-                weights,
-                features,
-                moves,
-                scores,
-                killers,
-                tt_keys,
-                tt_entries,
-                pv,
-                counters,
-                -alpha - 1,
-                -alpha,
-                depth - 1 - reduction,
-                ply + 1,
+                bbs, state, undo, key_history, tables, weights, features, moves, scores, killers, tt_keys, tt_entries,
+                pv, counters, trace, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1,
             )
+            # fmt: on
             needs_full_window = value > alpha
         # 7b. PVS: after the first move, expect every move to fail low and prove it with a
         #     null window (alpha, alpha + 1); only a move that lands inside the window is searched again.
         if needs_full_window and features & PVS and i > 0 and not in_quiescence:
+            # fmt: off
             value = -enhanced_search(
-                bbs,
-                state,
-                undo,
-                key_history,
-                tables,
-                weights,
-                features,
-                moves,
-                scores,
-                killers,
-                tt_keys,
-                tt_entries,
-                pv,
-                counters,
-                -alpha - 1,
-                -alpha,
-                depth - 1,
-                ply + 1,
+                bbs, state, undo, key_history, tables, weights, features, moves, scores, killers, tt_keys, tt_entries,
+                pv, counters, trace, -alpha - 1, -alpha, depth - 1, ply + 1,
             )
+            # fmt: on
             needs_full_window = alpha < value < beta
         # 7c. The full-window search.
         if needs_full_window:
+            # fmt: off
             value = -enhanced_search(
-                bbs,
-                state,
-                undo,
-                key_history,
-                tables,
-                weights,
-                features,
-                moves,
-                scores,
-                killers,
-                tt_keys,
-                tt_entries,
-                pv,
-                counters,
-                -beta,
-                -alpha,
-                depth - 1,
-                ply + 1,
+                bbs, state, undo, key_history, tables, weights, features, moves, scores, killers, tt_keys, tt_entries,
+                pv, counters, trace, -beta, -alpha, depth - 1, ply + 1,
             )
+            # fmt: on
         unmake_move(bbs, state, undo, key_history, tables)
         if value > best:
             best = value
@@ -530,6 +544,7 @@ def enhanced_search(
             if value >= beta:
                 if quiet:
                     _store_killer(killers, ply, move)
+                _record_cutoff(trace, moves, ply, i, count, alpha, beta, value)
                 break
 
     # 8. Remember the result: exact, or a bound when the window cut it short.
@@ -557,4 +572,4 @@ def enhanced_search(
         tt_keys[slot] = bbs[L.KEY]
         tt_entries[entry + TT_MOVE] = best_move
         tt_entries[entry + TT_DEPTH] = depth
-    return best
+    return _returns(trace, ply, original_alpha, beta, best, 1 if in_quiescence else 0)

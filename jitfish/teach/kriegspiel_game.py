@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 import chess
 
@@ -221,6 +222,13 @@ class Game:
     plies: list[Ply] = field(default_factory=list)
     result: str = "*"  # "1-0", "0-1", "1/2-1/2"
     reason: str = ""
+    trace: Any = field(default=None, repr=False, compare=False)  # a jitfish.teach.trace.Trace, when traced
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook, the page that replays the traced game (none when it was not traced)."""
+        from jitfish.teach.page import notebook_html
+
+        return None if self.trace is None else notebook_html(self.trace)
 
     def score(self, color: chess.Color) -> float:
         """Points for ``color``: 1 a win, 1/2 a draw."""
@@ -229,11 +237,20 @@ class Game:
         return float(self.result == ("1-0" if color == chess.WHITE else "0-1"))
 
 
-def play_game(white, black, seed: int = DEFAULT_SEED, max_moves: int = DEFAULT_MAX_MOVES, track_truth: bool = False):
-    """One game with an umpire; ``track_truth`` records whether each belief held the true position."""
+def play_game(
+    white, black, seed: int = DEFAULT_SEED, max_moves: int = DEFAULT_MAX_MOVES, track_truth: bool = False, trace=None
+):
+    """One game with an umpire; ``track_truth`` records whether each belief held the true position.
+
+    A ``trace`` (:class:`jitfish.teach.trace.Trace`) records every illegal
+    attempt and every announcement, with the true position after the move and
+    each sampling player's belief state (its size and kind) when it chose and
+    once the announcement is heard.
+    """
     board = chess.Board()
     players = {chess.WHITE: white, chess.BLACK: black}
     game = Game(white.name, black.name, seed)
+    game.trace = trace
     while True:
         end = game_end(board)
         if end is not None:
@@ -257,6 +274,8 @@ def play_game(white, black, seed: int = DEFAULT_SEED, max_moves: int = DEFAULT_M
                 break
             illegal.append(move.uci())
             mover.tell_illegal(move)
+            if trace is not None:
+                trace.add("illegal", ply=len(board.move_stack) + 1, player=mover.name, move=move.uci())
             if len(illegal) >= MAX_ATTEMPTS:
                 raise RuntimeError(f"{mover.name} made {MAX_ATTEMPTS} illegal attempts in a row")
         heard = announce(board, move)
@@ -269,6 +288,22 @@ def play_game(white, black, seed: int = DEFAULT_SEED, max_moves: int = DEFAULT_M
         if heard.end is None:
             mover.tell_own(move, heard)
             other.tell_opponent(heard)
+        if trace is not None:
+            trace.add(
+                "announcement",
+                ply=ply.number,
+                color="White" if ply.color == chess.WHITE else "Black",
+                player=mover.name,
+                move=san,
+                text=heard.text(),
+                fen=board.fen(),
+                chosen_with=None if decision is None else [decision.belief_size, decision.mode],
+                belief={
+                    name: [player.belief.size, player.belief.mode]
+                    for name, player in (("White", white), ("Black", black))
+                    if isinstance(player, SamplingPlayer)
+                },
+            )
 
 
 def _san(board: chess.Board, uci: str) -> str:

@@ -57,6 +57,11 @@ class _Buffers:
         self.tt_entries = np.zeros(tt_entries * K.TT_FIELDS, dtype=np.int64)
         self.pv = np.zeros(K.MAX_TEACH_PLY * K.PV_STRIDE, dtype=np.int64)
         self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+        self.no_trace = np.zeros(K.TRACE_HEADER, dtype=np.int64)  # records nothing
+        self.recorder = None  # a jitfish.teach.chess_trace.ChessRecorder while a search is traced
+
+    def trace_buffer(self) -> np.ndarray:
+        return self.no_trace if self.recorder is None else self.recorder.buffer
 
     def clear(self) -> None:
         self.killers[:] = 0
@@ -95,39 +100,60 @@ def _call(
     p, b = position, buffers
     tables, weights = lookup_tables(), default_weights()
     if name == "minimax":
+        if b.recorder is not None:
+            raise ValueError("minimax is not traced: trace alphabeta, which searches the same tree with pruning")
         return int(
             K.minimax(p.bbs, p.state, p.undo, p.key_history, tables, weights, b.moves, b.pv, b.counters, depth, 0)
         )
+    if b.recorder is not None:
+        b.recorder.search(name, depth, alpha, beta)
+    trace = b.trace_buffer()
     if name == "alphabeta":
-        return int(
-            K.alphabeta(
-                p.bbs, p.state, p.undo, p.key_history, tables, weights, b.moves, b.pv, b.counters, alpha, beta, depth, 0
-            )
-        )
-    if features is None:
-        features = _features(name)
-    return int(
-        K.enhanced_search(
+        value = K.alphabeta(
             p.bbs,
             p.state,
             p.undo,
             p.key_history,
             tables,
             weights,
-            features,
             b.moves,
-            b.scores,
-            b.killers,
-            b.tt_keys,
-            b.tt_entries,
             b.pv,
             b.counters,
+            trace,
             alpha,
             beta,
             depth,
             0,
         )
+        if b.recorder is not None:
+            b.recorder.collect()
+        return int(value)
+    if features is None:
+        features = _features(name)
+    value = K.enhanced_search(
+        p.bbs,
+        p.state,
+        p.undo,
+        p.key_history,
+        tables,
+        weights,
+        features,
+        b.moves,
+        b.scores,
+        b.killers,
+        b.tt_keys,
+        b.tt_entries,
+        b.pv,
+        b.counters,
+        trace,
+        alpha,
+        beta,
+        depth,
+        0,
     )
+    if b.recorder is not None:
+        b.recorder.collect()
+    return int(value)
 
 
 def _aspiration(name: str, position, buffers: _Buffers, depth: int, previous: int) -> int:
@@ -206,7 +232,8 @@ def _run_mtdf(board, depth: int, buffers: _Buffers) -> tuple[list[DepthResult], 
     results, passes, guesses = [], {}, {}
     for d in range(1, depth + 1):
         guesses[d] = value
-        value, pv, passes[d] = mtdf(_zero_window_search(board, position, buffers, d), value)
+        trace = None if buffers.recorder is None else buffers.recorder.trace
+        value, pv, passes[d] = mtdf(_zero_window_search(board, position, buffers, d), value, trace, d)
         results.append(
             DepthResult(
                 "mtdf", d, int(buffers.counters[0]), int(buffers.counters[1]), time.perf_counter() - started, value, pv
@@ -274,24 +301,46 @@ def _as_board(position):
     return position if isinstance(position, Board) else Board(position)
 
 
-def ladder(position, depth: int = 4, algorithms=None, minimax_budget: int = DEFAULT_MINIMAX_BUDGET) -> LadderReport:
+TRACED_RUNGS = ("alphabeta", "ordering", "deepening", "pvs", "mtdf", "pruning", "quiescence")
+
+
+def ladder(
+    position, depth: int = 4, algorithms=None, minimax_budget: int = DEFAULT_MINIMAX_BUDGET, trace=None
+) -> LadderReport:
     """Search ``position`` (a :class:`jitfish.Board` or a FEN) to ``depth`` with each algorithm.
 
     ``algorithms`` picks rungs by name (default: all, see ``ALGORITHM_NAMES``);
     minimax (and plain alpha-beta, its close cousin) is skipped at depths whose
     full tree exceeds ``minimax_budget`` nodes.  The first call compiles the
     teaching kernels (see the README for how long that takes).
+
+    A ``trace`` (:class:`jitfish.teach.trace.Trace`) records the search of one
+    rung (``algorithms`` names one of ``TRACED_RUNGS``) that the report's row
+    at ``depth`` counts: the search to ``depth`` alone for the rungs that
+    search each depth from scratch, the whole run of iterative deepening (and
+    MTD(f)'s passes) for the others.
     """
     names = _check_arguments(depth, algorithms)
     board = _as_board(position)
+    if trace is not None and (len(names) != 1 or names[0] not in TRACED_RUNGS):
+        raise ValueError(f"a trace follows one rung of {', '.join(TRACED_RUNGS)}; got {', '.join(names)}")
     report = LadderReport([board.fen()], depth, names, minimax_tree_sizes(board, depth))
+    report.trace = trace
     buffers = _Buffers()
+    recorder = None
+    if trace is not None:
+        from jitfish.teach.chess_trace import ChessRecorder
+
+        recorder = ChessRecorder(trace, board.fen(), board.chess960)
+        if names[0] not in ("alphabeta", "ordering"):
+            buffers.recorder = recorder
     for name in names:
         if name in ("minimax", "alphabeta", "ordering"):
             for d in range(1, depth + 1):
                 if name != "ordering" and report.minimax_tree[d] > minimax_budget:
                     report.skipped[(name, d)] = f"tree of {report.minimax_tree[d]:,} nodes is over the budget"
                     continue
+                buffers.recorder = recorder if d == depth else None
                 report.results[(name, d)] = _run_fixed(name, board, d, buffers)
         elif name == "mtdf":
             results, report.passes, report.guesses = _run_mtdf(board, depth, buffers)

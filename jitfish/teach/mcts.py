@@ -34,6 +34,7 @@ import math
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -116,6 +117,13 @@ class MctsReport:
     rewards: np.ndarray  # [checkpoint, move]: sums of the outcomes, for the side to move at the root
     alphabeta: list[AlphaBetaIteration] = field(default_factory=list)
     choice_value: int | None = None  # alpha-beta's value of MCTS's final choice, at the depth it reached
+    trace: Any = field(default=None, repr=False, compare=False)  # a jitfish.teach.trace.Trace, when traced
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook, the page of the traced search (none when the search was not traced)."""
+        from jitfish.teach.page import notebook_html
+
+        return None if self.trace is None else notebook_html(self.trace)
 
     @property
     def iterations(self) -> int:
@@ -267,6 +275,7 @@ def mcts(
     seed: int = DEFAULT_SEED,
     playout_plies: int | None = None,
     alphabeta: bool = True,
+    trace=None,
 ) -> MctsReport:
     """UCT on ``position`` (a :class:`jitfish.Board` or a FEN) for ``iterations`` iterations.
 
@@ -275,7 +284,9 @@ def mcts(
     playout's random moves and its UCB1 constant.
     The same ``seed`` gives the same search.  With ``alphabeta``, alpha-beta
     runs by iterative deepening up to as many positions as MCTS visited,
-    and values MCTS's choice at the depth it reached.
+    and values MCTS's choice at the depth it reached.  A ``trace``
+    (:class:`jitfish.teach.trace.Trace`) records every iteration (one event
+    each: the cap bounds the iterations).
     """
     from jitfish.board.board import Board
     from jitfish.board.tables import lookup_tables
@@ -297,8 +308,15 @@ def mcts(
     if len(legal) == 0:
         raise ValueError(f"no legal moves in {board.fen()}")
 
+    if trace is not None and len(trace) + iterations > trace.cap:
+        from jitfish.teach.trace import TraceFull
+
+        raise TraceFull(trace.full_message())
     checkpoints = checkpoint_schedule(iterations)
     p = board.position.copy()
+    tree = np.zeros((iterations + 1, K.NODE_FIELDS), dtype=np.int64)
+    counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+    rows = np.zeros((iterations if trace is not None else 0, K.TRACE_FIELDS), dtype=np.float64)
     root_visits = np.zeros((len(checkpoints), MAX_MOVES), dtype=np.int64)
     root_rewards = np.zeros((len(checkpoints), MAX_MOVES), dtype=np.float64)
     checkpoint_nodes = np.zeros(len(checkpoints), dtype=np.int64)
@@ -310,7 +328,7 @@ def mcts(
         lookup_tables(),
         default_weights(),
         np.zeros(MAX_MOVES, dtype=np.int32),
-        np.zeros((iterations + 1, K.NODE_FIELDS), dtype=np.int64),
+        tree,
         np.zeros(iterations + 1, dtype=np.float64),
         np.zeros(K.MAX_PATH, dtype=np.int64),
         _seed_state(seed),
@@ -321,8 +339,13 @@ def mcts(
         root_visits,
         root_rewards,
         checkpoint_nodes,
-        np.zeros(K.COUNTERS_SIZE, dtype=np.int64),
+        counters,
+        rows,
     )
+    if trace is not None:
+        from jitfish.teach.chess_trace import record_uct
+
+        record_uct(trace, board.fen(), board.chess960, tree, int(counters[K.TREE_SIZE]), rows)
     moves = [move_to_uci(int(m), board.chess960) for m in legal]
     chess_board = board.to_chess()
     report = MctsReport(
@@ -338,6 +361,7 @@ def mcts(
         root_visits[:, : len(moves)],
         root_rewards[:, : len(moves)],
     )
+    report.trace = trace
     if alphabeta:
         report.alphabeta = _alphabeta_iterations(board, report.nodes[-1])
         reference = report.alphabeta_choice
@@ -382,12 +406,28 @@ class ToyUct:
         return visits.index(max(visits))
 
 
-def uct_tree(tree, iterations: int = 1000, exploration: float = UCB1_EXPLORATION, seed: int = DEFAULT_SEED) -> ToyUct:
+def _trace_iteration(trace, number: int, path: list[Node], expanded: bool, end: Node, outcome, visits, rewards) -> None:
+    """One toy UCT iteration as an ``iteration`` event (see :func:`jitfish.teach.chess_trace.record_uct`)."""
+    node = path[-1]
+    event: dict = {"number": number, "path": list(node.path), "expanded": expanded}
+    if expanded and node is not path[0]:
+        event["new"] = {"label": node.label or str(node.path[-1] + 1), "role": "max" if node.maximizing else "min"}
+    # The playout's outcome for the side to move at the path's end, as the compiled search writes it.
+    event["playout"] = round(outcome if node.maximizing else 1 - outcome, 4)
+    event["leaf"] = end.value
+    event["backed"] = [[visits[n.path], round(rewards[n.path] / visits[n.path], 4)] for n in path]
+    trace.add("iteration", **event)
+
+
+def uct_tree(
+    tree, iterations: int = 1000, exploration: float = UCB1_EXPLORATION, seed: int = DEFAULT_SEED, trace=None
+) -> ToyUct:
     """UCT on a toy tree (nested lists, levels MAX, MIN, MAX...; see :mod:`jitfish.teach.toytree`).
 
     Leaves are the game's ends: a playout walks random children down to one.
     Scores are the leaf values scaled to [0, 1] over the tree's leaves, so
-    that UCB1's constant means what it does for game results.
+    that UCB1's constant means what it does for game results.  A ``trace``
+    records each iteration as :func:`mcts` does (one event each).
     """
     root = tree if isinstance(tree, Node) else build_tree(tree)
     if root.is_leaf:
@@ -428,10 +468,13 @@ def uct_tree(tree, iterations: int = 1000, exploration: float = UCB1_EXPLORATION
             end = rng.choice(end.children)
         outcome = score_for_max(end)
         # 4. Backup: a node moved into by MAX (its parent is a MAX node) collects MAX's score, else MIN's.
+        expanded = path[-1].path not in visits
         for visited in path:
             visits[visited.path] = visits.get(visited.path, 0) + 1
             mover_is_max = not visited.maximizing
             rewards[visited.path] = rewards.get(visited.path, 0.0) + (outcome if mover_is_max else 1 - outcome)
+        if trace is not None:
+            _trace_iteration(trace, iteration, path, expanded, end, outcome, visits, rewards)
         if iteration in checkpoints:
             counts = [visits.get(child.path, 0) for child in root.children]
             means = []

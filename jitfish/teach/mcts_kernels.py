@@ -54,6 +54,10 @@ VISITS = 5
 NODE_FIELDS = 6
 UNKNOWN = -1
 
+# ``trace``: one row per iteration (see ``uct_search``).
+TRACE_NODE, TRACE_EXPANDED, TRACE_SCORE = 0, 1, 2
+TRACE_FIELDS = 3
+
 # ``counters``
 NODES = 0  # positions visited: every move made, in the tree or in a playout
 TREE_SIZE = 1  # nodes of the tree
@@ -182,6 +186,7 @@ def uct_search(
     root_rewards,
     checkpoint_nodes,
     counters,
+    trace,
 ):
     """Run ``iterations`` UCT iterations from the position; snapshot the root's children at ``checkpoints``.
 
@@ -192,7 +197,17 @@ def uct_search(
     ``root_rewards`` receives the visits and reward sums of the root's
     children in generator order, and ``checkpoint_nodes[k]`` the positions
     visited so far.  The position is restored before returning.
+
+    ``trace`` records each iteration when it has a row for every one (else
+    nothing): row ``iteration - 1`` holds the node the selection ended at
+    (``TRACE_NODE``: the new node, or one where the game is over), whether
+    it was added by this iteration's expansion (``TRACE_EXPANDED``), and the
+    playout's outcome for the side to move there (``TRACE_SCORE``).  With the
+    tree (``MOVE``, ``FIRST_CHILD``, ``NEXT_SIBLING``) that is the whole
+    iteration: the path is the node's ancestors, the backup follows from the
+    outcome.
     """
+    tracing = trace.shape[0] >= iterations
     counters[NODES] = 0
     counters[TREE_SIZE] = 1
     tree[0, MOVE] = 0
@@ -207,6 +222,7 @@ def uct_search(
         node = 0
         depth = 0
         path[0] = 0
+        expanded = False
         # 1. Selection: descend through nodes all of whose moves have children.
         while True:
             if tree[node, MOVE_COUNT] == UNKNOWN:
@@ -222,6 +238,7 @@ def uct_search(
                 counters[NODES] += 1
                 depth += 1
                 path[depth] = node
+                expanded = True
                 break
             node = _best_child(tree, rewards, node, exploration)
             make_move(bbs, state, undo, key_history, tables, tree[node, MOVE])
@@ -230,6 +247,10 @@ def uct_search(
             path[depth] = node
         # 3. Simulation: the outcome for the side to move at the new node.
         score = playout(bbs, state, undo, key_history, tables, weights, moves, rng, playout_plies, counters)
+        if tracing:
+            trace[iteration - 1, TRACE_NODE] = node
+            trace[iteration - 1, TRACE_EXPANDED] = 1.0 if expanded else 0.0
+            trace[iteration - 1, TRACE_SCORE] = score
         # 4. Backup: each node collects the outcome for the side that moved into it.
         for level in range(depth, -1, -1):
             visited = path[level]

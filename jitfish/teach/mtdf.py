@@ -29,12 +29,13 @@ from jitfish.types import INF
 Search = Callable[[int, int], tuple[int, int, list[str]]]
 
 
-def mtdf(search: Search, guess: int) -> tuple[int, list[str], list[MtdfPass]]:
+def mtdf(search: Search, guess: int, trace=None, depth: int = 0) -> tuple[int, list[str], list[MtdfPass]]:
     """MTD(f) from the first ``guess``: the value, a principal variation, and every pass.
 
     ``search`` is an alpha-beta search of one position to one depth that
     fails soft and remembers bounds between calls (see
-    :func:`jitfish.teach.ladder._run_mtdf`).
+    :func:`jitfish.teach.ladder._run_mtdf`).  A ``trace`` records each pass
+    when it is done (``depth`` says which depth's it is).
     """
     lower, upper, value = -INF, INF, guess
     passes: list[MtdfPass] = []
@@ -49,4 +50,17 @@ def mtdf(search: Search, guess: int) -> tuple[int, list[str], list[MtdfPass]]:
         else:
             upper = value
         passes.append(MtdfPass(gamma, value, lower, upper, nodes))
+        if trace is not None:
+            from jitfish.teach.chess_trace import score_bound
+
+            trace.add(
+                "pass",
+                depth=depth,
+                number=len(passes),
+                gamma=gamma,
+                value=value,
+                lower=score_bound(lower),
+                upper=score_bound(upper),
+                nodes=nodes,
+            )
     return value, pv, passes

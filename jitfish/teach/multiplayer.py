@@ -35,9 +35,13 @@ a single number ``u``, meaning the zero-sum tuple ``(u, -u)`` (see
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from jitfish.teach.toytree import PLAYER_NAMES, Node, alphabeta_tree, minimax_value
+from jitfish.teach.toytree import PLAYER_NAMES, Node, alphabeta_tree, minimax_value, trace_enter
+
+if TYPE_CHECKING:
+    from jitfish.teach.trace import Trace
 
 # Three players (A, B, C), two moves each; worked out by hand in tests/teach/test_multiplayer.py.
 # A's first move is safe against anything; its second pays only if B and C each follow their own interest.
@@ -106,22 +110,31 @@ def _as_players_tree(tree, players: int) -> Node:
     return tree if isinstance(tree, Node) else build_players_tree(tree, players)
 
 
-def maxn_tree(tree, players: int = 3) -> Node:
+def maxn_tree(tree, players: int = 3, trace: Trace | None = None) -> Node:
     """max^n: every interior node takes the tuple of the child best for the player to move there.
 
     Ties go to the first such child.  The children chosen are marked
-    ``chosen``; the root is returned, every node's ``value`` filled.
+    ``chosen``; the root is returned, every node's ``value`` filled.  Given a
+    ``trace``, every node entered and every tuple backed up is recorded.
     """
     root = _as_players_tree(tree, players)
 
     def search(node: Node) -> tuple:
         node.visited, node.chosen = True, False
+        if trace is not None:
+            trace_enter(trace, node)
         if node.is_leaf:
+            if trace is not None:
+                trace.add("value", path=list(node.path), value=list(node.value))
             return node.value
         values = [search(child) for child in node.children]
         best = max(range(len(values)), key=lambda i: (values[i][node.player], -i))
         node.children[best].chosen = True
         node.value = values[best]
+        if trace is not None:
+            trace.add(
+                "backup", path=list(node.path), player=PLAYER_NAMES[node.player], chosen=best, value=list(node.value)
+            )
         return node.value
 
     search(root)
@@ -174,6 +187,13 @@ class PlayersResult:
     values: dict[str, list[float]]  # model -> the root player's value of each root move
     pruned_leaves: int  # alpha-beta on the paranoid reduction
     leaves: int
+    trace: Trace | None = field(default=None, repr=False, compare=False)  # of max^n, when traced
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook, the page of the traced search (none when the search was not traced)."""
+        from jitfish.teach.page import notebook_html
+
+        return None if self.trace is None else notebook_html(self.trace)
 
     def choice(self, model: str) -> int:
         """The root move (index) the root player picks assuming ``model`` (the first of equals)."""
@@ -227,9 +247,12 @@ def _line(root: Node) -> str:
     return ", ".join(moves)
 
 
-def players_tree(tree, players: int = 3) -> PlayersResult:
-    """max^n, paranoid and random opponents on one tree, from the point of view of the root's player (A)."""
-    root = maxn_tree(tree, players)
+def players_tree(tree, players: int = 3, trace: Trace | None = None) -> PlayersResult:
+    """max^n, paranoid and random opponents on one tree, from the point of view of the root's player (A).
+
+    A ``trace`` records the max^n search.
+    """
+    root = maxn_tree(tree, players, trace)
     if root.is_leaf:
         raise ValueError("the tree needs at least one move")
     me = 0
@@ -241,4 +264,4 @@ def players_tree(tree, players: int = 3) -> PlayersResult:
         "paranoid": [minimax_value(child) for child in paranoid.children],
         "random": [minimax_value(child) for child in random.children],
     }
-    return PlayersResult(root, players, me, values, len(searched.pruned_leaves), len(root.leaves()))
+    return PlayersResult(root, players, me, values, len(searched.pruned_leaves), len(root.leaves()), trace)

@@ -7,6 +7,7 @@ its text is one block per depth, one row per algorithm, then the flags.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from jitfish.types import INF, mate_moves
 
@@ -94,9 +95,16 @@ class LadderReport:
     disagreements: list[str] = field(default_factory=list)  # filled for suites (per position)
     passes: dict[int, list[MtdfPass]] = field(default_factory=dict)  # MTD(f)'s passes by depth (one position)
     guesses: dict[int, int] = field(default_factory=dict)  # MTD(f)'s first guess by depth
+    trace: Any = field(default=None, repr=False, compare=False)  # a jitfish.teach.trace.Trace, when traced
 
     def __str__(self) -> str:
         return format_report(self)
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook, the page of the traced search (none when the search was not traced)."""
+        from jitfish.teach.page import notebook_html
+
+        return None if self.trace is None else notebook_html(self.trace)
 
     def get(self, algorithm: str, depth: int) -> DepthResult | None:
         return self.results.get((algorithm, depth))

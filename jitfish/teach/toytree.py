@@ -21,6 +21,10 @@ the search, not to time it.  Nothing here imports Numba.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from jitfish.teach.trace import Trace
 
 TEXTBOOK_TREE = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 INFINITY = float("inf")
@@ -49,6 +53,7 @@ class Node:
     note: str = ""  # drawn beneath the node (a chance node's bound, say)
     player: int | None = None  # whose move, in a game of several players (values are then utility tuples)
     chosen: bool = False  # the child its player picks (max^n)
+    fen: str = ""  # the position, in a tree of chess positions (:func:`tree_from_position`)
 
     @property
     def is_leaf(self) -> bool:
@@ -97,6 +102,7 @@ def minimax_value(tree) -> float:
 class ToyResult:
     value: float
     root: Node
+    trace: Trace | None = field(default=None, repr=False, compare=False)  # when the search was traced
 
     @property
     def visited_leaves(self) -> list[Node]:
@@ -106,13 +112,21 @@ class ToyResult:
     def pruned_leaves(self) -> list[Node]:
         return [leaf for leaf in self.root.leaves() if leaf.pruned]
 
+    def _repr_html_(self) -> str | None:
+        """In a notebook, the page of the traced search (none when the search was not traced)."""
+        from jitfish.teach.page import notebook_html
 
-def alphabeta_tree(tree, bounds: tuple[float, float] = (-INFINITY, INFINITY)) -> ToyResult:
+        return None if self.trace is None else notebook_html(self.trace)
+
+
+def alphabeta_tree(tree, bounds: tuple[float, float] = (-INFINITY, INFINITY), trace: Trace | None = None) -> ToyResult:
     """Alpha-beta over a toy tree, left to right; every node learns whether it was visited or pruned.
 
     ``bounds`` (lowest, highest) are what every leaf value is known to lie
     within.  Plain minimax trees need none; at chance nodes they are what
-    lets the search cut (see :func:`_star1`).
+    lets the search cut (see :func:`_star1`).  Given a ``trace``
+    (:class:`jitfish.teach.trace.Trace`), the search records in it every node
+    it enters with its window, every value returned and every cut-off.
     """
     root = build_tree(tree) if not isinstance(tree, Node) else tree
     for node in root.walk():
@@ -121,31 +135,80 @@ def alphabeta_tree(tree, bounds: tuple[float, float] = (-INFINITY, INFINITY)) ->
         node.note = ""
         if not node.is_leaf:
             node.value = None
-    value = _alphabeta(root, -INFINITY, INFINITY, *bounds)
-    return ToyResult(value, root)
+    value = _alphabeta(root, -INFINITY, INFINITY, *bounds, trace)
+    return ToyResult(value, root, trace)
 
 
-def _prune_after(node: Node, index: int) -> None:
-    """Mark the children after ``index`` (and all below them) as pruned."""
+def _role(node: Node) -> str:
+    if node.player is not None:
+        return PLAYER_NAMES[node.player]
+    return "chance" if node.chance else "max" if node.maximizing else "min"
+
+
+def trace_enter(trace: Trace, node: Node, window: tuple[float, float] | None = None) -> None:
+    """Record entering ``node`` (with the window it is searched with, if any)."""
+    from jitfish.teach.trace import bound
+
+    event: dict = {"path": list(node.path), "label": node.label, "leaf": node.is_leaf, "role": _role(node)}
+    if window is not None:
+        event["window"] = [bound(window[0]), bound(window[1])]
+    if node.probability is not None:
+        event["probability"] = node.probability
+    if node.fen:
+        event["fen"] = node.fen
+    trace.add("enter", **event)
+
+
+def _trace_value(trace: Trace, node: Node, value, note: str = "") -> None:
+    from jitfish.teach.trace import bound
+
+    shown = [bound(v) for v in value] if isinstance(value, tuple) else bound(value)
+    trace.add("value", path=list(node.path), value=shown, **({"note": note} if note else {}))
+
+
+def _prune_after(node: Node, index: int, trace: Trace | None = None, window=(-INFINITY, INFINITY)) -> None:
+    """Mark the children after ``index`` (and all below them) as pruned, and record the cut-off."""
+    spared = []
     for skipped in node.children[index + 1 :]:
-        for below in skipped.walk():
-            below.pruned = True
+        below = list(skipped.walk())
+        for other in below:
+            other.pruned = True
+        spared.append(
+            {
+                "path": list(skipped.path),
+                "label": skipped.label,
+                "nodes": len(below),
+                "leaves": sum(1 for other in below if other.is_leaf),
+            }
+        )
+    if trace is not None and spared:
+        from jitfish.teach.trace import bound
+
+        trace.add(
+            "cutoff", path=list(node.path), after=index, window=[bound(window[0]), bound(window[1])], spared=spared
+        )
 
 
-def _alphabeta(node: Node, alpha: float, beta: float, low: float, high: float) -> float:
+def _alphabeta(node: Node, alpha: float, beta: float, low: float, high: float, trace: Trace | None = None) -> float:
     # 1. Record the visit and the window (alpha, beta) the node is searched with.
     node.visited = True
     node.window = (alpha, beta)
+    if trace is not None:
+        trace_enter(trace, node, (alpha, beta))
     if node.is_leaf:
+        if trace is not None:
+            _trace_value(trace, node, node.value)
         return node.value
     if node.chance:
-        node.value = _star1(node, alpha, beta, low, high)
+        node.value = _star1(node, alpha, beta, low, high, trace)
+        if trace is not None:
+            _trace_value(trace, node, node.value, node.note)
         return node.value
     # 2. MAX raises alpha, MIN lowers beta; once alpha >= beta the other player
     #    already has a better choice higher up, so the remaining children cannot matter.
     best = -INFINITY if node.maximizing else INFINITY
     for i, child in enumerate(node.children):
-        value = _alphabeta(child, alpha, beta, low, high)
+        value = _alphabeta(child, alpha, beta, low, high, trace)
         if node.maximizing:
             best = max(best, value)
             alpha = max(alpha, best)
@@ -154,13 +217,15 @@ def _alphabeta(node: Node, alpha: float, beta: float, low: float, high: float) -
             beta = min(beta, best)
         if alpha >= beta:
             # 3. Cut-off: mark the children not searched (and all below them) as pruned.
-            _prune_after(node, i)
+            _prune_after(node, i, trace, (alpha, beta))
             break
     node.value = best
+    if trace is not None:
+        _trace_value(trace, node, best)
     return best
 
 
-def _star1(node: Node, alpha: float, beta: float, low: float, high: float) -> float:
+def _star1(node: Node, alpha: float, beta: float, low: float, high: float, trace: Trace | None = None) -> float:
     """A chance node searched with Ballard's Star1: cut once the children seen settle the comparison.
 
     With every value in [low, high], after the children searched so far
@@ -181,11 +246,11 @@ def _star1(node: Node, alpha: float, beta: float, low: float, high: float) -> fl
         at_least = rest * low if rest else 0.0
         fails_low = (alpha - seen - at_most) / p
         fails_high = (beta - seen - at_least) / p
-        value = _alphabeta(child, max(fails_low, low), min(fails_high, high), low, high)
+        value = _alphabeta(child, max(fails_low, low), min(fails_high, high), low, high, trace)
         seen += p * value
         # 2. Cut: the children not searched cannot bring the node back inside (alpha, beta).
         if value <= fails_low or value >= fails_high:
-            _prune_after(node, i)
+            _prune_after(node, i, trace, (alpha, beta))
             bound = seen + (at_most if value <= fails_low else at_least)
             node.note = f"{AT_MOST if value <= fails_low else AT_LEAST} {bound:g}"
             return bound
@@ -223,11 +288,12 @@ def tree_from_position(position, depth: int = 2, width: int = 3) -> Node:
         for i, move in enumerate(moves):
             child = Node(not node.maximizing, label=board.san(move), path=node.path + (i,))
             board.push(move)
+            child.fen = board.fen()
             expand(child, plies_left - 1)
             board.pop()
             node.children.append(child)
 
-    root = Node(True)
+    root = Node(True, fen=board.fen())
     expand(root, depth)
     return root
 
