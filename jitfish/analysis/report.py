@@ -9,6 +9,7 @@ tags, comments (a previous ``[%eval]`` is replaced), NAGs other than a move asse
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import chess
@@ -60,11 +61,12 @@ def _white_chances(board: chess.Board, evaluation: Evaluation) -> float:
     return 100 * (chances if board.turn == chess.WHITE else 1 - chances)
 
 
-def _line(board: chess.Board, pv: tuple[str, ...]) -> list[chess.Move]:
-    """The legal prefix of a line (UCI), as moves."""
+def legal_line(board: chess.Board, pv: Sequence[str]) -> list[chess.Move]:
+    """The legal prefix of a line of UCI moves from ``board``, as moves: it stops before the first move that
+    is not legal there (a weakened pick's line, or a line from another position)."""
     board = board.copy(stack=False)
     moves = []
-    for uci in pv[:BEST_LINE_PLIES]:
+    for uci in pv:
         try:
             move = board.parse_uci(uci)
         except ValueError:
@@ -90,7 +92,7 @@ def judge_game(game: chess.pgn.Game, evaluations: list[Evaluation]) -> list[Move
     analysed = []
     for ply, move in enumerate(game.mainline_moves()):
         before = evaluations[ply]
-        best = _line(board, before.pv)
+        best = legal_line(board, before.pv[:BEST_LINE_PLIES])
         number, white, san = board.fullmove_number, board.turn == chess.WHITE, board.san(move)
         best_san = board.san(best[0]) if best else None
         best_line = _sans(board, best)

@@ -21,6 +21,7 @@ from typing import IO
 
 import chess
 
+from jitfish.analysis.report import legal_line
 from jitfish.engine.turn import GoParams
 from jitfish.play.clock import Clock, TimeControl, format_seconds
 from jitfish.play.drawing import draw_board
@@ -130,15 +131,7 @@ class Session:
 
     def _line_text(self, pv: list[str]) -> str:
         """A line of UCI moves from the current position in SAN with move numbers (its legal part)."""
-        board, moves = self.board.copy(), []
-        for uci in pv:
-            try:
-                move = board.parse_uci(uci)
-            except ValueError:
-                break
-            moves.append(move)
-            board.push(move)
-        return self.board.variation_san(moves) if moves else "-"
+        return self.board.variation_san(legal_line(self.board, pv)) or "-"
 
     # --- the game ------------------------------------------------------------------------------------------
     def run(self) -> int:
