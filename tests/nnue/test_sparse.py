@@ -96,6 +96,21 @@ def test_the_kernel_decodes_the_features_and_buckets_the_batch_builder_gives(pos
             )
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_gradients_are_the_same_bits_whatever_the_chunks(positions, threads):
+    rows = sample_rows(positions)
+    model = new_run(dataclasses.replace(SETTINGS, hidden=40)).model
+    found = []
+    for chunk in (len(rows), 7, 32):  # one chunk; chunks that do not divide the batch; chunks of whole vectors
+        with SparseGradients(model, 128, 400, 400.0, 0.9, threads, chunk=chunk) as gradients:
+            found.append((gradients(positions, rows), [grad.copy() for grad in gradients.grads]))
+    assert len(rows) > 32
+    for total, grads in found[1:]:
+        assert total == found[0][0]
+        for ours, whole in zip(grads, found[0][1]):
+            assert np.array_equal(ours, whole)
+
+
 def test_a_batch_larger_than_the_buffers_is_refused(positions):
     with SparseGradients(new_run(SETTINGS).model, 8, 400, 400.0, 1.0) as gradients:
         with pytest.raises(ValueError, match="1 to 8 positions"):

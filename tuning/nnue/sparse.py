@@ -7,18 +7,20 @@ into the parameters' ``.grad``, from the packed positions themselves, in place o
 active features of 768, so the forward pass sums ~25 weight rows per view and the backward pass adds the
 accumulator's gradient into those rows only.
 
-Two kernels a batch, each run on ``threads`` threads (Python threads; the kernels release the GIL):
+Two kernels for each chunk of a batch's positions (``CHUNK``, so that the chunk's per-position values stay in the
+core's cache from one kernel to the next), each run on ``threads`` threads (Python threads; the kernels release
+the GIL):
 
 * :func:`_forward` takes a contiguous share of the batch's positions: it decodes each position's features
   (the same lists as :func:`tuning.nnue.data.batch`, mirrors included), its output bucket and its target,
   computes both accumulators, the output, the loss and the gradient of the loss with respect to the output
   ``dy`` and to each accumulator value, and stores them per position;
-* :func:`_backward` takes a share of the hidden neurons (columns): for every position in batch order, it adds
+* :func:`_backward` takes a share of the hidden neurons (columns): for every position of the chunk in order, it adds
   that position's accumulator gradients into the rows of its features, and its ``dy`` times its activations
   into the output weights of its bucket, for its columns only.
 
 Every gradient value is so summed by one thread in batch order, feature order, the side to move's view
-first: **the gradients, and so the network, do not depend on the number of threads**; they depend on the
+first: **the gradients, and so the network, depend on neither the number of threads nor the chunks**; they depend on the
 data, the settings and the machine's float arithmetic only (Numba compiles for the CPU it runs on, so
 another instruction set may round a fused multiply-add differently).  The loss and its gradient are float32,
 as PyTorch's are, but summed in another order: the two backends give close but different networks.
@@ -44,6 +46,10 @@ from tuning.nnue.model import NnueModel
 
 MAX_PIECES = 32  # a legal board's most pieces: the width of a position's feature list
 COLUMN_ALIGN = 16  # the backward pass's column shares are multiples of this (whole vectors)
+# A batch goes through both kernels a chunk of this many positions at a time, so that the chunk's activations and
+# accumulator gradients (4 bytes x 2 views x hidden a position each) stay in the core's cache between the forward
+# and the backward pass instead of going out to memory and back.  The gradients are the same at any chunk size.
+CHUNK = 256
 
 
 @kernel
@@ -57,6 +63,7 @@ def _forward(
     rows,
     first,
     last,
+    base,
     feature_weights,
     feature_bias,
     output_weights,
@@ -79,8 +86,8 @@ def _forward(
 
     ``rows`` index the packed fields (``occupied`` … ``result``), a row of ``len(occupied)`` or more being that
     row's mirror.  Writes, per position ``i``, its features ``us[i, :counts[i]]`` and ``them[i, :counts[i]]``,
-    its bucket, ``hidden_values[i]`` (the activations, side to move first), ``hidden_grads[i]`` (d loss / d
-    accumulator), ``output_grads[i]`` (d loss / d y) and ``losses[i]`` (its squared error)."""
+    its bucket, ``hidden_values[i - base]`` (the activations, side to move first), ``hidden_grads[i - base]``
+    (d loss / d accumulator), ``output_grads[i]`` (d loss / d y) and ``losses[i]`` (its squared error)."""
     hidden = feature_bias.shape[0]
     count = occupied.shape[0]
     bucket_count = output_bias.shape[0]
@@ -117,7 +124,7 @@ def _forward(
         stm_result = 1.0 - white_result if black else white_result
         target = np.float32(blend / (1.0 + math.exp(-np.float32(stm_score) / wdl_scale)) + (1.0 - blend) * stm_result)
 
-        values = hidden_values[i]
+        values = hidden_values[i - base]
         us_values = values[:hidden]  # views indexed from 0: loops whose indices are known >= 0 vectorise
         them_values = values[hidden:]
         for j in range(hidden):
@@ -140,7 +147,7 @@ def _forward(
             weights = feature_weights[them[i, k]]
             for j in range(hidden):
                 them_values[j] += weights[j]
-        slopes = hidden_grads[i]
+        slopes = hidden_grads[i - base]
         bucket_weights = output_weights[bucket]
         zero, one = np.float32(0.0), np.float32(1.0)
         if screlu:  # PyTorch's clamp passes the gradient at its bounds
@@ -180,7 +187,10 @@ def _forward(
 
 @kernel
 def _backward(
-    size,
+    start,
+    stop,
+    base,
+    clear,
     first,
     last,
     us,
@@ -195,23 +205,25 @@ def _backward(
     output_weights_grad,
     output_bias_grad,
 ):
-    """Columns ``first .. last - 1`` of every gradient, from a batch's first ``size`` positions in order (the
-    output bias too when ``first`` is 0)."""
+    """Columns ``first .. last - 1`` of every gradient, from a batch's positions ``start .. stop - 1`` in order
+    (the output bias too when ``first`` is 0), added to what the batch's earlier positions gave, or to zero when
+    ``clear``.  Position ``i``'s activations and accumulator gradients are row ``i - base`` of their arrays."""
     hidden = feature_bias_grad.shape[0]
     width = last - first
     # Views of the columns, indexed from 0: loops whose indices are known >= 0 vectorise.
     bias_grad = feature_bias_grad[first:last]
-    bias_grad[:] = 0.0
-    for f in range(feature_weights_grad.shape[0]):
-        feature_weights_grad[f, first:last] = 0.0
-    for b in range(output_weights_grad.shape[0]):
-        output_weights_grad[b, first:last] = 0.0
-        output_weights_grad[b, hidden + first : hidden + last] = 0.0
-        if first == 0:
-            output_bias_grad[b] = 0.0
-    for i in range(size):
-        us_grads = hidden_grads[i, first:last]
-        them_grads = hidden_grads[i, hidden + first : hidden + last]
+    if clear:
+        bias_grad[:] = 0.0
+        for f in range(feature_weights_grad.shape[0]):
+            feature_weights_grad[f, first:last] = 0.0
+        for b in range(output_weights_grad.shape[0]):
+            output_weights_grad[b, first:last] = 0.0
+            output_weights_grad[b, hidden + first : hidden + last] = 0.0
+            if first == 0:
+                output_bias_grad[b] = 0.0
+    for i in range(start, stop):
+        us_grads = hidden_grads[i - base, first:last]
+        them_grads = hidden_grads[i - base, hidden + first : hidden + last]
         for k in range(counts[i]):
             row = feature_weights_grad[us[i, k], first:last]
             for j in range(width):
@@ -222,8 +234,8 @@ def _backward(
         for j in range(width):
             bias_grad[j] += us_grads[j] + them_grads[j]
         dy = output_grads[i]
-        us_values = hidden_values[i, first:last]
-        them_values = hidden_values[i, hidden + first : hidden + last]
+        us_values = hidden_values[i - base, first:last]
+        them_values = hidden_values[i - base, hidden + first : hidden + last]
         us_weights = output_weights_grad[buckets[i], first:last]
         them_weights = output_weights_grad[buckets[i], hidden + first : hidden + last]
         for j in range(width):
@@ -256,6 +268,7 @@ class SparseGradients:
         wdl_scale: float,
         blend: float,
         threads: int = 1,
+        chunk: int = CHUNK,
     ) -> None:
         if model.output.weight.device.type != "cpu":
             raise ValueError("the numba backend trains on the CPU: --device cpu")
@@ -272,8 +285,9 @@ class SparseGradients:
         self.them = np.zeros((batch_size, MAX_PIECES), dtype=np.int32)
         self.counts = np.zeros(batch_size, dtype=np.int32)
         self.buckets = np.zeros(batch_size, dtype=np.int32)
-        self.hidden_values = np.zeros((batch_size, 2 * hidden), dtype=np.float32)
-        self.hidden_grads = np.zeros((batch_size, 2 * hidden), dtype=np.float32)
+        self.chunk = min(batch_size, chunk)
+        self.hidden_values = np.zeros((self.chunk, 2 * hidden), dtype=np.float32)
+        self.hidden_grads = np.zeros((self.chunk, 2 * hidden), dtype=np.float32)
         self.output_grads = np.zeros(batch_size, dtype=np.float32)
         self.losses = np.zeros(batch_size, dtype=np.float64)
         self.parameters = (
@@ -311,53 +325,59 @@ class SparseGradients:
         records = positions.records
         weights = [p.detach().numpy() for p in self.parameters]
         rows = np.ascontiguousarray(rows, dtype=np.int64)
-        self._run(
-            lambda first, last: _forward(
-                records["occupied"],
-                records["pieces"],
-                records["flags"],
-                records["score"],
-                records["result"],
-                self.result_values,
-                rows,
-                first,
-                last,
-                weights[0],
-                weights[1],
-                weights[2],
-                weights[3],
-                self.screlu,
-                self.output_scale,
-                self.wdl_scale,
-                self.blend,
-                size,
-                self.us,
-                self.them,
-                self.counts,
-                self.buckets,
-                self.hidden_values,
-                self.hidden_grads,
-                self.output_grads,
-                self.losses,
-            ),
-            _shares(size, self.threads),
-        )
-        self._run(
-            lambda first, last: _backward(
-                size,
-                first,
-                last,
-                self.us,
-                self.them,
-                self.counts,
-                self.buckets,
-                self.hidden_values,
-                self.hidden_grads,
-                self.output_grads,
-                *self.grads,
-            ),
-            self.columns,
-        )
+        for start in range(0, size, self.chunk):
+            stop = min(start + self.chunk, size)
+            self._run(
+                lambda first, last, start=start: _forward(
+                    records["occupied"],
+                    records["pieces"],
+                    records["flags"],
+                    records["score"],
+                    records["result"],
+                    self.result_values,
+                    rows,
+                    first,
+                    last,
+                    start,
+                    weights[0],
+                    weights[1],
+                    weights[2],
+                    weights[3],
+                    self.screlu,
+                    self.output_scale,
+                    self.wdl_scale,
+                    self.blend,
+                    size,
+                    self.us,
+                    self.them,
+                    self.counts,
+                    self.buckets,
+                    self.hidden_values,
+                    self.hidden_grads,
+                    self.output_grads,
+                    self.losses,
+                ),
+                [(start + first, start + last) for first, last in _shares(stop - start, self.threads)],
+            )
+            self._run(
+                lambda first, last, start=start, stop=stop: _backward(
+                    start,
+                    stop,
+                    start,
+                    start == 0,
+                    first,
+                    last,
+                    self.us,
+                    self.them,
+                    self.counts,
+                    self.buckets,
+                    self.hidden_values,
+                    self.hidden_grads,
+                    self.output_grads,
+                    *self.grads,
+                ),
+                self.columns,
+            )
         for parameter, grad in zip(self.parameters, self.grad_tensors):
             parameter.grad = grad
         return float(self.losses[:size].sum())
