@@ -45,10 +45,13 @@ class ChessRecorder:
         rows = trace.cap * KERNEL_EVENTS_PER_EVENT
         self.buffer = np.zeros(K.TRACE_HEADER + rows * K.TRACE_FIELDS, dtype=np.int64)
         self.rung = ""  # what a search is called on the page, when not the rung's name
+        self.windowed = True  # whether the search under way has windows (minimax has none)
 
-    def search(self, rung: str, depth: int, alpha: int, beta: int) -> None:
-        """Mark the start of a search from the root (the page then starts a new tree)."""
-        self.trace.add("search", rung=self.rung or rung, depth=depth, window=[score_bound(alpha), score_bound(beta)])
+    def search(self, rung: str, depth: int, alpha: int | None = None, beta: int | None = None) -> None:
+        """Mark the start of a search from the root (the page then starts a new tree); no window: minimax."""
+        self.windowed = alpha is not None and beta is not None
+        window = {"window": [score_bound(alpha), score_bound(beta)]} if alpha is not None and beta is not None else {}
+        self.trace.add("search", rung=self.rung or rung, depth=depth, **window)
 
     def collect(self) -> None:
         """Read the events the last search wrote into the trace, and empty the array."""
@@ -94,7 +97,7 @@ class ChessRecorder:
                     label=label,
                     leaf=False,
                     role="max" if sign == 1 else "min",
-                    window=window(),
+                    **({"window": window()} if self.windowed else {}),
                     fen=board.fen(),
                     depth=extra,
                 )

@@ -101,10 +101,24 @@ def _call(
     tables, weights = lookup_tables(), default_weights()
     if name == "minimax":
         if b.recorder is not None:
-            raise ValueError("minimax is not traced: trace alphabeta, which searches the same tree with pruning")
-        return int(
-            K.minimax(p.bbs, p.state, p.undo, p.key_history, tables, weights, b.moves, b.pv, b.counters, depth, 0)
+            b.recorder.search(name, depth)
+        value = K.minimax(
+            p.bbs,
+            p.state,
+            p.undo,
+            p.key_history,
+            tables,
+            weights,
+            b.moves,
+            b.pv,
+            b.counters,
+            b.trace_buffer(),
+            depth,
+            0,
         )
+        if b.recorder is not None:
+            b.recorder.collect()
+        return int(value)
     if b.recorder is not None:
         b.recorder.search(name, depth, alpha, beta)
     trace = b.trace_buffer()
@@ -301,7 +315,7 @@ def _as_board(position):
     return position if isinstance(position, Board) else Board(position)
 
 
-TRACED_RUNGS = ("alphabeta", "ordering", "deepening", "pvs", "mtdf", "pruning", "quiescence")
+TRACED_RUNGS = ("minimax", "alphabeta", "ordering", "deepening", "pvs", "mtdf", "pruning", "quiescence")
 
 
 def ladder(
@@ -332,7 +346,7 @@ def ladder(
         from jitfish.teach.chess_trace import ChessRecorder
 
         recorder = ChessRecorder(trace, board.fen(), board.chess960)
-        if names[0] not in ("alphabeta", "ordering"):
+        if names[0] not in ("minimax", "alphabeta", "ordering"):
             buffers.recorder = recorder
     for name in names:
         if name in ("minimax", "alphabeta", "ordering"):
@@ -352,6 +366,11 @@ def ladder(
         else:
             for result in _run_deepening(name, board, depth, buffers):
                 report.results[(name, result.depth)] = result
+    row = report.results.get((names[0], depth))
+    if trace is not None and row is not None:
+        trace.summary = {"value": row.value, "nodes visited": row.nodes, "leaves visited": row.leaves}
+        if names[0] == "mtdf":
+            trace.summary["MTD(f) passes"] = sum(len(passes) for passes in report.passes.values())
     return report
 
 

@@ -21,7 +21,7 @@ give for the same search; the tests hold them to it.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 DEFAULT_CAP = 20_000  # events: a page of this many still opens and steps at once
 Bound = float | str  # a number, or "+inf" / "-inf"
@@ -80,7 +80,7 @@ class Search(TypedDict):
     kind: Literal["search"]
     rung: str
     depth: int
-    window: list[Bound]
+    window: NotRequired[list[Bound]]  # absent where the search has none (minimax)
 
 
 class Pass(TypedDict):

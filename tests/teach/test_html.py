@@ -23,12 +23,13 @@ from tests.teach.test_cli import run_jitfish
 FEN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 # (the command, what its report prints): the textbook tree, a chess position, Star1, max^n, and the ladder's
-# alpha-beta and MTD(f) at depth 3 on a chess position.
+# minimax at depth 2, alpha-beta and MTD(f) at depth 3 on a chess position.
 COMMANDS = {
     "textbook": (["tree", "--leaves", "[[3,12,8],[2,4,6],[14,5,2]]"], "leaves visited: 7 of 9"),
     "position": (["tree", "--fen", FEN, "--depth", "3", "--width", "4"], "leaves visited: 19 of 64"),
     "chance": (["tree", "--chance"], "Star1 with utilities in [-3, 3] 8 (value 1.5)"),
     "players": (["tree", "--players", "3"], "value (6, 4, 3)"),
+    "minimax": (["ladder", "--fen", FEN, "--depth", "2", "--algorithms", "minimax"], "minimax"),
     "alphabeta": (["ladder", "--fen", FEN, "--depth", "3", "--algorithms", "alphabeta"], "alphabeta"),
     "mtdf": (["ladder", "--fen", FEN, "--depth", "3", "--algorithms", "mtdf"], "zero-window passes"),
     "mcts": (["mcts", "--fen", FEN, "--policy", "eval", "--iterations", "2000"], "MCTS plays"),

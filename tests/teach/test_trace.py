@@ -158,6 +158,7 @@ def test_a_search_without_a_trace_is_the_search_it_was():
 
 # The ladder's compiled searches: each traceable rung, at a depth its trace holds.
 RUNG_DEPTHS = {
+    "minimax": 2,
     "alphabeta": 3,
     "ordering": 3,
     "deepening": 3,
@@ -180,7 +181,7 @@ def test_a_ladder_rungs_trace_adds_up_to_the_reports_row(rung):
     counts = trace.counts()
     assert (counts["nodes"], counts["leaves"]) == (row.nodes, row.leaves)
     searches = [e for e in trace.events if e["kind"] == "search"]
-    fixed = rung in ("alphabeta", "ordering")
+    fixed = rung in ("minimax", "alphabeta", "ordering")
     assert [e["depth"] for e in searches][-1] == depth and (len(searches) == 1 if fixed else len(searches) >= depth)
     if rung == "mtdf":
         passes = [e for e in trace.events if e["kind"] == "pass"]
@@ -235,13 +236,15 @@ def test_a_ladder_trace_names_the_moves_and_positions_and_lists_the_moves_a_cuto
 
 
 @pytest.mark.usefixtures("teaching_kernels")
-def test_a_ladder_trace_past_its_cap_stops_with_the_message_and_minimax_is_not_traced():
+def test_a_ladder_trace_past_its_cap_stops_with_the_message_and_follows_one_rung():
     from jitfish.teach.ladder import ladder
 
     with pytest.raises(TraceFull, match="more than 100 events"):
         ladder(FEN, 3, ["alphabeta"], trace=Trace("test", cap=100))
+    with pytest.raises(TraceFull, match="more than 20,000 events"):  # minimax's 26,000 nodes at depth 3
+        ladder(FEN, 3, ["minimax"], trace=Trace("test"))
     with pytest.raises(ValueError, match="one rung of"):
-        ladder(FEN, 2, ["minimax"], trace=Trace("test"))
+        ladder(FEN, 2, ["engine"], trace=Trace("test"))
     with pytest.raises(ValueError, match="one rung of"):
         ladder(FEN, 2, ["alphabeta", "mtdf"], trace=Trace("test"))
 
