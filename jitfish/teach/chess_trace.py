@@ -179,3 +179,33 @@ def record_uct(trace: Trace, fen: str, chess960: bool, tree: np.ndarray, size: i
             backed.append([visits[node], round(rewards[node] / visits[node], 4)])
         event["backed"] = backed[::-1]
         trace.add("iteration", **event)
+
+
+def record_engine(trace: Trace, fen: str, chess960: bool, infos: list) -> None:
+    """The engine's iterations into ``trace``, as it reports them (its ``info`` lines: :class:`SearchInfo`).
+
+    Jitfish's own search is not replayed node by node: its kernel is the engine's, and records nothing.  Each
+    ``line`` event holds what one iteration reports: the depth, the nodes searched so far, the value (for the
+    root player; ``bound`` says when it is only a bound, the aspiration window having failed), and the
+    principal variation, each move with its position.
+    """
+    import chess
+
+    for info in infos:
+        board = chess.Board(fen, chess960=chess960)
+        moves = []
+        for uci in info.pv:
+            move = chess.Move.from_uci(uci)
+            moves.append({"label": board.san(move)})
+            board.push(move)
+            moves[-1]["fen"] = board.fen()
+        trace.add(
+            "line",
+            depth=info.depth,
+            seldepth=info.seldepth,
+            nodes=info.nodes,
+            value=score_bound(info.score),
+            bound=info.bound,
+            fen=fen,
+            moves=moves,
+        )

@@ -271,15 +271,17 @@ def mtdf_passes(position, depth: int, guess: int) -> list:
     return mtdf(_zero_window_search(board, board.position.copy(), buffers, depth), guess)[2]
 
 
-def _run_engine(board, depth: int) -> list[DepthResult]:
+def _run_engine(board, depth: int, trace=None) -> list[DepthResult]:
+    """Jitfish's own search to ``depth``: a row per iteration it reports (``trace``: those iterations)."""
     from jitfish.search import Searcher, SearchLimits
 
     result = Searcher(hash_mb=16).search(board, SearchLimits(depth=depth))
-    return [
-        DepthResult("engine", info.depth, info.nodes, 0, info.time, info.score, info.pv)
-        for info in result.infos
-        if info.multipv == 1
-    ]
+    infos = [info for info in result.infos if info.multipv == 1]
+    if trace is not None:
+        from jitfish.teach.chess_trace import record_engine
+
+        record_engine(trace, board.fen(), board.chess960, infos)
+    return [DepthResult("engine", info.depth, info.nodes, 0, info.time, info.score, info.pv) for info in infos]
 
 
 def minimax_tree_sizes(board, depth: int) -> dict[int, int | None]:
@@ -315,7 +317,7 @@ def _as_board(position):
     return position if isinstance(position, Board) else Board(position)
 
 
-TRACED_RUNGS = ("minimax", "alphabeta", "ordering", "deepening", "pvs", "mtdf", "pruning", "quiescence")
+TRACED_RUNGS = ("minimax", "alphabeta", "ordering", "deepening", "pvs", "mtdf", "pruning", "quiescence", "engine")
 
 
 def ladder(
@@ -332,7 +334,8 @@ def ladder(
     rung (``algorithms`` names one of ``TRACED_RUNGS``) that the report's row
     at ``depth`` counts: the search to ``depth`` alone for the rungs that
     search each depth from scratch, the whole run of iterative deepening (and
-    MTD(f)'s passes) for the others.
+    MTD(f)'s passes) for the others; for ``engine``, its iterations as it
+    reports them (their nodes, values and lines), not node by node.
     """
     names = _check_arguments(depth, algorithms)
     board = _as_board(position)
@@ -361,14 +364,16 @@ def ladder(
             for result in results:
                 report.results[(name, result.depth)] = result
         elif name == "engine":
-            for result in _run_engine(board, depth):
+            for result in _run_engine(board, depth, trace):
                 report.results[(name, result.depth)] = result
         else:
             for result in _run_deepening(name, board, depth, buffers):
                 report.results[(name, result.depth)] = result
     row = report.results.get((names[0], depth))
     if trace is not None and row is not None:
-        trace.summary = {"value": row.value, "nodes visited": row.nodes, "leaves visited": row.leaves}
+        trace.summary = {"value": row.value, "nodes visited": row.nodes}
+        if names[0] != "engine":  # the engine counts no leaves
+            trace.summary["leaves visited"] = row.leaves
         if names[0] == "mtdf":
             trace.summary["MTD(f) passes"] = sum(len(passes) for passes in report.passes.values())
     return report

@@ -26,7 +26,8 @@ from tests.teach.test_cli import run_jitfish
 NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "teaching.ipynb"
 MISSING = [module for module in ("nbclient", "nbformat", "ipykernel") if not installed(module)]
 # The sections' commands, in the lecture notes' order: minimax and alpha-beta (the textbook tree, a tree of
-# positions, the ladder's minimax and alpha-beta), the horizon, PVS and MTD(f), chance, max^n, Kriegspiel, MCTS.
+# positions, the ladder's minimax and alpha-beta), the horizon, PVS, MTD(f) and the engine, chance, max^n,
+# Kriegspiel, MCTS.
 MODES = [
     ("tree", None),
     ("tree", "--fen"),
@@ -35,6 +36,7 @@ MODES = [
     ("horizon", None),
     ("ladder", "pvs"),
     ("ladder", "mtdf"),
+    ("ladder", "engine"),
     ("tree", "--chance"),
     ("tree", "--players"),
     ("kriegspiel", None),
