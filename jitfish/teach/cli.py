@@ -58,11 +58,10 @@ def _ladder(args: argparse.Namespace) -> int:
             raise ValueError("--bounds-plot draws the mtdf rung's passes on one position (no --epd)")
     trace = None
     if args.html:
-        from jitfish.teach.ladder import TRACED_RUNGS
         from jitfish.teach.trace import Trace
 
-        if args.epd or algorithms is None or len(algorithms) != 1 or algorithms[0] not in TRACED_RUNGS:
-            raise ValueError(f"--html traces one rung on one position: --algorithms one of {','.join(TRACED_RUNGS)}")
+        if args.epd or algorithms is None or len(algorithms) != 1:
+            raise ValueError("--html traces one rung on one position: give --algorithms with one rung, no --epd")
         trace = Trace(_command(args, ("fen", "depth", "algorithms")))
         trace.title = f"The ladder's {algorithms[0]} rung to depth {args.depth}, step by step"
     loading = warm_up(engine=algorithms is None or "engine" in algorithms)
