@@ -52,6 +52,7 @@ _LAZY = {
     "alphabeta_tree": "jitfish.teach.toytree",
     "tree_from_position": "jitfish.teach.toytree",
     "draw_tree": "jitfish.teach.toytree",
+    "describe_tree": "jitfish.teach.toytree",
     "mcts": "jitfish.teach.mcts",
     "uct_tree": "jitfish.teach.mcts",
     "POLICIES": "jitfish.teach.mcts",

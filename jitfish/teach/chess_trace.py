@@ -45,10 +45,13 @@ class ChessRecorder:
         rows = trace.cap * KERNEL_EVENTS_PER_EVENT
         self.buffer = np.zeros(K.TRACE_HEADER + rows * K.TRACE_FIELDS, dtype=np.int64)
         self.rung = ""  # what a search is called on the page, when not the rung's name
+        self.windowed = True  # whether the search under way has windows (minimax has none)
 
-    def search(self, rung: str, depth: int, alpha: int, beta: int) -> None:
-        """Mark the start of a search from the root (the page then starts a new tree)."""
-        self.trace.add("search", rung=self.rung or rung, depth=depth, window=[score_bound(alpha), score_bound(beta)])
+    def search(self, rung: str, depth: int, alpha: int | None = None, beta: int | None = None) -> None:
+        """Mark the start of a search from the root (the page then starts a new tree); no window: minimax."""
+        self.windowed = alpha is not None and beta is not None
+        window = {"window": [score_bound(alpha), score_bound(beta)]} if alpha is not None and beta is not None else {}
+        self.trace.add("search", rung=self.rung or rung, depth=depth, **window)
 
     def collect(self) -> None:
         """Read the events the last search wrote into the trace, and empty the array."""
@@ -94,7 +97,7 @@ class ChessRecorder:
                     label=label,
                     leaf=False,
                     role="max" if sign == 1 else "min",
-                    window=window(),
+                    **({"window": window()} if self.windowed else {}),
                     fen=board.fen(),
                     depth=extra,
                 )
@@ -176,3 +179,33 @@ def record_uct(trace: Trace, fen: str, chess960: bool, tree: np.ndarray, size: i
             backed.append([visits[node], round(rewards[node] / visits[node], 4)])
         event["backed"] = backed[::-1]
         trace.add("iteration", **event)
+
+
+def record_engine(trace: Trace, fen: str, chess960: bool, infos: list) -> None:
+    """The engine's iterations into ``trace``, as it reports them (its ``info`` lines: :class:`SearchInfo`).
+
+    Jitfish's own search is not replayed node by node: its kernel is the engine's, and records nothing.  Each
+    ``line`` event holds what one iteration reports: the depth, the nodes searched so far, the value (for the
+    root player; ``bound`` says when it is only a bound, the aspiration window having failed), and the
+    principal variation, each move with its position.
+    """
+    import chess
+
+    for info in infos:
+        board = chess.Board(fen, chess960=chess960)
+        moves = []
+        for uci in info.pv:
+            move = chess.Move.from_uci(uci)
+            moves.append({"label": board.san(move)})
+            board.push(move)
+            moves[-1]["fen"] = board.fen()
+        trace.add(
+            "line",
+            depth=info.depth,
+            seldepth=info.seldepth,
+            nodes=info.nodes,
+            value=score_bound(info.score),
+            bound=info.bound,
+            fen=fen,
+            moves=moves,
+        )

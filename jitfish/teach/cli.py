@@ -58,11 +58,10 @@ def _ladder(args: argparse.Namespace) -> int:
             raise ValueError("--bounds-plot draws the mtdf rung's passes on one position (no --epd)")
     trace = None
     if args.html:
-        from jitfish.teach.ladder import TRACED_RUNGS
         from jitfish.teach.trace import Trace
 
-        if args.epd or algorithms is None or len(algorithms) != 1 or algorithms[0] not in TRACED_RUNGS:
-            raise ValueError(f"--html traces one rung on one position: --algorithms one of {','.join(TRACED_RUNGS)}")
+        if args.epd or algorithms is None or len(algorithms) != 1:
+            raise ValueError("--html traces one rung on one position: give --algorithms with one rung, no --epd")
         trace = Trace(_command(args, ("fen", "depth", "algorithms")))
         trace.title = f"The ladder's {algorithms[0]} rung to depth {args.depth}, step by step"
     loading = warm_up(engine=algorithms is None or "engine" in algorithms)
@@ -79,13 +78,9 @@ def _ladder(args: argparse.Namespace) -> int:
         plot_bounds(report, args.bounds_plot)
         print(f"\nMTD(f)'s bounds drawn to {args.bounds_plot}")
     if trace is not None:
-        row = report.results.get((algorithms[0], args.depth))
-        if row is None:
+        if (algorithms[0], args.depth) not in report.results:
             raise ValueError(f"{algorithms[0]} did not run at depth {args.depth} (over --minimax-budget)")
-        summary = {"value": row.value, "nodes visited": row.nodes, "leaves visited": row.leaves}
-        if algorithms[0] == "mtdf":
-            summary["MTD(f) passes"] = sum(len(passes) for passes in report.passes.values())
-        _write_page(trace, args.html, summary)
+        _write_page(trace, args.html)
     return 0
 
 
@@ -108,13 +103,7 @@ def _horizon(args: argparse.Namespace) -> int:
         print(result.text())
         print()
     if trace is not None:
-        summary = {
-            "value without quiescence": result.without_quiescence.value,
-            "value with quiescence": result.with_quiescence.value,
-            "move without": result.without_quiescence.san[0],
-            "move with": result.with_quiescence.san[0],
-        }
-        _write_page(trace, args.html, summary)
+        _write_page(trace, args.html)
     return 0
 
 
@@ -146,10 +135,10 @@ def _new_trace(args: argparse.Namespace, title: str):
     return trace
 
 
-def _write_page(trace, path: str, summary: dict) -> None:
+def _write_page(trace, path: str) -> None:
+    """The page of ``trace``; the search that filled it wrote its report's numbers in as its ``summary``."""
     from jitfish.teach.page import write_page
 
-    trace.summary = summary
     write_page(trace, path)
     print(f"Step-by-step page written to {path}")
 
@@ -162,7 +151,7 @@ def _parse_tree(text: str):
 
 
 def _tree(args: argparse.Namespace) -> int:
-    from jitfish.teach.toytree import TEXTBOOK_TREE, alphabeta_tree, draw_tree, minimax_value, tree_from_position
+    from jitfish.teach.toytree import TEXTBOOK_TREE, alphabeta_tree, describe_tree, draw_tree, tree_from_position
 
     if args.out:
         require("matplotlib", "jitfish teach tree --out")
@@ -178,25 +167,12 @@ def _tree(args: argparse.Namespace) -> int:
         tree = _parse_tree(args.leaves) if args.leaves else TEXTBOOK_TREE
     trace = _new_trace(args, "Alpha-beta, step by step")
     result = alphabeta_tree(tree, trace=trace)
-    print(f"minimax value {minimax_value(result.root):g}, alpha-beta value {result.value:g}")
-    print(f"leaves visited: {len(result.visited_leaves)} of {len(result.root.leaves())}")
-    print(
-        "pruned leaves (path from the root: value): "
-        + (", ".join(f"{list(leaf.path)}: {leaf.value:g}" for leaf in result.pruned_leaves) or "none")
-    )
+    print(describe_tree(result))
     if args.out:
         draw_tree(result, args.out)
         print(f"Tree drawn to {args.out}")
     if trace is not None:
-        leaves = len(result.root.leaves())
-        summary = {
-            "value": result.value,
-            "nodes visited": sum(1 for node in result.root.walk() if node.visited),
-            "leaves visited": len(result.visited_leaves),
-            "leaves pruned": len(result.pruned_leaves),
-            "leaves in the tree": leaves,
-        }
-        _write_page(trace, args.html, summary)
+        _write_page(trace, args.html)
     return 0
 
 
@@ -220,14 +196,7 @@ def _chance_tree(args: argparse.Namespace) -> int:
         )
         print(f"Tree drawn to {args.out}")
     if trace is not None:
-        summary = {
-            "value": result.value,
-            "nodes visited": sum(1 for node in root.walk() if node.visited),
-            "leaves visited": len(result.visited_leaves),
-            "leaves pruned": len(result.pruned_leaves),
-            "leaves in the tree": len(root.leaves()),
-        }
-        _write_page(trace, args.html, summary)
+        _write_page(trace, args.html)
     return 0
 
 
@@ -257,12 +226,7 @@ def _players_tree(args: argparse.Namespace) -> int:
         draw_tree(root, args.out, title=title)
         print(f"Tree drawn to {args.out}")
     if trace is not None:
-        summary = {
-            "value": list(result.root.value),
-            "nodes visited": sum(1 for node in result.root.walk()),
-            "leaves visited": result.leaves,
-        }
-        _write_page(trace, args.html, summary)
+        _write_page(trace, args.html)
     return 0
 
 
@@ -300,11 +264,7 @@ def _mcts(args: argparse.Namespace) -> int:
         plot_visits(reports, args.plot, columns=len(policies))
         print(f"Plot written to {args.plot}")
     if trace is not None:
-        (report,) = reports
-        summary: dict = {"iterations": report.iterations, "positions visited": report.nodes[-1]}
-        best = report.moves.index(report.best_move)
-        summary[f"visits of {report.san[best]} (most)"] = int(report.visits[-1][best])
-        _write_page(trace, args.html, summary)
+        _write_page(trace, args.html)
     return 0
 
 
@@ -355,12 +315,7 @@ def _kriegspiel(args: argparse.Namespace) -> int:
         plot_belief(game, args.plot)
         print(f"Belief state sizes drawn to {args.plot}")
     if trace is not None:
-        summary = {
-            "plies": len(game.plies),
-            "illegal attempts": sum(len(ply.illegal) for ply in game.plies),
-            "result": f"{game.result} {game.reason}".strip(),
-        }
-        _write_page(trace, args.html, summary)
+        _write_page(trace, args.html)
     return 0
 
 

@@ -123,7 +123,7 @@ def horizon(position, depth: int = 2, trace=None) -> HorizonResult:
         blind_move_value = -reply_value
     else:
         blind_move_value = MATE - 1 if after.is_check() else 0
-    return HorizonResult(
+    result = HorizonResult(
         board.fen(),
         depth,
         Line(blind_value, blind_pv, _san(board, blind_pv)),
@@ -131,6 +131,14 @@ def horizon(position, depth: int = 2, trace=None) -> HorizonResult:
         blind_move_value,
         trace,
     )
+    if trace is not None:
+        trace.summary = {
+            "value without quiescence": blind_value,
+            "value with quiescence": seeing_value,
+            "move without": result.without_quiescence.san[0],
+            "move with": result.with_quiescence.san[0],
+        }
+    return result
 
 
 def load_positions(path: str | Path = POSITIONS_FILE) -> list[tuple[str, int, str]]:

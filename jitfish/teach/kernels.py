@@ -260,36 +260,39 @@ def _last_move_was_null(state, undo):
 
 
 @kernel
-def minimax(bbs, state, undo, key_history, tables, weights, moves, pv, counters, depth, ply):
+def minimax(bbs, state, undo, key_history, tables, weights, moves, pv, counters, trace, depth, ply):
     """The minimax value of the position to ``depth``, written as negamax.
 
     Negamax: the value of a position for the side to move is the best of the
     *negated* values of its children, because what is good for one side is
     equally bad for the other.  Every move is searched; nothing is pruned.
+    ``trace`` records what the search does (see ``TRACE_HEADER``; the window
+    recorded is always (-INF, INF): minimax has none).
     """
     # 1. Count the node and start an empty principal variation.
     counters[NODES] += 1
     pv[ply * PV_STRIDE] = 0
+    _record_enter(trace, state, undo, ply, -INF, INF, depth)
     # 2. At the horizon, trust the static evaluation.
     if depth == 0:
         counters[LEAVES] += 1
-        return evaluate(bbs, state, tables, weights)
+        return _returns(trace, ply, -INF, INF, evaluate(bbs, state, tables, weights), 1)
     # 3. No legal move: the game is over (mate or stalemate).
     count = _generate(bbs, state, tables, moves, ply, GEN_ALL)
     if count == 0:
         counters[LEAVES] += 1
-        return _no_move_value(bbs, state, tables, ply)
+        return _returns(trace, ply, -INF, INF, _no_move_value(bbs, state, tables, ply), 1)
     # 4. Try every move; keep the best negated child value.
     best = -INF
     for i in range(count):
         move = np.int64(moves[ply * MAX_MOVES + i])
         make_move(bbs, state, undo, key_history, tables, move)
-        value = -minimax(bbs, state, undo, key_history, tables, weights, moves, pv, counters, depth - 1, ply + 1)
+        value = -minimax(bbs, state, undo, key_history, tables, weights, moves, pv, counters, trace, depth - 1, ply + 1)
         unmake_move(bbs, state, undo, key_history, tables)
         if value > best:
             best = value
             _update_pv(pv, ply, move)
-    return best
+    return _returns(trace, ply, -INF, INF, best, 0)
 
 
 # ----------------------------------------------------------------------------

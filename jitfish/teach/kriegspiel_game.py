@@ -247,6 +247,18 @@ def play_game(
     each sampling player's belief state (its size and kind) when it chose and
     once the announcement is heard.
     """
+    game = _play(white, black, seed, max_moves, track_truth, trace)
+    if trace is not None:
+        trace.summary = {
+            "plies": len(game.plies),
+            "illegal attempts": sum(len(ply.illegal) for ply in game.plies),
+            "result": f"{game.result} {game.reason}".strip(),
+        }
+    return game
+
+
+def _play(white, black, seed: int, max_moves: int, track_truth: bool, trace) -> Game:
+    """The game :func:`play_game` plays."""
     board = chess.Board()
     players = {chess.WHITE: white, chess.BLACK: black}
     game = Game(white.name, black.name, seed)

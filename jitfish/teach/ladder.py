@@ -101,10 +101,24 @@ def _call(
     tables, weights = lookup_tables(), default_weights()
     if name == "minimax":
         if b.recorder is not None:
-            raise ValueError("minimax is not traced: trace alphabeta, which searches the same tree with pruning")
-        return int(
-            K.minimax(p.bbs, p.state, p.undo, p.key_history, tables, weights, b.moves, b.pv, b.counters, depth, 0)
+            b.recorder.search(name, depth)
+        value = K.minimax(
+            p.bbs,
+            p.state,
+            p.undo,
+            p.key_history,
+            tables,
+            weights,
+            b.moves,
+            b.pv,
+            b.counters,
+            b.trace_buffer(),
+            depth,
+            0,
         )
+        if b.recorder is not None:
+            b.recorder.collect()
+        return int(value)
     if b.recorder is not None:
         b.recorder.search(name, depth, alpha, beta)
     trace = b.trace_buffer()
@@ -257,15 +271,17 @@ def mtdf_passes(position, depth: int, guess: int) -> list:
     return mtdf(_zero_window_search(board, board.position.copy(), buffers, depth), guess)[2]
 
 
-def _run_engine(board, depth: int) -> list[DepthResult]:
+def _run_engine(board, depth: int, trace=None) -> list[DepthResult]:
+    """Jitfish's own search to ``depth``: a row per iteration it reports (``trace``: those iterations)."""
     from jitfish.search import Searcher, SearchLimits
 
     result = Searcher(hash_mb=16).search(board, SearchLimits(depth=depth))
-    return [
-        DepthResult("engine", info.depth, info.nodes, 0, info.time, info.score, info.pv)
-        for info in result.infos
-        if info.multipv == 1
-    ]
+    infos = [info for info in result.infos if info.multipv == 1]
+    if trace is not None:
+        from jitfish.teach.chess_trace import record_engine
+
+        record_engine(trace, board.fen(), board.chess960, infos)
+    return [DepthResult("engine", info.depth, info.nodes, 0, info.time, info.score, info.pv) for info in infos]
 
 
 def minimax_tree_sizes(board, depth: int) -> dict[int, int | None]:
@@ -301,9 +317,6 @@ def _as_board(position):
     return position if isinstance(position, Board) else Board(position)
 
 
-TRACED_RUNGS = ("alphabeta", "ordering", "deepening", "pvs", "mtdf", "pruning", "quiescence")
-
-
 def ladder(
     position, depth: int = 4, algorithms=None, minimax_budget: int = DEFAULT_MINIMAX_BUDGET, trace=None
 ) -> LadderReport:
@@ -315,24 +328,25 @@ def ladder(
     teaching kernels (see the README for how long that takes).
 
     A ``trace`` (:class:`jitfish.teach.trace.Trace`) records the search of one
-    rung (``algorithms`` names one of ``TRACED_RUNGS``) that the report's row
+    rung (``algorithms`` names one) that the report's row
     at ``depth`` counts: the search to ``depth`` alone for the rungs that
     search each depth from scratch, the whole run of iterative deepening (and
-    MTD(f)'s passes) for the others.
+    MTD(f)'s passes) for the others; for ``engine``, its iterations as it
+    reports them (their nodes, values and lines), not node by node.
     """
     names = _check_arguments(depth, algorithms)
     board = _as_board(position)
-    if trace is not None and (len(names) != 1 or names[0] not in TRACED_RUNGS):
-        raise ValueError(f"a trace follows one rung of {', '.join(TRACED_RUNGS)}; got {', '.join(names)}")
+    if trace is not None and len(names) != 1:
+        raise ValueError(f"a trace follows one rung of the ladder; got {', '.join(names)}")
     report = LadderReport([board.fen()], depth, names, minimax_tree_sizes(board, depth))
     report.trace = trace
     buffers = _Buffers()
     recorder = None
-    if trace is not None:
+    if trace is not None and names[0] != "engine":  # the engine's kernel records nothing: its iterations are traced
         from jitfish.teach.chess_trace import ChessRecorder
 
         recorder = ChessRecorder(trace, board.fen(), board.chess960)
-        if names[0] not in ("alphabeta", "ordering"):
+        if names[0] not in ("minimax", "alphabeta", "ordering"):
             buffers.recorder = recorder
     for name in names:
         if name in ("minimax", "alphabeta", "ordering"):
@@ -347,11 +361,18 @@ def ladder(
             for result in results:
                 report.results[(name, result.depth)] = result
         elif name == "engine":
-            for result in _run_engine(board, depth):
+            for result in _run_engine(board, depth, trace):
                 report.results[(name, result.depth)] = result
         else:
             for result in _run_deepening(name, board, depth, buffers):
                 report.results[(name, result.depth)] = result
+    row = report.results.get((names[0], depth))
+    if trace is not None and row is not None:
+        trace.summary = {"value": row.value, "nodes visited": row.nodes}
+        if names[0] != "engine":  # the engine counts no leaves
+            trace.summary["leaves visited"] = row.leaves
+        if names[0] == "mtdf":
+            trace.summary["MTD(f) passes"] = sum(len(passes) for passes in report.passes.values())
     return report
 
 

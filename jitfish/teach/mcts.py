@@ -362,6 +362,13 @@ def mcts(
         root_rewards[:, : len(moves)],
     )
     report.trace = trace
+    if trace is not None:
+        most = report.moves.index(report.best_move)
+        trace.summary = {
+            "iterations": report.iterations,
+            "positions visited": report.nodes[-1],
+            f"visits of {report.san[most]} (most)": int(report.visits[-1][most]),
+        }
     if alphabeta:
         report.alphabeta = _alphabeta_iterations(board, report.nodes[-1])
         reference = report.alphabeta_choice

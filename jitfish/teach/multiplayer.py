@@ -264,4 +264,11 @@ def players_tree(tree, players: int = 3, trace: Trace | None = None) -> PlayersR
         "paranoid": [minimax_value(child) for child in paranoid.children],
         "random": [minimax_value(child) for child in random.children],
     }
-    return PlayersResult(root, players, me, values, len(searched.pruned_leaves), len(root.leaves()), trace)
+    result = PlayersResult(root, players, me, values, len(searched.pruned_leaves), len(root.leaves()), trace)
+    if trace is not None:
+        trace.summary = {
+            "value": list(root.value),
+            "nodes visited": sum(1 for _ in root.walk()),
+            "leaves visited": result.leaves,
+        }
+    return result

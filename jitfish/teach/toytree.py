@@ -136,7 +136,26 @@ def alphabeta_tree(tree, bounds: tuple[float, float] = (-INFINITY, INFINITY), tr
         if not node.is_leaf:
             node.value = None
     value = _alphabeta(root, -INFINITY, INFINITY, *bounds, trace)
-    return ToyResult(value, root, trace)
+    result = ToyResult(value, root, trace)
+    if trace is not None:
+        trace.summary = {
+            "value": value,
+            "nodes visited": sum(1 for node in root.walk() if node.visited),
+            "leaves visited": len(result.visited_leaves),
+            "leaves pruned": len(result.pruned_leaves),
+            "leaves in the tree": len(root.leaves()),
+        }
+    return result
+
+
+def describe_tree(result: ToyResult) -> str:
+    """What ``jitfish teach tree`` prints: the values, the leaves visited, the leaves pruned."""
+    pruned = ", ".join(f"{list(leaf.path)}: {leaf.value:g}" for leaf in result.pruned_leaves) or "none"
+    return (
+        f"minimax value {minimax_value(result.root):g}, alpha-beta value {result.value:g}\n"
+        f"leaves visited: {len(result.visited_leaves)} of {len(result.root.leaves())}\n"
+        f"pruned leaves (path from the root: value): {pruned}"
+    )
 
 
 def _role(node: Node) -> str:

@@ -21,7 +21,7 @@ give for the same search; the tests hold them to it.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 DEFAULT_CAP = 20_000  # events: a page of this many still opens and steps at once
 Bound = float | str  # a number, or "+inf" / "-inf"
@@ -80,7 +80,7 @@ class Search(TypedDict):
     kind: Literal["search"]
     rung: str
     depth: int
-    window: list[Bound]
+    window: NotRequired[list[Bound]]  # absent where the search has none (minimax)
 
 
 class Pass(TypedDict):
@@ -106,7 +106,25 @@ class Backup(TypedDict):
     value: list[float]
 
 
-Event = Enter | Value | Cutoff | Backup | TableHit | Search | Pass
+class LineMove(TypedDict):
+    label: str  # the move in SAN
+    fen: str  # the position after it
+
+
+class Line(TypedDict):
+    """One iteration of the engine's own search, as it reports it: no node by node, its principal variation."""
+
+    kind: Literal["line"]
+    depth: int
+    seldepth: int
+    nodes: int  # searched so far, this iteration and those before it
+    value: Bound  # for the root player
+    bound: str  # "", or "lowerbound" / "upperbound" where the aspiration window failed
+    fen: str  # the root
+    moves: list[LineMove]
+
+
+Event = Enter | Value | Cutoff | Backup | TableHit | Search | Pass | Line
 
 
 class TraceFull(ValueError):
@@ -159,10 +177,11 @@ class Trace:
         """Nodes and leaves entered, cut-offs, the branches, nodes and leaves they spared, and the other events.
 
         In a chess search the subtrees a cut-off spared were never generated: their moves are counted
-        (``spared_moves``), their nodes and leaves are not.
+        (``spared_moves``), their nodes and leaves are not.  The engine's own search enters no node here:
+        ``engine_nodes`` is the nodes its last ``line`` reports.
         """
         names = ("nodes", "leaves", "cutoffs", "spared_moves", "spared_nodes", "spared_leaves")
-        counts = dict.fromkeys((*names, "backups", "table_hits", "searches", "passes"), 0)
+        counts = dict.fromkeys((*names, "backups", "table_hits", "searches", "passes", "lines", "engine_nodes"), 0)
         for event in self.events:
             kind = event["kind"]
             if kind == "enter":
@@ -181,6 +200,9 @@ class Trace:
                 counts["searches"] += 1
             elif kind == "pass":
                 counts["passes"] += 1
+            elif kind == "line":  # the engine's running count, not a sum
+                counts["lines"] += 1
+                counts["engine_nodes"] = event["nodes"]
         return counts
 
     def _repr_html_(self) -> str:

@@ -23,14 +23,16 @@ from tests.teach.test_cli import run_jitfish
 FEN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 # (the command, what its report prints): the textbook tree, a chess position, Star1, max^n, and the ladder's
-# alpha-beta and MTD(f) at depth 3 on a chess position.
+# minimax at depth 2, alpha-beta and MTD(f) at depth 3 and the engine's iterations to depth 5 on a chess position.
 COMMANDS = {
     "textbook": (["tree", "--leaves", "[[3,12,8],[2,4,6],[14,5,2]]"], "leaves visited: 7 of 9"),
     "position": (["tree", "--fen", FEN, "--depth", "3", "--width", "4"], "leaves visited: 19 of 64"),
     "chance": (["tree", "--chance"], "Star1 with utilities in [-3, 3] 8 (value 1.5)"),
     "players": (["tree", "--players", "3"], "value (6, 4, 3)"),
+    "minimax": (["ladder", "--fen", FEN, "--depth", "2", "--algorithms", "minimax"], "minimax"),
     "alphabeta": (["ladder", "--fen", FEN, "--depth", "3", "--algorithms", "alphabeta"], "alphabeta"),
     "mtdf": (["ladder", "--fen", FEN, "--depth", "3", "--algorithms", "mtdf"], "zero-window passes"),
+    "engine": (["ladder", "--fen", FEN, "--depth", "5", "--algorithms", "engine"], "engine"),
     "mcts": (["mcts", "--fen", FEN, "--policy", "eval", "--iterations", "2000"], "MCTS plays"),
     "horizon": (["horizon", "--fen", "R7/P4k2/8/8/8/8/r7/6K1 w - - 0 1", "--depth", "3"], "with quiescence"),
     "kriegspiel": (["kriegspiel", "--max-moves", "8"], "Result: "),
@@ -111,15 +113,22 @@ def test_teach_html_writes_the_page_of_the_search_it_reports(tmp_path, name):
         assert roots == [summary["value without quiescence"], summary["value with quiescence"]]
         assert counts["searches"] == 2
         return
+    if options[0] == "ladder":  # the report's row at --depth, as printed
+        rows = [line.replace(",", "").split() for line in result.stdout.splitlines()]
+        row = [words for words in rows if words[:1] == [options[-1]]][-1]  # the deepest depth's
+        assert int(row[1]) == summary["nodes visited"]
+    if name == "engine":  # its iterations as it reports them, the last the report's row
+        lines = [e for e in data["events"] if e["kind"] == "line"]
+        assert counts["engine_nodes"] == lines[-1]["nodes"] == summary["nodes visited"]
+        assert lines[-1]["depth"] == 5 and lines[-1]["value"] == summary["value"] and counts["nodes"] == 0
+        return
     assert counts["leaves"] == summary["leaves visited"]
     assert counts["nodes"] == summary["nodes visited"]
     if "leaves pruned" in summary:
         assert counts["spared_leaves"] == summary["leaves pruned"]
         assert counts["leaves"] + counts["spared_leaves"] == summary["leaves in the tree"]
-    if options[0] == "ladder":  # the report's row at --depth, as printed
-        rows = [line.replace(",", "").split() for line in result.stdout.splitlines()]
-        row = [words for words in rows if words[:1] == [options[-1]]][-1]  # the deepest depth's
-        assert int(row[1]) == counts["nodes"] and int(row[2]) == counts["leaves"]
+    if options[0] == "ladder":
+        assert int(row[2]) == counts["leaves"]
     if name == "mtdf":
         assert counts["passes"] == summary["MTD(f) passes"] > 0
 
@@ -217,6 +226,11 @@ def test_in_a_browser_the_page_replays_to_the_reports_counts_and_back(tmp_path, 
         return
     if name == "horizon":
         assert end["counts"]["nodes"] == data["counts"]["nodes"] and end["counts"]["searches"] == 2
+        assert press(browser, Keys.HOME)["position"] == 0 and errors(browser) == []
+        return
+    if name == "engine":
+        assert end["counts"]["engine_nodes"] == summary["nodes visited"] and end["counts"]["nodes"] == 0
+        assert end["counts"]["lines"] == data["counts"]["lines"] > 0
         assert press(browser, Keys.HOME)["position"] == 0 and errors(browser) == []
         return
     if name == "mcts":

@@ -64,6 +64,8 @@ def test_the_textbook_trees_trace_enters_every_node_with_its_window_and_cuts_onc
         "table_hits": 0,
         "searches": 0,
         "passes": 0,
+        "lines": 0,
+        "engine_nodes": 0,
     }
     assert {k: v for k, v in trace.counts().items() if k in report_counts(result)} == report_counts(result)
 
@@ -158,6 +160,7 @@ def test_a_search_without_a_trace_is_the_search_it_was():
 
 # The ladder's compiled searches: each traceable rung, at a depth its trace holds.
 RUNG_DEPTHS = {
+    "minimax": 2,
     "alphabeta": 3,
     "ordering": 3,
     "deepening": 3,
@@ -180,7 +183,7 @@ def test_a_ladder_rungs_trace_adds_up_to_the_reports_row(rung):
     counts = trace.counts()
     assert (counts["nodes"], counts["leaves"]) == (row.nodes, row.leaves)
     searches = [e for e in trace.events if e["kind"] == "search"]
-    fixed = rung in ("alphabeta", "ordering")
+    fixed = rung in ("minimax", "alphabeta", "ordering")
     assert [e["depth"] for e in searches][-1] == depth and (len(searches) == 1 if fixed else len(searches) >= depth)
     if rung == "mtdf":
         passes = [e for e in trace.events if e["kind"] == "pass"]
@@ -235,13 +238,13 @@ def test_a_ladder_trace_names_the_moves_and_positions_and_lists_the_moves_a_cuto
 
 
 @pytest.mark.usefixtures("teaching_kernels")
-def test_a_ladder_trace_past_its_cap_stops_with_the_message_and_minimax_is_not_traced():
+def test_a_ladder_trace_past_its_cap_stops_with_the_message_and_follows_one_rung():
     from jitfish.teach.ladder import ladder
 
     with pytest.raises(TraceFull, match="more than 100 events"):
         ladder(FEN, 3, ["alphabeta"], trace=Trace("test", cap=100))
-    with pytest.raises(ValueError, match="one rung of"):
-        ladder(FEN, 2, ["minimax"], trace=Trace("test"))
+    with pytest.raises(TraceFull, match="more than 20,000 events"):  # minimax's 24,942 nodes at depth 3
+        ladder(FEN, 3, ["minimax"], trace=Trace("test"))
     with pytest.raises(ValueError, match="one rung of"):
         ladder(FEN, 2, ["alphabeta", "mtdf"], trace=Trace("test"))
 
@@ -348,3 +351,28 @@ def test_uct_on_the_blackboard_tree_traces_every_iteration_and_ends_with_the_rep
     assert [final[i][0] for i in range(3)] == result.visits[-1]
     assert sum("new" in e for e in events) == sum(e["expanded"] for e in events) == 12  # 3 MIN nodes, 9 leaves
     assert all(e["leaf"] in (3, 12, 8, 2, 4, 6, 14, 5) for e in events)
+
+
+@pytest.mark.usefixtures("teaching_kernels")
+def test_the_engines_trace_holds_each_iteration_it_reports_with_the_reports_numbers():
+    import chess
+
+    from jitfish.teach.ladder import ladder
+
+    trace = Trace("test")
+    report = ladder(FEN, 5, ["engine"], trace=trace)
+    lines = [e for e in trace.events if e["kind"] == "line"]
+    assert [e["kind"] for e in trace.events] == ["line"] * len(lines)  # no node by node: the kernel records nothing
+    last = {e["depth"]: e for e in lines}  # a depth's last report is the report's row
+    rows = {d: report.results[("engine", d)] for d in range(1, 6)}
+    assert sorted(last) == sorted(rows)
+    for depth, row in rows.items():
+        assert (last[depth]["nodes"], last[depth]["value"], last[depth]["bound"]) == (row.nodes, row.value, "")
+        board = chess.Board(FEN)
+        for move, shown in zip(row.pv, last[depth]["moves"], strict=True):
+            assert shown["label"] == board.san(chess.Move.from_uci(move))
+            board.push_uci(move)
+            assert shown["fen"] == board.fen()
+    counts = trace.counts()
+    assert (counts["lines"], counts["engine_nodes"], counts["nodes"]) == (len(lines), rows[5].nodes, 0)
+    assert trace.summary == {"value": rows[5].value, "nodes visited": rows[5].nodes}
