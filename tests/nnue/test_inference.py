@@ -250,7 +250,7 @@ def test_incremental_updates_equal_a_refresh_after_every_move(activation, bucket
     assert all(count >= 3 for count in kinds.values()), kinds
 
 
-@pytest.mark.parametrize("hidden", [32, 64, 128])  # 64 and 128: the widths shipped and trained for shipping
+@pytest.mark.parametrize("hidden", [32, 64, 128, 256])  # 64, 128 and 256: the widths shipped or trained for it
 @pytest.mark.parametrize("activation", [CRELU, SCRELU])
 def test_a_bucketed_network_follows_real_games_to_their_endings(activation, hidden):
     """Four games of E-1's match against D-1 (``tests/data/nnue/e1-match-games.pgn``: castling, en passant,
@@ -283,6 +283,7 @@ def test_the_output_layer_is_narrow_exactly_while_its_products_and_sums_fit():
     assert narrow_output(shipped_network())
     for activation in (CRELU, SCRELU):
         assert narrow_output(random_network(seed=1, hidden=128, activation=activation))
+        assert narrow_output(random_network(seed=1, hidden=256, activation=activation))
         assert not narrow_output(wide_network(seed=1, activation=activation))
 
     def flat(hidden: int, qa: int = 255, activation: int = CRELU) -> Network:  # every output weight 127
