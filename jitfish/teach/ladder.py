@@ -99,38 +99,23 @@ def _call(
 
     p, b = position, buffers
     tables, weights = lookup_tables(), default_weights()
-    if name == "minimax":
-        if b.recorder is not None:
-            b.recorder.search(name, depth)
-        value = K.minimax(
-            p.bbs,
-            p.state,
-            p.undo,
-            p.key_history,
-            tables,
-            weights,
-            b.moves,
-            b.pv,
-            b.counters,
-            b.trace_buffer(),
-            depth,
-            0,
-        )
-        if b.recorder is not None:
-            b.recorder.collect()
-        return int(value)
-    if b.recorder is not None:
-        b.recorder.search(name, depth, alpha, beta)
+    if b.recorder is not None:  # minimax has no window to record
+        b.recorder.search(name, depth, *((None, None) if name == "minimax" else (alpha, beta)))
     trace = b.trace_buffer()
-    if name == "alphabeta":
-        value = K.alphabeta(
-            p.bbs,
-            p.state,
-            p.undo,
-            p.key_history,
-            tables,
-            weights,
+    board = (p.bbs, p.state, p.undo, p.key_history, tables, weights)
+    if name == "minimax":
+        value = K.minimax(*board, b.moves, b.pv, b.counters, trace, depth, 0)
+    elif name == "alphabeta":
+        value = K.alphabeta(*board, b.moves, b.pv, b.counters, trace, alpha, beta, depth, 0)
+    else:
+        value = K.enhanced_search(
+            *board,
+            _features(name) if features is None else features,
             b.moves,
+            b.scores,
+            b.killers,
+            b.tt_keys,
+            b.tt_entries,
             b.pv,
             b.counters,
             trace,
@@ -139,32 +124,6 @@ def _call(
             depth,
             0,
         )
-        if b.recorder is not None:
-            b.recorder.collect()
-        return int(value)
-    if features is None:
-        features = _features(name)
-    value = K.enhanced_search(
-        p.bbs,
-        p.state,
-        p.undo,
-        p.key_history,
-        tables,
-        weights,
-        features,
-        b.moves,
-        b.scores,
-        b.killers,
-        b.tt_keys,
-        b.tt_entries,
-        b.pv,
-        b.counters,
-        trace,
-        alpha,
-        beta,
-        depth,
-        0,
-    )
     if b.recorder is not None:
         b.recorder.collect()
     return int(value)

@@ -290,6 +290,16 @@ class SparseGradients:
         self.hidden_grads = np.zeros((self.chunk, 2 * hidden), dtype=np.float32)
         self.output_grads = np.zeros(batch_size, dtype=np.float32)
         self.losses = np.zeros(batch_size, dtype=np.float64)
+        # What the forward kernel writes for each position and the backward kernel reads, in their argument order.
+        self.per_position = (
+            self.us,
+            self.them,
+            self.counts,
+            self.buckets,
+            self.hidden_values,
+            self.hidden_grads,
+            self.output_grads,
+        )
         self.parameters = (
             model.feature_weights.weight,
             model.feature_bias,
@@ -348,13 +358,7 @@ class SparseGradients:
                     self.wdl_scale,
                     self.blend,
                     size,
-                    self.us,
-                    self.them,
-                    self.counts,
-                    self.buckets,
-                    self.hidden_values,
-                    self.hidden_grads,
-                    self.output_grads,
+                    *self.per_position,
                     self.losses,
                 ),
                 [(start + first, start + last) for first, last in _shares(stop - start, self.threads)],
@@ -367,13 +371,7 @@ class SparseGradients:
                     start == 0,
                     first,
                     last,
-                    self.us,
-                    self.them,
-                    self.counts,
-                    self.buckets,
-                    self.hidden_values,
-                    self.hidden_grads,
-                    self.output_grads,
+                    *self.per_position,
                     *self.grads,
                 ),
                 self.columns,
