@@ -13,11 +13,12 @@ SAMPLE = REPOSITORY / "tests" / "data" / "datagen_sample.gz"
 TEST_DATA = REPOSITORY / "tests" / "data" / "nnue"  # networks and games for these tests
 NETS_50 = REPOSITORY / "records" / "matches" / "nnue-issue50" / "nets"
 NETS_73 = REPOSITORY / "records" / "matches" / "nnue-issue73" / "nets"
+DEFAULT_HIDDEN = 256  # the package's network's width
 
 # Every version-1 network the project has shipped as its default, oldest first: the first (3726c46, kept
 # here), D-1 (2d60593) and E-1 (334592d), both kept with their match records.  F-1 (431436d), G-1 (aa25227),
-# H-1 (4db930a), I-1 (d3b399c) and J-1, the package's network now (``jitfish.nnue.format.SHIPPED_NETWORK``), are
-# version-2 files.
+# H-1 (4db930a), I-1 (d3b399c), J-1 (03e1ba0) and K-1, the package's network now
+# (``jitfish.nnue.format.SHIPPED_NETWORK``), are version-2 files.
 SHIPPED_NETWORKS = (
     TEST_DATA / "first-shipped-3726c46.nnue",
     REPOSITORY / "records" / "matches" / "nnue-issue34" / "h64-wdl0-mirror-2047285.nnue",
@@ -36,14 +37,15 @@ PINNED_FENS = (
 )
 PINNED_SCORES = ((31, -96, -39, 16, -534, 958), (13, -50, -140, 57, -522, 1021), (24, -45, -69, 63, -531, 1081))
 # The version-2 defaults before the package's, kept with their match records, with their hidden width and
-# their scores recorded when each was shipped: F-1, G-1, H-1 and I-1.
+# their scores recorded when each was shipped: F-1, G-1, H-1, I-1 and J-1.
 VERSION_2_NETWORKS = (
     (NETS_50 / "wdl0.1.nnue", 64, (26, -40, -77, 50, -594, 1238)),
     (NETS_73 / "h64-7.2m.nnue", 64, (28, -67, -83, 21, -582, 1363)),
     (NETS_73 / "h64-8.9m.nnue", 64, (36, -61, -88, 34, -610, 1485)),
     (NETS_73 / "h128-9.7m.nnue", 128, (24, -79, -76, 36, -639, 1744)),
+    (NETS_73 / "h128-12.4m.nnue", 128, (34, -68, -86, -25, -603, 1100)),
 )
-DEFAULT_SCORES = (34, -68, -86, -25, -603, 1100)  # J-1's (hidden 128), recorded when it was shipped
+DEFAULT_SCORES = (40, -72, -78, 93, -658, 1413)  # K-1's (hidden 256), recorded when it was shipped
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,7 @@ from jitfish.nnue.format import (
     read_network,
     write_network,
 )
-from tests.nnue.conftest import SHIPPED_NETWORKS, VERSION_2_NETWORKS
+from tests.nnue.conftest import DEFAULT_HIDDEN, SHIPPED_NETWORKS, VERSION_2_NETWORKS
 from tests.nnue.networks import random_network
 
 
@@ -114,8 +114,8 @@ def test_every_shipped_network_is_a_version_1_file_that_still_reads(path, hidden
     assert network_from_bytes(network_to_bytes(net)).output_weights.tolist() == net.output_weights.tolist()
 
 
-@pytest.mark.parametrize("path, hidden", [*(row[:2] for row in VERSION_2_NETWORKS), (SHIPPED_NETWORK, 128)])
-def test_f1_to_i1_and_the_default_network_j1_are_version_2_files_with_eight_buckets(path, hidden):
+@pytest.mark.parametrize("path, hidden", [*(row[:2] for row in VERSION_2_NETWORKS), (SHIPPED_NETWORK, DEFAULT_HIDDEN)])
+def test_f1_to_j1_and_the_default_network_k1_are_version_2_files_with_eight_buckets(path, hidden):
     data = path.read_bytes()
     assert path not in SHIPPED_NETWORKS
     assert data[4:6] == b"\x02\x00" and len(data) == file_size(hidden, 8)

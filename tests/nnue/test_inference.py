@@ -121,7 +121,7 @@ def test_every_shipped_network_gives_its_old_evaluations(path, pinned):
 @pytest.mark.parametrize(
     "path, pinned", [*((path, pinned) for path, _, pinned in VERSION_2_NETWORKS), (SHIPPED_NETWORK, DEFAULT_SCORES)]
 )
-def test_f1_to_i1_and_the_default_network_give_the_evaluations_they_were_shipped_with(path, pinned):
+def test_f1_to_j1_and_the_default_network_give_the_evaluations_they_were_shipped_with(path, pinned):
     net = read_network(path)
     assert tuple(evaluate(net, fen) for fen in PINNED_FENS) == pinned
     assert tuple(reference.evaluate(net, fen) for fen in PINNED_FENS) == pinned

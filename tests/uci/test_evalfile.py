@@ -74,7 +74,7 @@ def test_a_fresh_engine_searches_with_the_shipped_network_until_use_nnue_is_off(
 
 
 def test_every_shipped_network_loads_through_evalfile_and_gives_its_old_evaluations(uci):
-    """The files of every default the project shipped before J-1 (E-1, F-1, G-1, H-1 and I-1 included) still load, and
+    """The files of every default the project shipped before K-1 (E-1 to J-1 included) still load, and
     ``eval`` prints the scores they gave when they were current (``tests/nnue/conftest.py``)."""
     shipped = [(path, pinned, "768 -> 64 -> 1") for path, pinned in zip(SHIPPED_NETWORKS, PINNED_SCORES)]
     version_2 = [(path, pinned, f"768 -> {hidden} -> 1 x 8 buckets") for path, hidden, pinned in VERSION_2_NETWORKS]
